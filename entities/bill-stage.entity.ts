@@ -1,0 +1,57 @@
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import type { House, StagePhase } from '../src/ingest/bill-record';
+import { BillEntity } from './bill.entity';
+
+/** One stage of a bill's passage with every sitting date it had. */
+@Entity('bill_stage')
+@Index('idx_bill_stage_bill', ['billId', 'seq'])
+export class BillStageEntity {
+  /** Bills API bill-stage id */
+  @PrimaryColumn({ type: 'integer' })
+  id: number;
+
+  @Column({ type: 'integer' })
+  billId: number;
+
+  @ManyToOne(() => BillEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'bill_id', foreignKeyConstraintName: 'fk_bill_stage_bill' })
+  bill?: BillEntity;
+
+  /** the API's sort order, 1 = first */
+  @Column({ type: 'integer' })
+  seq: number;
+
+  /** Bills API stage-type id */
+  @Column({ type: 'integer' })
+  stageId: number;
+
+  /** normalised stage name, e.g. second_reading */
+  @Column({ type: 'text' })
+  stage: string;
+
+  @Column({ type: 'text' })
+  description: string;
+
+  @Column({ type: 'text', nullable: true })
+  abbr: string | null;
+
+  @Column({ type: 'text' })
+  house: House;
+
+  @Column({ type: 'integer', nullable: true })
+  sessionId: number | null;
+
+  @Column({ type: 'text', nullable: true })
+  phase: StagePhase | null;
+
+  /** sorted; empty when the stage never sat */
+  @Column({ type: 'date', array: true })
+  sittingDates: string[];
+
+  /** dates after the stage's session ended (PMB set-down Fridays): they never happened */
+  @Column({ type: 'date', array: true })
+  datesAfterSessionEnd: string[];
+
+  @Column({ type: 'boolean' })
+  fromCurrentStage: boolean;
+}

@@ -1,0 +1,21 @@
+/**
+ * "Today" for everything that says today: SERVICE_DATE when set; else, when serving a snapshot,
+ * the snapshot's asOf (a service serving the 2021-12-31 snapshot lives on that day); else the UTC date.
+ */
+export class ServiceClock {
+  private dataAsOf: string | null = null;
+
+  constructor(
+    private readonly fixedDate: string | undefined,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  /** Called when the served data's as-of date is known or changes (after an ingest). */
+  setDataAsOf(asOf: string | null): void {
+    this.dataAsOf = asOf;
+  }
+
+  today(): string {
+    return this.fixedDate ?? this.dataAsOf ?? this.now().toISOString().slice(0, 10);
+  }
+}

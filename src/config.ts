@@ -1,0 +1,63 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be YYYY-MM-DD').refine((s) => !Number.isNaN(Date.parse(s)), 'is not a calendar date');
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['production', 'development', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(4000),
+  HOST: z.string().default('0.0.0.0'),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: z.string().url().optional(),
+  BILLS_SNAPSHOT: z.string().optional(),
+  BILLS_API_URL: z.string().url().default('https://bills-api.parliament.uk/api/v1'),
+  SERVICE_DATE: isoDate.optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  DB_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+});
+
+export interface Config {
+  nodeEnv: 'production' | 'development' | 'test';
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  /** the snapshot folder to ingest, or undefined to use the live Bills API */
+  snapshotDir: string | undefined;
+  billsApiUrl: string;
+  serviceDate: string | undefined;
+  logLevel: string;
+  dbPoolSize: number;
+}
+
+/** The repository's sibling data folder, used when BILLS_SNAPSHOT is unset. */
+export const DEFAULT_SNAPSHOT_DIR = path.resolve(__dirname, '..', '..', '..', 'shared', 'data', 'uk-bills');
+
+function defaultSnapshotDir(): string | undefined {
+  // __dirname is dist/src when built and src under ts-jest: try both depths.
+  const candidates = [DEFAULT_SNAPSHOT_DIR, path.resolve(__dirname, '..', '..', 'shared', 'data', 'uk-bills')];
+  return candidates.find((dir) => existsSync(path.join(dir, 'bills.jsonl')));
+}
+
+/** Reads and validates the environment once; a bad variable stops start-up with a message naming it. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new Error(`Invalid configuration: ${problems}`);
+  }
+  const e = parsed.data;
+  return {
+    nodeEnv: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: path.resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    snapshotDir: e.BILLS_SNAPSHOT ? path.resolve(e.BILLS_SNAPSHOT) : defaultSnapshotDir(),
+    billsApiUrl: e.BILLS_API_URL,
+    serviceDate: e.SERVICE_DATE,
+    logLevel: e.LOG_LEVEL,
+    dbPoolSize: e.DB_POOL_SIZE,
+  };
+}

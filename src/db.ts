@@ -1,0 +1,98 @@
+import path from 'node:path';
+import { types as pgliteTypes } from '@electric-sql/pglite';
+import pg from 'pg';
+import { DataSource, type DataSourceOptions } from 'typeorm';
+import { SnakeNamingStrategy } from 'typeorm-naming-strategies';
+import { DataDirLock } from './db/data-dir-lock';
+import { exclusivePGliteDriver } from './db/exclusive-pglite-pool';
+import { ENTITIES } from './db/entities';
+import { MIGRATIONS } from './migrations';
+
+export type DatabaseKind = 'pglite' | 'postgres';
+
+export interface DatabaseOptions {
+  /** a PostgreSQL URL; when absent the embedded PGlite database is used */
+  databaseUrl?: string;
+  /** where PGlite keeps its files; null keeps them in memory (tests) */
+  dataDir: string | null;
+  poolSize?: number;
+  /** build the schema from the entities instead of migrations: unit tests only */
+  synchronize?: boolean;
+  /** start PGlite from a dump made by `dumpDataDir` (fast test fixtures) */
+  loadDataDir?: Blob;
+}
+
+export interface Database {
+  kind: DatabaseKind;
+  dataSource: DataSource;
+  close(): Promise<void>;
+}
+
+const DATE_OID = 1082;
+const DATE_ARRAY_OID = 1182;
+const TEXT_ARRAY_OID = 1009;
+
+// Dates stay 'YYYY-MM-DD' strings end to end: a Date object would shift with the process time zone.
+pg.types.setTypeParser(DATE_OID, (value: string) => value);
+pg.types.setTypeParser(DATE_ARRAY_OID as typeof pg.types.builtins.DATE, pg.types.getTypeParser(TEXT_ARRAY_OID as typeof pg.types.builtins.TEXT));
+
+/** Where a data directory keeps PGlite's own files. */
+export const pgliteDir = (dataDir: string) => path.join(dataDir, 'pglite');
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  const common = {
+    type: 'postgres' as const,
+    entities: ENTITIES,
+    migrations: MIGRATIONS,
+    namingStrategy: new SnakeNamingStrategy(),
+    synchronize: options.synchronize ?? false,
+    logging: false,
+  };
+
+  if (options.databaseUrl) {
+    const dataSource = new DataSource({ ...common, url: options.databaseUrl, extra: { max: options.poolSize ?? 10 } } as DataSourceOptions);
+    await dataSource.initialize();
+    if (!options.synchronize) await migrateWithLock(dataSource);
+    return { kind: 'postgres', dataSource, close: () => dataSource.destroy() };
+  }
+
+  const lock = options.dataDir ? DataDirLock.acquire(options.dataDir) : null;
+  try {
+    const driver = exclusivePGliteDriver({
+      dataDir: options.dataDir ? pgliteDir(options.dataDir) : undefined,
+      loadDataDir: options.loadDataDir,
+      parsers: { [pgliteTypes.DATE]: (value: string) => value },
+    });
+    const dataSource = new DataSource({ ...common, driver } as DataSourceOptions);
+    await dataSource.initialize();
+    if (!options.synchronize) await dataSource.runMigrations({ transaction: 'each' });
+    return {
+      kind: 'pglite',
+      dataSource,
+      close: async () => {
+        try {
+          if (dataSource.isInitialized) await dataSource.destroy();
+        } finally {
+          lock?.release();
+        }
+      },
+    };
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
+}
+
+const MIGRATION_LOCK_KEY = 74_110_001;
+
+/** Several instances may start together on one PostgreSQL: only one migrates at a time. */
+async function migrateWithLock(dataSource: DataSource): Promise<void> {
+  const runner = dataSource.createQueryRunner();
+  try {
+    await runner.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    await dataSource.runMigrations({ transaction: 'each' });
+  } finally {
+    await runner.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
+    await runner.release();
+  }
+}

@@ -1,0 +1,105 @@
+import { EventEmitter } from 'node:events';
+import { PGliteDriver } from 'typeorm-pglite';
+import { PGlitePool } from 'typeorm-pglite/dist/pglite-pool';
+import { getPGliteInstance } from 'typeorm-pglite';
+import type { PGliteOptions } from '@electric-sql/pglite';
+
+type QueryCallback = (error: unknown, result: unknown) => void;
+type ConnectCallback = (error: unknown, client: PGliteSessionClient | null, release: (error?: unknown) => void) => void;
+
+/** A FIFO mutex: `acquire` resolves with a release function once every earlier holder has released. */
+export class SessionMutex {
+  private tail: Promise<void> = Promise.resolve();
+
+  acquire(): Promise<() => void> {
+    let open!: () => void;
+    const released = new Promise<void>((resolve) => (open = resolve));
+    const turn = this.tail;
+    this.tail = turn.then(() => released);
+    return turn.then(() => {
+      let done = false;
+      return () => {
+        if (!done) {
+          done = true;
+          open();
+        }
+      };
+    });
+  }
+}
+
+/** What a TypeORM query runner holds while it has the session: queries go straight to PGlite. */
+class PGliteSessionClient extends EventEmitter {
+  private released = false;
+
+  constructor(
+    private readonly session: PGlitePool,
+    private readonly unlock: () => void,
+  ) {
+    super();
+  }
+
+  query(sql: string, params?: unknown[] | QueryCallback, callback?: QueryCallback): Promise<unknown> {
+    if (this.released) return Promise.reject(new Error('PGlite session used after release'));
+    return this.session.query(sql, params as unknown[], callback);
+  }
+
+  release(): void {
+    if (this.released) return;
+    this.released = true;
+    this.unlock();
+  }
+}
+
+/**
+ * typeorm-pglite hands every caller the same PGlite session and its release does nothing, so a
+ * write from one request could run inside another's transaction and vanish with its rollback.
+ * This pool checks the single session out exclusively: a query runner (and so a transaction)
+ * holds it from connect to release, and everyone else waits their turn.
+ */
+export class ExclusivePGlitePool extends EventEmitter {
+  private readonly session = new PGlitePool();
+  private readonly mutex = new SessionMutex();
+
+  connect(callback: ConnectCallback): void {
+    void this.mutex.acquire().then(async (unlock) => {
+      try {
+        await getPGliteInstance();
+      } catch (error) {
+        unlock();
+        callback(error, null, () => {});
+        return;
+      }
+      const client = new PGliteSessionClient(this.session, unlock);
+      callback(null, client, () => client.release());
+    });
+  }
+
+  async query(sql: string, params?: unknown[] | QueryCallback, callback?: QueryCallback): Promise<unknown> {
+    const unlock = await this.mutex.acquire();
+    try {
+      return await this.session.query(sql, params as unknown[], callback);
+    } finally {
+      unlock();
+    }
+  }
+
+  end(callback: (error: unknown) => void): void {
+    void this.mutex.acquire().then((unlock) =>
+      this.session.end((error: unknown) => {
+        unlock();
+        callback(error);
+      }),
+    );
+  }
+}
+
+/**
+ * The `driver` option for TypeORM's postgres driver. typeorm-pglite keeps one PGlite instance per
+ * process, so one process serves one embedded database at a time (the data-directory lock
+ * enforces the same across processes).
+ */
+export function exclusivePGliteDriver(options: PGliteOptions): { Pool: typeof ExclusivePGlitePool } {
+  new PGliteDriver(options);
+  return { Pool: ExclusivePGlitePool };
+}

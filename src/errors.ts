@@ -1,0 +1,43 @@
+import { GraphQLError } from 'graphql';
+
+/**
+ * The service's one error type. Its code decides the GraphQL `extensions.code` and the HTTP status,
+ * and its message is the `detail` REST clients see, so it must never carry internals or secrets.
+ */
+export const ERROR_CODES = {
+  BAD_USER_INPUT: 400,
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  RATE_LIMITED: 429,
+  INTERNAL_SERVER_ERROR: 500,
+  SERVICE_UNAVAILABLE: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export class AppError extends GraphQLError {
+  readonly code: ErrorCode;
+  readonly status: number;
+
+  constructor(code: ErrorCode, detail: string, options: { headers?: Record<string, string> } = {}) {
+    const status = ERROR_CODES[code];
+    const headers = options.headers ? new Map(Object.entries(options.headers)) : undefined;
+    // Apollo Server reads extensions.http to set the response status of /graphql.
+    super(detail, { extensions: { code, http: { status, ...(headers ? { headers } : {}) } } });
+    this.code = code;
+    this.status = status;
+  }
+}
+
+export const badInput = (detail: string) => new AppError('BAD_USER_INPUT', detail);
+export const notFound = (detail: string) => new AppError('NOT_FOUND', detail);
+export const unavailable = (detail: string) => new AppError('SERVICE_UNAVAILABLE', detail);
+
+export const INTERNAL_DETAIL = 'Internal server error';
+
+/** The status and detail a client may see for any thrown value; anything not an AppError is masked as a 500. */
+export function publicError(error: unknown): { status: number; detail: string; code: ErrorCode } {
+  if (error instanceof AppError) return { status: error.status, detail: error.message, code: error.code };
+  return { status: 500, detail: INTERNAL_DETAIL, code: 'INTERNAL_SERVER_ERROR' };
+}

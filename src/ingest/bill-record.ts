@@ -1,0 +1,99 @@
+/**
+ * The normalised shape every bill source produces and the ingest writer stores.
+ * It follows the snapshot format of shared/data/uk-bills (see its README), so the snapshot
+ * source is a near pass-through and the live Bills API source maps the API's JSON onto it.
+ * Dates are ISO `YYYY-MM-DD` strings; absent values are null.
+ */
+
+export type BillKind =
+  | 'government'
+  | 'pmb_ballot'
+  | 'pmb_ten_minute_rule'
+  | 'pmb_presentation'
+  | 'pmb_lords'
+  | 'private'
+  | 'hybrid'
+  | 'consolidation';
+
+export type House = 'Commons' | 'Lords' | 'Unassigned';
+
+/** `pending` is a bill still before Parliament when the source was read (the snapshot says `pending_at_snapshot`). */
+export type BillOutcome = 'royal_assent' | 'withdrawn' | 'fell' | 'pending';
+
+export type StagePhase = 'first_house' | 'second_house' | 'ping_pong' | 'royal_assent';
+
+export interface SessionRecord {
+  sessionId: number;
+  name: string;
+  /** null while the session is running */
+  endDate: string | null;
+  firstObservedSittingDate: string | null;
+  lastObservedSittingDate: string | null;
+}
+
+export interface SponsorRecord {
+  memberId: number | null;
+  name: string;
+  partyAtIntroduction: string | null;
+  houseAtIntroduction: string | null;
+}
+
+export interface StageRecord {
+  /** the API's sortOrder, 1 = first stage */
+  seq: number;
+  billStageId: number;
+  stageId: number;
+  /** normalised stage name, e.g. `second_reading` (see the data README for the vocabulary) */
+  stage: string;
+  description: string;
+  abbr: string | null;
+  house: House;
+  sessionId: number | null;
+  /** sitting dates, sorted and de-duplicated; empty when the stage never sat */
+  dates: string[];
+  /** dates later than the end of the stage's session, which cannot have happened */
+  datesAfterSessionEnd: string[];
+  phase: StagePhase | null;
+  fromCurrentStage: boolean;
+}
+
+export interface DivisionRecord {
+  house: House;
+  date: string;
+  number: number;
+  title: string;
+  ayesInclTellers: number;
+  noesInclTellers: number;
+  stage: string | null;
+  billStageId: number | null;
+  source: string;
+}
+
+export interface BillRecord {
+  billId: number;
+  shortTitle: string;
+  longTitle: string | null;
+  /** HTML, as the API gives it */
+  summary: string | null;
+  billTypeId: number;
+  billType: string;
+  billTypeCategory: string;
+  billKind: BillKind;
+  originatingHouse: House;
+  introducedSessionId: number;
+  sessionIds: number[];
+  sponsors: SponsorRecord[];
+  sponsorOrganisations: string[];
+  leadSponsorPartyInGovernment: boolean | null;
+  isAct: boolean;
+  withdrawnDate: string | null;
+  outcome: BillOutcome;
+  introducedDate: string | null;
+  royalAssentDate: string | null;
+  /** the source's last-update timestamp (ISO date-time) when it has one; drives incremental sync */
+  lastUpdate: string | null;
+  stageHistory: 'full' | 'truncated' | 'current_stage_only';
+  missingStageCount: number;
+  stages: StageRecord[];
+  divisions: DivisionRecord[];
+}

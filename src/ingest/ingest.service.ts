@@ -1,0 +1,214 @@
+import { createHash } from 'node:crypto';
+import type { DataSource, EntityManager } from 'typeorm';
+import { In } from 'typeorm';
+import { BillSponsorEntity } from '../../entities/bill-sponsor.entity';
+import { BillStageEntity } from '../../entities/bill-stage.entity';
+import { BillEntity } from '../../entities/bill.entity';
+import { DivisionEntity } from '../../entities/division.entity';
+import { ParliamentarySessionEntity } from '../../entities/parliamentary-session.entity';
+import { SyncStateEntity } from '../../entities/sync-state.entity';
+import type { BillRecord } from './bill-record';
+import type { BillSource } from './bill-source';
+
+export interface IngestProgress {
+  /** bills the source expects to yield, when it knows */
+  total: number | null;
+  done: number;
+  changed: number;
+}
+
+export interface IngestOptions {
+  batchSize?: number;
+  onProgress?: (progress: IngestProgress) => void;
+}
+
+export interface IngestReport {
+  source: string;
+  asOf: string | null;
+  sessions: number;
+  billsSeen: number;
+  billsChanged: number;
+  billsUnchanged: number;
+  dataFingerprint: string;
+  durationMs: number;
+}
+
+const sourceKind = (source: BillSource): SyncStateEntity['sourceKind'] => (source.name.startsWith('snapshot:') ? 'snapshot' : 'bills-api');
+
+export const contentHash = (record: BillRecord): string => createHash('sha256').update(JSON.stringify(record)).digest('hex');
+
+/**
+ * Writes what a source yields into the database. Idempotent: a bill whose normalised record is
+ * unchanged is not touched, so running it twice changes nothing. Each batch is one transaction:
+ * an interrupted run keeps the batches it finished, and the next run carries on from there.
+ */
+export async function ingest(dataSource: DataSource, source: BillSource, options: IngestOptions = {}): Promise<IngestReport> {
+  const started = Date.now();
+  const batchSize = options.batchSize ?? 250;
+  const kind = sourceKind(source);
+  const [asOf, sessions, previous] = await Promise.all([
+    source.asOf(),
+    source.sessions(),
+    dataSource.getRepository(SyncStateEntity).findOneBy({ sourceKind: kind }),
+  ]);
+
+  await dataSource.transaction((manager) =>
+    manager.upsert(
+      ParliamentarySessionEntity,
+      sessions.map((s) => ({
+        id: s.sessionId,
+        name: s.name,
+        endDate: s.endDate,
+        firstSittingDate: s.firstObservedSittingDate,
+        lastSittingDate: s.lastObservedSittingDate,
+      })),
+      ['id'],
+    ),
+  );
+
+  const progress: IngestProgress = { total: null, done: 0, changed: 0 };
+  let cursor = previous?.cursor ?? null;
+  for await (const batch of source.bills({
+    since: previous?.cursor?.toISOString() ?? null,
+    batchSize,
+    onTotal: (total) => (progress.total = total),
+  })) {
+    const changed = await writeBatch(dataSource, batch);
+    progress.done += batch.length;
+    progress.changed += changed;
+    for (const record of batch) {
+      const updated = record.lastUpdate ? new Date(record.lastUpdate) : null;
+      if (updated && !Number.isNaN(updated.getTime()) && (!cursor || updated > cursor)) cursor = updated;
+    }
+    options.onProgress?.({ ...progress });
+  }
+
+  const dataFingerprint = await fingerprint(dataSource);
+  await dataSource.getRepository(SyncStateEntity).save({
+    sourceKind: kind,
+    sourceName: source.name,
+    asOf,
+    cursor,
+    completedAt: new Date(),
+    billsSeen: progress.done,
+    billsChanged: progress.changed,
+    dataFingerprint,
+  });
+
+  return {
+    source: source.name,
+    asOf,
+    sessions: sessions.length,
+    billsSeen: progress.done,
+    billsChanged: progress.changed,
+    billsUnchanged: progress.done - progress.changed,
+    dataFingerprint,
+    durationMs: Date.now() - started,
+  };
+}
+
+/** Writes the bills of a batch that differ from what is stored; returns how many that was. */
+async function writeBatch(dataSource: DataSource, batch: BillRecord[]): Promise<number> {
+  const hashes = new Map(batch.map((r) => [r.billId, contentHash(r)]));
+  return dataSource.transaction(async (manager) => {
+    const stored = await manager.find(BillEntity, { select: { id: true, contentHash: true }, where: { id: In([...hashes.keys()]) } });
+    const storedHash = new Map(stored.map((b) => [b.id, b.contentHash]));
+    const changed = batch.filter((r) => storedHash.get(r.billId) !== hashes.get(r.billId));
+    if (!changed.length) return 0;
+    const ids = changed.map((r) => r.billId);
+    const now = new Date();
+    await manager.upsert(BillEntity, changed.map((r) => toBillEntity(r, hashes.get(r.billId)!, now)), ['id']);
+    // Children are replaced whole: the source's record is the truth for the bill.
+    for (const child of [BillSponsorEntity, BillStageEntity, DivisionEntity]) await manager.delete(child, { billId: In(ids) });
+    await insertAll(manager, BillSponsorEntity, changed.flatMap(sponsorRows));
+    await insertAll(manager, BillStageEntity, changed.flatMap(stageRows));
+    await insertAll(manager, DivisionEntity, changed.flatMap(divisionRows));
+    return changed.length;
+  });
+}
+
+// Bounded so a statement stays well under PostgreSQL's 65,535 bind parameters.
+const ROWS_PER_INSERT = 1000;
+
+async function insertAll<T extends object>(manager: EntityManager, entity: new () => T, rows: Partial<T>[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
+    await manager.createQueryBuilder().insert().into(entity).values(rows.slice(i, i + ROWS_PER_INSERT) as never).execute();
+  }
+}
+
+function toBillEntity(r: BillRecord, hash: string, now: Date): Partial<BillEntity> {
+  return {
+    id: r.billId,
+    title: r.shortTitle,
+    longTitle: r.longTitle,
+    summary: r.summary,
+    billTypeId: r.billTypeId,
+    billType: r.billType,
+    category: r.billTypeCategory,
+    kind: r.billKind,
+    originatingHouse: r.originatingHouse,
+    introducedSessionId: r.introducedSessionId,
+    sessionIds: r.sessionIds,
+    sponsorOrganisations: r.sponsorOrganisations,
+    leadSponsorPartyInGovernment: r.leadSponsorPartyInGovernment,
+    isAct: r.isAct,
+    withdrawnDate: r.withdrawnDate,
+    outcome: r.outcome,
+    introducedDate: r.introducedDate,
+    royalAssentDate: r.royalAssentDate,
+    stageHistory: r.stageHistory,
+    missingStageCount: r.missingStageCount,
+    sourceUpdatedAt: r.lastUpdate ? new Date(r.lastUpdate) : null,
+    contentHash: hash,
+    ingestedAt: now,
+  };
+}
+
+const sponsorRows = (r: BillRecord): Partial<BillSponsorEntity>[] =>
+  r.sponsors.map((s, position) => ({
+    billId: r.billId,
+    position,
+    memberId: s.memberId,
+    name: s.name,
+    partyAtIntroduction: s.partyAtIntroduction,
+    houseAtIntroduction: s.houseAtIntroduction,
+  }));
+
+const stageRows = (r: BillRecord): Partial<BillStageEntity>[] =>
+  r.stages.map((s) => ({
+    id: s.billStageId,
+    billId: r.billId,
+    seq: s.seq,
+    stageId: s.stageId,
+    stage: s.stage,
+    description: s.description,
+    abbr: s.abbr,
+    house: s.house,
+    sessionId: s.sessionId,
+    phase: s.phase,
+    sittingDates: s.dates,
+    datesAfterSessionEnd: s.datesAfterSessionEnd,
+    fromCurrentStage: s.fromCurrentStage,
+  }));
+
+const divisionRows = (r: BillRecord): Partial<DivisionEntity>[] =>
+  r.divisions.map((d) => ({
+    billId: r.billId,
+    house: d.house,
+    date: d.date,
+    number: d.number,
+    title: d.title,
+    ayes: d.ayesInclTellers,
+    noes: d.noesInclTellers,
+    stage: d.stage,
+    billStageId: d.billStageId,
+    source: d.source,
+  }));
+
+/** Changes exactly when any stored bill's content does: the model issue keys trained versions on it. */
+async function fingerprint(dataSource: DataSource): Promise<string> {
+  const rows: { id: number; content_hash: string }[] = await dataSource.query('SELECT id, content_hash FROM bill ORDER BY id');
+  const hash = createHash('sha256');
+  for (const row of rows) hash.update(`${row.id}:${row.content_hash}\n`);
+  return hash.digest('hex');
+}

@@ -1,0 +1,25 @@
+import pino, { type Logger } from 'pino';
+
+/** Paths that may hold credentials anywhere in a log object; pino replaces them before writing. */
+const SECRET_PATHS = [
+  'req.headers.authorization',
+  'req.headers["x-api-key"]',
+  'req.headers.cookie',
+  'headers.authorization',
+  'headers["x-api-key"]',
+  '*.apiKey',
+  '*.api_key',
+  '*.token',
+  '*.secret',
+  '*.password',
+  'apiKey',
+  'api_key',
+  'token',
+  'secret',
+];
+
+export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
+  return pino({ level, redact: { paths: SECRET_PATHS, censor: '[redacted]' }, base: { service: 'bill-progress' } }, destination);
+}
+
+export type { Logger };

@@ -1,0 +1,4 @@
+import { InitialSchema1763805600000 } from './1763805600000-initial-schema';
+
+/** Every migration in order, listed (not globbed) so the same list works compiled and under ts-jest. */
+export const MIGRATIONS: Function[] = [InitialSchema1763805600000];
