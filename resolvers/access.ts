@@ -1,0 +1,41 @@
+import { Extensions, type MiddlewareFn, UseMiddleware } from 'type-graphql';
+import type { RequestContext } from '../src/context';
+import { AppError } from '../src/errors';
+
+/**
+ * Who may call a root field. Every Query, Mutation and Subscription field declares one (a test
+ * walks the schema); the rule is also visible in the field's extensions.
+ * - `public`: anyone, with or without a key;
+ * - `authenticated`: any user with a valid key (Free users never get this far: see context.ts);
+ * - `pro`: Pro tier only.
+ */
+export type AccessRule = 'public' | 'authenticated' | 'pro';
+
+export interface AccessOptions {
+  /** parts of the service that must be ready (see Readiness), e.g. 'data' */
+  requires?: string[];
+}
+
+export const ACCESS_EXTENSION = 'access';
+
+function guard(rule: AccessRule, requires: string[]): MiddlewareFn<RequestContext> {
+  return ({ context }, next) => {
+    if (rule !== 'public' && !context.user) {
+      throw new AppError('UNAUTHENTICATED', 'An API key is required: send "Authorization: Bearer <key>" or "X-API-Key: <key>"');
+    }
+    if (rule === 'pro' && context.user?.tier !== 'pro') throw new AppError('FORBIDDEN', 'This operation needs the Pro tier');
+    for (const part of requires) {
+      if (!context.services.readiness.isReady(part)) {
+        throw new AppError('SERVICE_UNAVAILABLE', `Service unavailable: ${context.services.readiness.reasons().join('; ')}`);
+      }
+    }
+    return next();
+  };
+}
+
+export function Access(rule: AccessRule, options: AccessOptions = {}): MethodDecorator {
+  return (target, propertyKey, descriptor) => {
+    Extensions({ [ACCESS_EXTENSION]: rule })(target, propertyKey, descriptor);
+    UseMiddleware(guard(rule, options.requires ?? []))(target, propertyKey, descriptor);
+  };
+}

@@ -1,0 +1,78 @@
+import { Arg, Args, Ctx, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
+import type { BillEntity } from '../entities/bill.entity';
+import type { BillStageEntity } from '../entities/bill-stage.entity';
+import type { RequestContext } from '../src/context';
+import { badInput } from '../src/errors';
+import { decodeBillCursor, encodeBillCursor } from '../src/services/bill.service';
+import { Access } from './access';
+import { BillsArgs } from './bill.input';
+import { BillConnectionType, BillType, DivisionType, ParliamentarySessionType, SponsorType, StageType } from './bill.type';
+import { DateScalar } from './date.scalar';
+
+const MAX_BILL_ID = 2_147_483_647;
+
+export function parseBillId(id: number, name = 'id'): number {
+  if (!Number.isInteger(id) || id < 1 || id > MAX_BILL_ID) throw badInput(`${name} must be a positive integer (a UK Parliament bill id)`);
+  return id;
+}
+
+@Resolver(() => BillType)
+export class BillResolver {
+  @Query(() => BillType, { nullable: true, description: 'A bill by its UK Parliament Bills API id; null when there is none' })
+  @Access('authenticated', { requires: ['data'] })
+  bill(@Arg('id', () => Int) id: number, @Ctx() { loaders }: RequestContext): Promise<BillEntity | null> {
+    return loaders.bill.load(parseBillId(id));
+  }
+
+  @Query(() => BillConnectionType, { description: 'Bills in id order, filtered, a page at a time' })
+  @Access('authenticated', { requires: ['data'] })
+  async bills(@Args(() => BillsArgs) { filter, first, after }: BillsArgs, @Ctx() { services, loaders }: RequestContext): Promise<BillConnectionType> {
+    const page = await services.bills.list(filter ?? {}, first, after ? decodeBillCursor(after) : null);
+    for (const bill of page.bills) loaders.bill.prime(bill.id, bill);
+    const edges = page.bills.map((bill) => ({ cursor: encodeBillCursor(bill.id), node: bill as unknown as BillType }));
+    return {
+      edges,
+      nodes: edges.map((e) => e.node),
+      totalCount: page.totalCount,
+      pageInfo: { hasNextPage: page.hasNextPage, endCursor: edges.at(-1)?.cursor ?? null },
+    };
+  }
+
+  @FieldResolver(() => String, { description: 'the bill’s page on bills.parliament.uk' })
+  url(@Root() bill: BillEntity): string {
+    return `https://bills.parliament.uk/bills/${bill.id}`;
+  }
+
+  @FieldResolver(() => Boolean, { description: 'true when the bill was carried over into a later session' })
+  carriedOver(@Root() bill: BillEntity): boolean {
+    return bill.sessionIds.length > 1;
+  }
+
+  @FieldResolver(() => ParliamentarySessionType, { nullable: true })
+  introducedSession(@Root() bill: BillEntity, @Ctx() { loaders }: RequestContext) {
+    return loaders.session.load(bill.introducedSessionId);
+  }
+
+  @FieldResolver(() => [StageType], { description: 'the stage history in the API’s order' })
+  stages(@Root() bill: BillEntity, @Ctx() { loaders }: RequestContext) {
+    return loaders.stagesOfBill.load(bill.id);
+  }
+
+  @FieldResolver(() => [SponsorType], { description: 'lead sponsor first' })
+  sponsors(@Root() bill: BillEntity, @Ctx() { loaders }: RequestContext) {
+    return loaders.sponsorsOfBill.load(bill.id);
+  }
+
+  @FieldResolver(() => [DivisionType], { description: 'Commons divisions on the bill (data to July 2018 only)' })
+  divisions(@Root() bill: BillEntity, @Ctx() { loaders }: RequestContext) {
+    return loaders.divisionsOfBill.load(bill.id);
+  }
+}
+
+@Resolver(() => StageType)
+export class StageResolver {
+  @FieldResolver(() => DateScalar, { nullable: true, description: 'the first sitting date; null when the stage never sat' })
+  date(@Root() stage: BillStageEntity): string | null {
+    return stage.sittingDates[0] ?? null;
+  }
+}

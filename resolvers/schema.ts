@@ -1,0 +1,28 @@
+import { validate } from 'class-validator';
+import { type GraphQLSchema, lexicographicSortSchema, printSchema } from 'graphql';
+import { buildSchema } from 'type-graphql';
+import { badInput } from '../src/errors';
+import { AccountResolver } from './account.resolver';
+import { BillResolver, StageResolver } from './bill.resolver';
+import { ServiceStatusResolver } from './service-status.resolver';
+import { SessionResolver } from './session.resolver';
+
+export const RESOLVERS = [BillResolver, StageResolver, SessionResolver, AccountResolver, ServiceStatusResolver] as const;
+
+/** Input validation raises the service's own error type, so a bad argument is a 400 with a message naming it. */
+async function validateArgs(argValue: unknown): Promise<void> {
+  if (argValue === null || typeof argValue !== 'object') return;
+  const errors = await validate(argValue as object, { forbidUnknownValues: false });
+  if (!errors.length) return;
+  const messages = errors.flatMap(function flatten(e): string[] {
+    return [...Object.values(e.constraints ?? {}), ...(e.children ?? []).flatMap(flatten)];
+  });
+  throw badInput(messages.join('; '));
+}
+
+export function buildAppSchema(): Promise<GraphQLSchema> {
+  return buildSchema({ resolvers: [...RESOLVERS], validateFn: validateArgs });
+}
+
+/** The SDL committed at schema/schema.graphql (sorted, so the diff shows only real changes). */
+export const printAppSchema = (schema: GraphQLSchema) => printSchema(lexicographicSortSchema(schema)) + '\n';

@@ -1,0 +1,40 @@
+import { badInput } from '../errors';
+import type { IngestReport } from '../ingest/ingest.service';
+import type { AccountService } from '../services/account.service';
+import type { ApiKeyService } from '../services/api-key.service';
+
+export interface AdminDeps {
+  accounts: AccountService;
+  apiKeys: ApiKeyService;
+  /** ingests from a snapshot folder, or from the configured source when none is given */
+  sync: (snapshotDir?: string) => Promise<IngestReport>;
+}
+
+export const ADMIN_COMMANDS = ['create-user', 'create-key', 'set-tier', 'revoke-key', 'list-users', 'sync'] as const;
+export type AdminCommand = (typeof ADMIN_COMMANDS)[number];
+
+const optionalString = (value: unknown, name: string): string | undefined => {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || !value) throw badInput(`--${name} needs a value`);
+  return value;
+};
+
+/** One implementation of every admin command, whether the CLI runs it itself or asks the running server. */
+export async function runAdminCommand(deps: AdminDeps, command: string, args: Record<string, unknown>): Promise<object> {
+  switch (command as AdminCommand) {
+    case 'create-user':
+      return deps.accounts.create(args.email, args.tier);
+    case 'create-key':
+      return deps.apiKeys.create(args.email, optionalString(args.name, 'name'));
+    case 'set-tier':
+      return deps.accounts.setTier(args.email, args.tier);
+    case 'revoke-key':
+      return deps.apiKeys.revoke(args.prefix);
+    case 'list-users':
+      return { users: await deps.accounts.list() };
+    case 'sync':
+      return deps.sync(optionalString(args.snapshot, 'snapshot'));
+    default:
+      throw badInput(`unknown command "${command}"; commands: ${ADMIN_COMMANDS.join(', ')}`);
+  }
+}

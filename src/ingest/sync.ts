@@ -1,0 +1,39 @@
+import type { DataSource } from 'typeorm';
+import { SyncStateEntity } from '../../entities/sync-state.entity';
+import type { Config } from '../config';
+import type { Logger } from '../logger';
+import type { BillSource } from './bill-source';
+import { BillsApiSource } from './bills-api/bills-api.source';
+import { ingest, type IngestReport } from './ingest.service';
+import { ingestProgressReporter } from './progress';
+import { SnapshotSource } from './snapshot.source';
+
+/** The snapshot folder when one is given or configured, else the live Bills API. */
+export function billSourceFor(config: Pick<Config, 'snapshotDir' | 'billsApiUrl'>, snapshotDir?: string): BillSource {
+  const dir = snapshotDir ?? config.snapshotDir;
+  return dir ? new SnapshotSource(dir) : new BillsApiSource({ baseUrl: config.billsApiUrl });
+}
+
+/** Ingests from a source with progress reporting; never retrains anything. */
+export async function syncBills(dataSource: DataSource, source: BillSource, logger: Logger): Promise<IngestReport> {
+  logger.info({ source: source.name }, 'ingest started');
+  const progress = ingestProgressReporter(logger);
+  try {
+    const report = await ingest(dataSource, source, { onProgress: (p) => progress.update(p) });
+    logger.info(report, 'ingest finished');
+    return report;
+  } finally {
+    progress.stop();
+  }
+}
+
+/** Whether any sync has ever completed: a first start, or one cut off mid-ingest, has none. */
+export async function hasCompletedSync(dataSource: DataSource): Promise<boolean> {
+  return (await dataSource.getRepository(SyncStateEntity).count()) > 0;
+}
+
+/** The as-of date of the data being served: the latest completed sync's (null after a live API sync). */
+export async function servedDataAsOf(dataSource: DataSource): Promise<string | null> {
+  const latest = await dataSource.getRepository(SyncStateEntity).find({ order: { completedAt: 'DESC' }, take: 1 });
+  return latest[0]?.asOf ?? null;
+}

@@ -1,0 +1,97 @@
+import type { DataSource } from 'typeorm';
+import { In } from 'typeorm';
+import { BillSponsorEntity } from '../../entities/bill-sponsor.entity';
+import { BillStageEntity } from '../../entities/bill-stage.entity';
+import { BillEntity } from '../../entities/bill.entity';
+import { DivisionEntity } from '../../entities/division.entity';
+import { ParliamentarySessionEntity } from '../../entities/parliamentary-session.entity';
+import type { BillKind, BillOutcome, House } from '../ingest/bill-record';
+import { badInput } from '../errors';
+
+export interface BillFilter {
+  sessionId?: number;
+  kind?: BillKind;
+  originatingHouse?: House;
+  outcome?: BillOutcome;
+  titleContains?: string;
+}
+
+export interface BillPage {
+  bills: BillEntity[];
+  totalCount: number;
+  hasNextPage: boolean;
+}
+
+export const MAX_PAGE_SIZE = 100;
+
+const CURSOR_PREFIX = 'bill:';
+
+export const encodeBillCursor = (id: number) => Buffer.from(`${CURSOR_PREFIX}${id}`).toString('base64url');
+
+export function decodeBillCursor(cursor: string): number {
+  const decoded = Buffer.from(cursor, 'base64url').toString();
+  const id = Number(decoded.slice(CURSOR_PREFIX.length));
+  if (!decoded.startsWith(CURSOR_PREFIX) || !Number.isSafeInteger(id)) throw badInput('after is not a cursor this API issued');
+  return id;
+}
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** Groups rows by bill id in the order of the requested ids: what a DataLoader batch must return. */
+function groupByBill<T extends { billId: number }>(ids: readonly number[], rows: T[]): T[][] {
+  const groups = new Map<number, T[]>(ids.map((id) => [id, []]));
+  for (const row of rows) groups.get(row.billId)?.push(row);
+  return ids.map((id) => groups.get(id)!);
+}
+
+export class BillService {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async byIds(ids: readonly number[]): Promise<(BillEntity | null)[]> {
+    const rows = await this.dataSource.getRepository(BillEntity).findBy({ id: In([...ids]) });
+    const byId = new Map(rows.map((b) => [b.id, b]));
+    return ids.map((id) => byId.get(id) ?? null);
+  }
+
+  async list(filter: BillFilter, first: number, afterId: number | null): Promise<BillPage> {
+    const query = this.dataSource.getRepository(BillEntity).createQueryBuilder('bill');
+    if (filter.sessionId !== undefined) query.andWhere('bill.introducedSessionId = :sessionId', { sessionId: filter.sessionId });
+    if (filter.kind) query.andWhere('bill.kind = :kind', { kind: filter.kind });
+    if (filter.originatingHouse) query.andWhere('bill.originatingHouse = :house', { house: filter.originatingHouse });
+    if (filter.outcome) query.andWhere('bill.outcome = :outcome', { outcome: filter.outcome });
+    if (filter.titleContains) query.andWhere(`bill.title ILIKE :title ESCAPE '\\'`, { title: `%${escapeLike(filter.titleContains)}%` });
+    const totalCount = await query.getCount();
+    if (afterId !== null) query.andWhere('bill.id > :afterId', { afterId });
+    const rows = await query.orderBy('bill.id', 'ASC').take(first + 1).getMany();
+    return { bills: rows.slice(0, first), totalCount, hasNextPage: rows.length > first };
+  }
+
+  async count(): Promise<number> {
+    return this.dataSource.getRepository(BillEntity).count();
+  }
+
+  sessions(): Promise<ParliamentarySessionEntity[]> {
+    return this.dataSource.getRepository(ParliamentarySessionEntity).find({ order: { id: 'ASC' } });
+  }
+
+  async sessionsByIds(ids: readonly number[]): Promise<(ParliamentarySessionEntity | null)[]> {
+    const rows = await this.dataSource.getRepository(ParliamentarySessionEntity).findBy({ id: In([...ids]) });
+    const byId = new Map(rows.map((s) => [s.id, s]));
+    return ids.map((id) => byId.get(id) ?? null);
+  }
+
+  async stagesOfBills(ids: readonly number[]): Promise<BillStageEntity[][]> {
+    const rows = await this.dataSource.getRepository(BillStageEntity).find({ where: { billId: In([...ids]) }, order: { billId: 'ASC', seq: 'ASC' } });
+    return groupByBill(ids, rows);
+  }
+
+  async sponsorsOfBills(ids: readonly number[]): Promise<BillSponsorEntity[][]> {
+    const rows = await this.dataSource.getRepository(BillSponsorEntity).find({ where: { billId: In([...ids]) }, order: { billId: 'ASC', position: 'ASC' } });
+    return groupByBill(ids, rows);
+  }
+
+  async divisionsOfBills(ids: readonly number[]): Promise<DivisionEntity[][]> {
+    const rows = await this.dataSource.getRepository(DivisionEntity).find({ where: { billId: In([...ids]) }, order: { billId: 'ASC', date: 'ASC', number: 'ASC' } });
+    return groupByBill(ids, rows);
+  }
+}
