@@ -34,6 +34,7 @@ export interface SessionRecord {
 export interface SponsorRecord {
   memberId: number | null;
   name: string;
+  /** from the snapshot: the party on the introduction date; from the live API: the member's current party */
   partyAtIntroduction: string | null;
   houseAtIntroduction: string | null;
 }
@@ -90,7 +91,7 @@ export interface BillRecord {
   outcome: BillOutcome;
   introducedDate: string | null;
   royalAssentDate: string | null;
-  /** the source's last-update timestamp (ISO date-time) when it has one; drives incremental sync */
+  /** the source's last-update time, ISO 8601 with its zone offset, when it has one; drives incremental sync */
   lastUpdate: string | null;
   stageHistory: 'full' | 'truncated' | 'current_stage_only';
   missingStageCount: number;

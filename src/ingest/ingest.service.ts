@@ -46,25 +46,7 @@ export async function ingest(dataSource: DataSource, source: BillSource, options
   const started = Date.now();
   const batchSize = options.batchSize ?? 250;
   const kind = sourceKind(source);
-  const [asOf, sessions, previous] = await Promise.all([
-    source.asOf(),
-    source.sessions(),
-    dataSource.getRepository(SyncStateEntity).findOneBy({ sourceKind: kind }),
-  ]);
-
-  await dataSource.transaction((manager) =>
-    manager.upsert(
-      ParliamentarySessionEntity,
-      sessions.map((s) => ({
-        id: s.sessionId,
-        name: s.name,
-        endDate: s.endDate,
-        firstSittingDate: s.firstObservedSittingDate,
-        lastSittingDate: s.lastObservedSittingDate,
-      })),
-      ['id'],
-    ),
-  );
+  const [asOf, previous] = await Promise.all([source.asOf(), dataSource.getRepository(SyncStateEntity).findOneBy({ sourceKind: kind })]);
 
   const progress: IngestProgress = { total: null, done: 0, changed: 0 };
   let cursor = previous?.cursor ?? null;
@@ -82,6 +64,19 @@ export async function ingest(dataSource: DataSource, source: BillSource, options
     }
     options.onProgress?.({ ...progress });
   }
+
+  // Asked after the bills: a live source learns of sessions from the bills it reads.
+  const sessions = await source.sessions();
+  await dataSource.getRepository(ParliamentarySessionEntity).upsert(
+    sessions.map((s) => ({
+      id: s.sessionId,
+      name: s.name,
+      endDate: s.endDate,
+      firstSittingDate: s.firstObservedSittingDate,
+      lastSittingDate: s.lastObservedSittingDate,
+    })),
+    ['id'],
+  );
 
   const dataFingerprint = await fingerprint(dataSource);
   await dataSource.getRepository(SyncStateEntity).save({

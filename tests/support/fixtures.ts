@@ -24,4 +24,4 @@ export function makeSnapshot(billIds: number[], options: { asOf?: string; edit?:
 }
 
 /** A handful of real bills of different kinds and fates, used across tests. */
-export const SAMPLE_BILL_IDS = [26, 27, 144, 2900, 2901, 2950, 3000, 3089];
+export const SAMPLE_BILL_IDS = [26, 27, 40, 53, 144, 2900, 2950, 3089];

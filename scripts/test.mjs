@@ -1,0 +1,25 @@
+#!/usr/bin/env node
+// `npm test`: type-check, build (the process tests run the built server and CLI), then the suite on
+// the embedded database, then again on PostgreSQL when TEST_DATABASE_URL is set (each test file
+// creates and drops a database of its own there).
+import { spawnSync } from 'node:child_process';
+
+const jestArgs = process.argv.slice(2);
+const run = (title, command, args, env = process.env) => {
+  process.stdout.write(`\n=== ${title}\n`);
+  const result = spawnSync(command, args, { stdio: 'inherit', env });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+};
+const withVmModules = (env) => ({ ...env, NODE_OPTIONS: `${env.NODE_OPTIONS ?? ''} --experimental-vm-modules --no-warnings=ExperimentalWarning`.trim() });
+
+run('type-check', 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']);
+run('build', 'npm', ['run', '-s', 'build']);
+
+const { TEST_DATABASE_URL, DATABASE_URL, ...embeddedEnv } = process.env;
+run('tests on the embedded database (PGlite)', 'npx', ['jest', ...jestArgs], withVmModules(embeddedEnv));
+
+if (TEST_DATABASE_URL) {
+  run(`tests on PostgreSQL (${TEST_DATABASE_URL.replace(/\/\/[^@]*@/, '//')})`, 'npx', ['jest', 'tests/integration', 'tests/e2e', ...jestArgs], withVmModules({ ...embeddedEnv, TEST_DATABASE_URL }));
+} else {
+  process.stdout.write('\nTEST_DATABASE_URL is not set: the PostgreSQL run was skipped (see README).\n');
+}

@@ -1,0 +1,53 @@
+import { BillEntity } from '../../entities/bill.entity';
+import { ParliamentarySessionEntity } from '../../entities/parliamentary-session.entity';
+import { SyncStateEntity } from '../../entities/sync-state.entity';
+import { BillsApiSource } from '../../src/ingest/bills-api/bills-api.source';
+import { ingest } from '../../src/ingest/ingest.service';
+import { FakeBillsApi } from '../support/fake-bills-api';
+import { openTestDatabase, type TestDatabase } from '../support/test-database';
+
+let api: FakeBillsApi;
+let db: TestDatabase;
+beforeEach(async () => {
+  api = new FakeBillsApi();
+  await api.start();
+  db = await openTestDatabase();
+});
+afterEach(async () => {
+  await api.stop();
+  await db.close();
+});
+
+const source = () => new BillsApiSource({ baseUrl: api.baseUrl, sleep: async () => {}, maxRetries: 1, listPageSize: 3 });
+const newestFirst = () => [...api.summaries].sort((a, b) => Date.parse(b.lastUpdate!) - Date.parse(a.lastUpdate!)).map((b) => b.billId);
+
+describe('ingest from the live Bills API', () => {
+  it('stores every bill, then on the next run asks only for what changed since and rewrites nothing', async () => {
+    const first = await ingest(db.dataSource, source(), { batchSize: 3 });
+    expect(first).toMatchObject({ billsSeen: 7, billsChanged: 7, asOf: null });
+    expect((await db.dataSource.getRepository(BillEntity).find({ order: { id: 'ASC' } })).map((b) => b.id)).toEqual([...api.details.keys()].sort((a, b) => a - b));
+    const state = await db.dataSource.getRepository(SyncStateEntity).findOneByOrFail({ sourceKind: 'bills-api' });
+    expect(state.cursor).not.toBeNull();
+    expect(await db.dataSource.getRepository(ParliamentarySessionEntity).countBy({ id: 40 })).toBe(1);
+
+    const requestsBefore = api.requests.length;
+    const listPagesBefore = api.requestsTo('/Bills').length;
+    expect(listPagesBefore).toBe(3);
+    const second = await ingest(db.dataSource, source(), { batchSize: 3 });
+    expect(second.billsChanged).toBe(0);
+    expect(api.requestsTo('/Bills').length - listPagesBefore).toBe(1);
+    expect(api.requests.length - requestsBefore).toBeLessThan(requestsBefore / 2);
+  });
+
+  it('keeps the batches finished before a failure, and a re-run completes the rest', async () => {
+    const last = newestFirst().at(-1)!;
+    api.script(`/Bills/${last}/Stages`, { status: 500 }, { status: 500 });
+    await expect(ingest(db.dataSource, source(), { batchSize: 3 })).rejects.toThrow(/500/);
+    expect(await db.dataSource.getRepository(BillEntity).count()).toBe(6);
+    expect(await db.dataSource.getRepository(SyncStateEntity).count()).toBe(0);
+
+    const resumed = await ingest(db.dataSource, source(), { batchSize: 3 });
+    expect(resumed).toMatchObject({ billsSeen: 7, billsChanged: 1 });
+    expect(await db.dataSource.getRepository(BillEntity).count()).toBe(7);
+  });
+});

@@ -1,0 +1,63 @@
+import { Writable } from 'node:stream';
+import request from 'supertest';
+import type { Tier } from '../../entities/account.entity';
+import { buildAppSchema } from '../../resolvers/schema';
+import { type App, createApp } from '../../src/app';
+import { ServiceClock } from '../../src/clock';
+import { ingest } from '../../src/ingest/ingest.service';
+import { SnapshotSource } from '../../src/ingest/snapshot.source';
+import { createLogger } from '../../src/logger';
+import { Readiness } from '../../src/readiness';
+import { createServices, type Services } from '../../src/services';
+import { makeSnapshot, SAMPLE_BILL_IDS } from './fixtures';
+import { openTestDatabase, type TestDatabase } from './test-database';
+
+export interface TestApp {
+  db: TestDatabase;
+  app: App;
+  services: Services;
+  /** every log line the app wrote, for checks that secrets never reach the logs */
+  logLines: string[];
+  http(): ReturnType<typeof request>;
+  /** a new account of the tier with one API key; returns the key */
+  userWithKey(tier: Tier, email?: string): Promise<string>;
+  graphql(query: string, options?: { key?: string; variables?: Record<string, unknown> }): Promise<request.Response>;
+  close(): Promise<void>;
+}
+
+let emails = 0;
+
+/** The app in-process on its own database, loaded with a few real bills. */
+export async function startTestApp(options: { billIds?: number[] } = {}): Promise<TestApp> {
+  const db = await openTestDatabase();
+  await ingest(db.dataSource, new SnapshotSource(makeSnapshot(options.billIds ?? SAMPLE_BILL_IDS)));
+  const logLines: string[] = [];
+  const logger = createLogger('info', new Writable({ write: (chunk, _enc, done) => (logLines.push(String(chunk)), done()) }) as never);
+  const clock = new ServiceClock(undefined);
+  clock.setDataAsOf('2021-12-31');
+  const services = createServices({ dataSource: db.dataSource, clock, readiness: new Readiness(), logger });
+  const app = await createApp(services, { schema: await buildAppSchema() });
+  const http = () => request(app.httpServer);
+  return {
+    db,
+    app,
+    services,
+    logLines,
+    http,
+    async userWithKey(tier, email = `user${++emails}-${Date.now()}@example.com`) {
+      await services.accounts.create(email, tier === 'free' ? 'pilot' : tier);
+      const key = await services.apiKeys.create(email);
+      if (tier === 'free') await services.accounts.setTier(email, 'free');
+      return key.api_key;
+    },
+    graphql(query, { key, variables } = {}) {
+      const req = http().post('/graphql').set('content-type', 'application/json');
+      if (key) req.set('authorization', `Bearer ${key}`);
+      return req.send({ query, variables });
+    },
+    async close() {
+      await app.stop();
+      await db.close();
+    },
+  };
+}
