@@ -20,20 +20,26 @@ export interface TestDatabase extends Database {
   url?: string;
 }
 
-/** A fresh, migrated database of its own for one test file; `close` drops it. */
-export async function openTestDatabase(): Promise<TestDatabase> {
-  if (!usingPostgres()) return openDatabase({ dataDir: null });
+/** An empty PostgreSQL database of its own (for a server process under test); `drop` removes it. */
+export async function createPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `bp_test_${process.pid}_${randomBytes(4).toString('hex')}`;
   await adminQuery(`CREATE DATABASE ${name}`);
   const url = new URL(process.env.TEST_DATABASE_URL!);
   url.pathname = `/${name}`;
-  const db = await openDatabase({ databaseUrl: url.toString(), dataDir: null, poolSize: 5 });
+  return { url: url.toString(), drop: () => adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
+
+/** A fresh, migrated database of its own for one test file; `close` drops it. */
+export async function openTestDatabase(): Promise<TestDatabase> {
+  if (!usingPostgres()) return openDatabase({ dataDir: null });
+  const { url, drop } = await createPostgresDatabase();
+  const db = await openDatabase({ databaseUrl: url, dataDir: null, poolSize: 5 });
   return {
     ...db,
-    url: url.toString(),
+    url,
     close: async () => {
       await db.close();
-      await adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await drop();
     },
   };
 }

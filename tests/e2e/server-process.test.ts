@@ -1,0 +1,101 @@
+import { existsSync, mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { makeSnapshot } from '../support/fixtures';
+import { adminCli, graphqlOver, type ServerProcess, startServerProcess, syncCli, waitUntilReady } from '../support/processes';
+import { createPostgresDatabase, usingPostgres } from '../support/test-database';
+
+/** The service as an operator runs it: a server process, the admin CLI and sync beside it, restarts. */
+let env: Record<string, string>;
+let dropDatabase: (() => Promise<void>) | undefined;
+let server: ServerProcess | undefined;
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bp-server-'));
+
+beforeAll(async () => {
+  env = { DATA_DIR: dataDir, BILLS_SNAPSHOT: makeSnapshot([26, 27, 2900]) };
+  if (usingPostgres()) {
+    const db = await createPostgresDatabase();
+    env.DATABASE_URL = db.url;
+    dropDatabase = db.drop;
+  }
+});
+afterAll(async () => {
+  await server?.stop();
+  await dropDatabase?.();
+});
+
+let key: string;
+
+it('ingests the snapshot at first start before it declares itself ready', async () => {
+  server = await startServerProcess(env);
+  await waitUntilReady(server.url);
+  expect(server.logs.some((l) => l.msg === 'ingest finished' && l.billsChanged === 3)).toBe(true);
+  const status = await graphqlOver(server.url, '{ serviceStatus { billCount today ready } }');
+  expect(status.body.data.serviceStatus).toEqual({ billCount: 3, today: '2021-12-31', ready: true });
+});
+
+it('creates users and keys with the admin CLI while the server runs', async () => {
+  const user = await adminCli(['create-user', '--email', 'ann@example.com', '--tier', 'pilot'], env);
+  expect(user.code).toBe(0);
+  expect(user.json).toEqual({ id: expect.any(Number), email: 'ann@example.com', tier: 'pilot' });
+  const created = await adminCli(['create-key', '--email', 'ann@example.com', '--name', 'ci'], env);
+  expect(created.json).toEqual({ api_key: expect.stringMatching(/^bp_[0-9a-f]{8}_/), prefix: expect.stringMatching(/^bp_[0-9a-f]{8}$/), id: expect.any(Number) });
+  key = created.json.api_key;
+  const bill = await graphqlOver(server!.url, '{ bill(id: 2900) { title stages { stage house date } } }', key);
+  expect(bill.status).toBe(200);
+  expect(bill.body.data.bill.title).toBe('Marriage and Civil Partnership (Minimum Age) Bill');
+});
+
+it('refuses a key to a Free user with exit code 1 and a clear message', async () => {
+  await adminCli(['create-user', '--email', 'fred@example.com', '--tier', 'free'], env);
+  const refused = await adminCli(['create-key', '--email', 'fred@example.com'], env);
+  expect(refused.code).toBe(1);
+  expect(refused.json.error).toMatch(/Free tier: API keys need the Pilot tier or above/);
+  const duplicate = await adminCli(['create-user', '--email', 'ANN@example.com', '--tier', 'pro'], env);
+  expect(duplicate.code).toBe(1);
+  expect(duplicate.json.error).toMatch(/already exists/);
+  const badTier = await adminCli(['set-tier', '--email', 'ann@example.com', '--tier', 'gold'], env);
+  expect(badTier.json.error).toMatch(/tier must be one of free, pilot, pro/);
+});
+
+it('changes tiers with immediate effect, and lists users', async () => {
+  expect((await adminCli(['set-tier', '--email', 'ann@example.com', '--tier', 'free'], env)).json.tier).toBe('free');
+  expect((await graphqlOver(server!.url, '{ me { tier } }', key)).status).toBe(403);
+  expect((await adminCli(['set-tier', '--email', 'ann@example.com', '--tier', 'pro'], env)).json.tier).toBe('pro');
+  expect((await graphqlOver(server!.url, '{ me { tier } }', key)).body.data.me.tier).toBe('PRO');
+  const list = await adminCli(['list-users'], env);
+  expect(list.json.users.map((u: { email: string }) => u.email)).toEqual(['ann@example.com', 'fred@example.com']);
+});
+
+it('syncs a newer snapshot into the running server without a restart', async () => {
+  const result = await syncCli(['--snapshot', makeSnapshot([26, 27, 2900, 2901])], env);
+  expect(result.code).toBe(0);
+  expect(result.json).toMatchObject({ billsSeen: 4, billsChanged: 1 });
+  const bill = await graphqlOver(server!.url, '{ bill(id: 2901) { id } }', key);
+  expect(bill.body.data.bill).toEqual({ id: 2901 });
+});
+
+(usingPostgres() ? it.skip : it)('refuses a second server on the same data directory', async () => {
+  await expect(startServerProcess(env)).rejects.toThrow(/in use by process \d+/);
+});
+
+it('stops cleanly on SIGTERM, releasing the data directory', async () => {
+  expect(await server!.stop()).toBe(0);
+  expect(server!.logs.at(-1)).toMatchObject({ msg: 'stopped' });
+  expect(existsSync(path.join(dataDir, 'bill-progress.lock'))).toBe(false);
+  expect(existsSync(path.join(dataDir, 'admin-endpoint.json'))).toBe(false);
+  const direct = await adminCli(['list-users'], env);
+  expect(direct.code).toBe(0);
+  expect(direct.json.users).toHaveLength(2);
+});
+
+it('keeps users, keys and data across a restart, without ingesting again', async () => {
+  server = await startServerProcess(env);
+  await waitUntilReady(server.url);
+  expect(server.logs.some((l) => l.msg === 'ingest started')).toBe(false);
+  const bill = await graphqlOver(server.url, '{ bill(id: 2901) { id } me { email } }', key);
+  expect(bill.body.data).toEqual({ bill: { id: 2901 }, me: { email: 'ann@example.com' } });
+  const revoked = await adminCli(['revoke-key', '--prefix', key.slice(0, 11)], env);
+  expect(revoked.json).toMatchObject({ prefix: key.slice(0, 11), revoked_at: expect.any(String) });
+  expect((await graphqlOver(server.url, '{ me { email } }', key)).status).toBe(401);
+});
