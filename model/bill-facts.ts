@@ -1,0 +1,70 @@
+/**
+ * What the model may know of a bill: facts with a date (stages, divisions, a withdrawal) and facts
+ * fixed at introduction (kind, house, sponsors' party then). A prediction for a reference date
+ * uses only the dated facts on or before it. Snapshot-time summaries (outcome, furthest stage,
+ * an Act's title …) are not here at all: they live in BillOutcomeFacts, which only labels read.
+ */
+
+export type BillKind =
+  | 'government'
+  | 'pmb_ballot'
+  | 'pmb_ten_minute_rule'
+  | 'pmb_presentation'
+  | 'pmb_lords'
+  | 'private'
+  | 'hybrid'
+  | 'consolidation';
+
+export type House = 'Commons' | 'Lords' | 'Unassigned';
+
+export interface StageFact {
+  seq: number;
+  /** normalised stage name, e.g. second_reading */
+  stage: string;
+  house: House;
+  /** sorted sitting dates, YYYY-MM-DD */
+  dates: string[];
+}
+
+export interface DivisionFact {
+  date: string;
+  ayes: number;
+  noes: number;
+}
+
+export interface BillFacts {
+  billId: number;
+  kind: BillKind;
+  originatingHouse: House;
+  introducedDate: string | null;
+  introducedSessionId: number;
+  /** the lead sponsor's party was in government on the introduction date; null without sponsors */
+  leadSponsorPartyInGovernment: boolean | null;
+  sponsorCount: number;
+  stages: StageFact[];
+  divisions: DivisionFact[];
+  /** the date the bill was withdrawn, a dated fact like a stage */
+  withdrawnDate: string | null;
+}
+
+/** A session's first sitting and, once it has happened, its end (prorogation or dissolution). */
+export interface SessionFact {
+  id: number;
+  startDate: string | null;
+  endDate: string | null;
+}
+
+/** The answers, for labels and checking only: never an input to features. */
+export interface BillOutcomeFacts {
+  outcome: 'royal_assent' | 'withdrawn' | 'fell' | 'pending';
+  royalAssentDate: string | null;
+  /** the last session the bill existed in */
+  finalSessionId: number;
+  /** false when the API lost some stages (long bills): stage-timing labels are unreliable then */
+  fullStageHistory: boolean;
+}
+
+export interface TrainingBill {
+  facts: BillFacts;
+  outcome: BillOutcomeFacts;
+}

@@ -1,0 +1,107 @@
+import type { BillFacts, BillKind, SessionFact } from './bill-facts';
+import type { BillState } from './bill-state';
+import { daysBetween, toDayNumber } from './dates';
+import type { SittingCalendar } from './sitting-calendar';
+
+/** Bumped whenever the features change meaning: a model version is only served for its own schema. */
+export const FEATURE_SCHEMA_VERSION = 1;
+
+const KIND_GROUPS: Record<BillKind, string> = {
+  government: 'government',
+  pmb_ballot: 'pmb_ballot',
+  pmb_ten_minute_rule: 'pmb_ten_minute_rule',
+  pmb_presentation: 'pmb_presentation',
+  pmb_lords: 'pmb_lords',
+  private: 'other_kind',
+  hybrid: 'other_kind',
+  consolidation: 'other_kind',
+};
+const KINDS = ['government', 'pmb_ballot', 'pmb_ten_minute_rule', 'pmb_presentation', 'pmb_lords', 'other_kind'];
+const LAST_STAGES = ['first_reading', 'second_reading', 'committee', 'report', 'third_reading', 'consideration_of_amendments'];
+
+/** log-scale a count or a number of days into [0, 1], saturating at `cap` */
+const logScale = (value: number, cap: number) => Math.min(1, Math.log1p(Math.max(0, value)) / Math.log1p(cap));
+const share = (value: number, cap: number) => Math.min(1, Math.max(0, value) / cap);
+
+export const FEATURE_NAMES: readonly string[] = [
+  ...KINDS.map((k) => `kind_${k}`),
+  'originates_in_lords',
+  'sponsor_party_in_government',
+  'sponsor_party_unknown',
+  'sponsor_count',
+  'progress',
+  'in_second_house',
+  ...LAST_STAGES.map((s) => `last_stage_${s}`),
+  'no_main_stage_yet',
+  'days_since_introduction',
+  'days_since_last_main_stage',
+  'days_since_last_sitting',
+  'main_sittings',
+  'main_sittings_last_30_days',
+  'main_sittings_last_90_days',
+  'second_reading_set_downs_first_house',
+  'committee_sittings',
+  'report_reached',
+  'ping_pong_rounds',
+  'divisions',
+  'closest_division_margin',
+  'carried_over',
+  'days_since_session_start',
+  'sitting_share_next_7_days',
+  'sitting_share_next_30_days',
+  'sitting_share_next_200_days',
+  'day_of_year_sin',
+  'day_of_year_cos',
+];
+
+/** Margin of a division as a share of votes cast (0 = tied). */
+export const divisionMargin = (ayes: number, noes: number) => (ayes + noes > 0 ? Math.abs(ayes - noes) / (ayes + noes) : 1);
+
+/**
+ * The network's input for a live bill at the state's reference date. Reads only the as-of state,
+ * facts fixed at introduction, the session's first sitting and the model's own calendar.
+ */
+export function featureVector(facts: BillFacts, state: BillState, sessions: readonly SessionFact[], calendar: SittingCalendar): number[] {
+  const d = state.referenceDate;
+  const kind = KIND_GROUPS[facts.kind];
+  const lastMain = state.lastMain;
+  const daysSinceLastMain = lastMain ? daysBetween(lastMain.date, d) : state.daysSinceIntroduction;
+  const daysSinceLastSitting = state.lastSittingDate ? daysBetween(state.lastSittingDate, d) : state.daysSinceIntroduction;
+  const recentMain = (days: number) => state.mainEvents.filter((e) => daysBetween(e.date, d) < days).length;
+  const sittings = (key: string) => state.sittings.get(key) ?? 0;
+  const closest = state.divisions.reduce((min, v) => Math.min(min, divisionMargin(v.ayes, v.noes)), 1);
+  const sessionStart = sessions.find((s) => s.id === state.sessionId)?.startDate;
+  const daysIntoSession = sessionStart && sessionStart <= d ? daysBetween(sessionStart, d) : 0;
+  const dayOfYear = (toDayNumber(d) - toDayNumber(`${d.slice(0, 4)}-01-01`)) / 366;
+
+  return [
+    ...KINDS.map((k) => (k === kind ? 1 : 0)),
+    facts.originatingHouse === 'Lords' ? 1 : 0,
+    facts.leadSponsorPartyInGovernment ? 1 : 0,
+    facts.leadSponsorPartyInGovernment === null ? 1 : 0,
+    share(facts.sponsorCount, 10),
+    state.progress / 12,
+    state.progress >= 6 && state.progress <= 10 ? 1 : 0,
+    ...LAST_STAGES.map((s) => (lastMain?.stage === s ? 1 : 0)),
+    lastMain ? 0 : 1,
+    logScale(state.daysSinceIntroduction, 1000),
+    logScale(daysSinceLastMain, 1000),
+    logScale(daysSinceLastSitting, 1000),
+    logScale(state.mainEvents.length, 50),
+    share(recentMain(30), 5),
+    share(recentMain(90), 10),
+    share(sittings('second_reading:first'), 6),
+    logScale(sittings('committee:first') + sittings('committee:second'), 40),
+    sittings('report:first') + sittings('report:second') > 0 ? 1 : 0,
+    share(sittings('consideration_of_amendments:first') + sittings('consideration_of_amendments:second'), 5),
+    logScale(state.divisions.length, 20),
+    state.divisions.length ? closest : 1,
+    state.carriedOver ? 1 : 0,
+    logScale(daysIntoSession, 800),
+    calendar.expectedSittingShare(d, 7),
+    calendar.expectedSittingShare(d, 30),
+    calendar.expectedSittingShare(d, 200),
+    0.5 + 0.5 * Math.sin(2 * Math.PI * dayOfYear),
+    0.5 + 0.5 * Math.cos(2 * Math.PI * dayOfYear),
+  ];
+}

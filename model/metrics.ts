@@ -1,0 +1,271 @@
+/**
+ * Evaluation metrics for the model card: how well probabilistic yes/no forecasts
+ * (e.g. "will this bill receive Royal Assent?") and point estimates (e.g. "days
+ * until Royal Assent") match what actually happened.
+ *
+ * Pure computation: no database, no I/O. Every function that averages over samples
+ * returns null for an empty input instead of NaN, so a missing metric shows up as
+ * "not computable" rather than as a number that poisons later arithmetic.
+ * Inputs that cannot be scored (a probability outside [0, 1], a label other than
+ * 0/1, a non-finite number) throw a RangeError: silently dropping them would make
+ * the model card describe a different sample than the one it claims to.
+ */
+
+/** One probabilistic forecast of a binary event and what happened. */
+export interface BinaryOutcome {
+  /** Forecast probability that the event happens, in [0, 1]. */
+  p: number;
+  /** 1 if the event happened, 0 if not. */
+  y: 0 | 1;
+}
+
+/** One point estimate of a quantity and the value that was observed. */
+export interface RegressionOutcome {
+  predicted: number;
+  actual: number;
+}
+
+/**
+ * One bin of a reliability (calibration) table: forecasts whose probability fell in
+ * [lower, upper) — the last bin also includes 1 — and how often the event happened
+ * among them. A well-calibrated model has observedRate ≈ meanPredicted in every bin.
+ */
+export interface ReliabilityBin {
+  lower: number;
+  upper: number;
+  count: number;
+  /** Average forecast probability in the bin; null when the bin is empty. */
+  meanPredicted: number | null;
+  /** Fraction of the bin's forecasts whose event happened; null when the bin is empty. */
+  observedRate: number | null;
+}
+
+/** The headline numbers for a set of binary forecasts, as written to the model card. */
+export interface BinaryReport {
+  n: number;
+  positives: number;
+  auc: number | null;
+  brier: number | null;
+  ece: number | null;
+  reliability: ReliabilityBin[];
+}
+
+function validateBinary(samples: readonly BinaryOutcome[]): void {
+  samples.forEach((s, i) => {
+    if (typeof s.p !== 'number' || !Number.isFinite(s.p) || s.p < 0 || s.p > 1) {
+      throw new RangeError(`metrics: p must be a finite number in [0, 1] (got ${String(s.p)} at index ${i})`);
+    }
+    if (s.y !== 0 && s.y !== 1) {
+      throw new RangeError(`metrics: y must be 0 or 1 (got ${String(s.y)} at index ${i})`);
+    }
+  });
+}
+
+function validateRegression(samples: readonly RegressionOutcome[]): void {
+  samples.forEach((s, i) => {
+    if (!Number.isFinite(s.predicted) || !Number.isFinite(s.actual)) {
+      throw new RangeError(
+        `metrics: predicted and actual must be finite numbers (got ${String(s.predicted)}, ${String(s.actual)} at index ${i})`,
+      );
+    }
+  });
+}
+
+function validateBinCount(bins: number): void {
+  if (!Number.isInteger(bins) || bins < 1) {
+    throw new RangeError(`metrics: bins must be a positive integer (got ${String(bins)})`);
+  }
+}
+
+/**
+ * Sum with Neumaier compensation, so that means over many small terms (squared
+ * errors, probabilities) do not drift with the order or size of the sample.
+ */
+function stableSum(values: Iterable<number>): number {
+  let sum = 0;
+  let compensation = 0;
+  for (const v of values) {
+    const t = sum + v;
+    compensation += Math.abs(sum) >= Math.abs(v) ? sum - t + v : v - t + sum;
+    sum = t;
+  }
+  return sum + compensation;
+}
+
+function mean(values: readonly number[]): number | null {
+  return values.length === 0 ? null : stableSum(values) / values.length;
+}
+
+/**
+ * Area under the ROC curve: the probability that a randomly chosen case where the
+ * event happened was given a higher forecast than a randomly chosen case where it
+ * did not. 1 is a perfect ranking, 0.5 is no better than chance, 0 is a perfectly
+ * reversed ranking. It measures discrimination only, not calibration.
+ *
+ * Computed as the Mann–Whitney U statistic with average ranks for tied forecasts:
+ * a tie between a positive and a negative then counts as half a correct ordering,
+ * which is what the area under the step-free ROC curve gives and what makes a model
+ * that forecasts the same probability for everything score exactly 0.5 instead of
+ * depending on the order the samples happened to arrive in.
+ *
+ * Null when there are no samples or only one class, since the ranking question has
+ * no answer then.
+ */
+export function auc(samples: BinaryOutcome[]): number | null {
+  validateBinary(samples);
+  const positives = samples.reduce((acc, s) => acc + s.y, 0);
+  const negatives = samples.length - positives;
+  if (positives === 0 || negatives === 0) return null;
+
+  const sorted = [...samples].sort((a, b) => a.p - b.p);
+  let positiveRankSum = 0;
+  let start = 0;
+  while (start < sorted.length) {
+    let end = start;
+    while (end + 1 < sorted.length && sorted[end + 1].p === sorted[start].p) end += 1;
+    // Ranks are 1-based; every member of a tie group gets the group's average rank.
+    const averageRank = (start + 1 + (end + 1)) / 2;
+    let positivesInGroup = 0;
+    for (let k = start; k <= end; k += 1) positivesInGroup += sorted[k].y;
+    positiveRankSum += averageRank * positivesInGroup;
+    start = end + 1;
+  }
+  const u = positiveRankSum - (positives * (positives + 1)) / 2;
+  return u / (positives * negatives);
+}
+
+/**
+ * Brier score: the mean squared difference between forecast probability and outcome.
+ * 0 is perfect; always forecasting 0.5 scores 0.25. Unlike AUC it rewards both
+ * ranking and calibration, and it is a proper scoring rule, so a model cannot
+ * improve it by reporting anything other than its honest probability.
+ * Null when there are no samples.
+ */
+export function brier(samples: BinaryOutcome[]): number | null {
+  validateBinary(samples);
+  return mean(samples.map((s) => (s.p - s.y) * (s.p - s.y)));
+}
+
+/**
+ * Brier skill score, 1 − model/baseline: the fraction of the baseline's Brier score
+ * (typically "always forecast the historical base rate") that the model removes.
+ * 1 is perfect, 0 is no better than the baseline, negative is worse than it.
+ * Null when either score is missing or the baseline is already perfect (0), where
+ * the ratio is undefined.
+ */
+export function brierSkill(model: number | null, baseline: number | null): number | null {
+  if (model === null || baseline === null) return null;
+  if (!Number.isFinite(model) || !Number.isFinite(baseline) || baseline === 0) return null;
+  return 1 - model / baseline;
+}
+
+/**
+ * Index of the equal-width bin containing p, with bins [i/bins, (i+1)/bins) and the
+ * last one closed at 1. Corrects floor(p·bins) when floating-point multiplication
+ * lands just below or above a boundary (e.g. 0.29 × 100 = 28.999…), so that a
+ * forecast equal to a bin's printed lower edge always falls in that bin.
+ */
+function binIndex(p: number, bins: number): number {
+  let index = Math.min(Math.floor(p * bins), bins - 1);
+  if (index + 1 < bins && p >= (index + 1) / bins) index += 1;
+  if (index > 0 && p < index / bins) index -= 1;
+  return index;
+}
+
+/**
+ * Reliability table: forecasts grouped into equal-width probability bins over
+ * [0, 1], with the average forecast and the observed event rate in each. Plotting
+ * observedRate against meanPredicted shows where the model is over- or
+ * under-confident. A forecast of exactly 1 belongs to the last bin; empty bins are
+ * kept (count 0, nulls) so tables from different models line up bin for bin.
+ */
+export function reliabilityTable(samples: BinaryOutcome[], bins = 10): ReliabilityBin[] {
+  validateBinCount(bins);
+  validateBinary(samples);
+  const predicted: number[][] = Array.from({ length: bins }, () => []);
+  const positives: number[] = new Array<number>(bins).fill(0);
+  for (const s of samples) {
+    const i = binIndex(s.p, bins);
+    predicted[i].push(s.p);
+    positives[i] += s.y;
+  }
+  return predicted.map((ps, i) => ({
+    lower: i / bins,
+    upper: (i + 1) / bins,
+    count: ps.length,
+    meanPredicted: mean(ps),
+    observedRate: ps.length === 0 ? null : positives[i] / ps.length,
+  }));
+}
+
+/**
+ * Expected calibration error: the average gap between forecast probability and
+ * observed frequency across the reliability table's bins, weighted by how many
+ * forecasts each bin holds. 0 means the forecasts mean what they say (among cases
+ * forecast at 30%, about 30% happened). It ignores ranking, so read it alongside
+ * AUC; and it depends on the binning, so compare values computed with the same bins.
+ * Null when there are no samples.
+ */
+export function expectedCalibrationError(samples: BinaryOutcome[], bins = 10): number | null {
+  const table = reliabilityTable(samples, bins);
+  const n = samples.length;
+  if (n === 0) return null;
+  return stableSum(
+    table
+      .filter((b) => b.count > 0 && b.meanPredicted !== null && b.observedRate !== null)
+      .map((b) => (b.count / n) * Math.abs((b.meanPredicted as number) - (b.observedRate as number))),
+  );
+}
+
+function absoluteErrors(samples: readonly RegressionOutcome[]): number[] {
+  validateRegression(samples);
+  return samples.map((s) => Math.abs(s.predicted - s.actual));
+}
+
+/**
+ * Median absolute error: the typical size of a miss, in the quantity's own units
+ * (e.g. days). Half the estimates are closer than this. Robust to a few wild misses,
+ * so it describes the usual case; read it with the mean to see the tail.
+ * Null when there are no samples.
+ */
+export function medianAbsoluteError(samples: RegressionOutcome[]): number | null {
+  const errors = absoluteErrors(samples).sort((a, b) => a - b);
+  const n = errors.length;
+  if (n === 0) return null;
+  const mid = Math.floor(n / 2);
+  return n % 2 === 1 ? errors[mid] : (errors[mid - 1] + errors[mid]) / 2;
+}
+
+/**
+ * Mean absolute error: the average size of a miss, in the quantity's own units.
+ * Unlike the median it is pulled up by large misses, so a gap between the two
+ * signals a heavy tail of badly wrong estimates. Null when there are no samples.
+ */
+export function meanAbsoluteError(samples: RegressionOutcome[]): number | null {
+  return mean(absoluteErrors(samples));
+}
+
+/** Everything the model card reports about a set of binary forecasts, from one consistent sample. */
+export function binaryReport(samples: BinaryOutcome[], bins = 10): BinaryReport {
+  validateBinCount(bins);
+  validateBinary(samples);
+  return {
+    n: samples.length,
+    positives: samples.reduce((acc, s) => acc + s.y, 0),
+    auc: auc(samples),
+    brier: brier(samples),
+    ece: expectedCalibrationError(samples, bins),
+    reliability: reliabilityTable(samples, bins),
+  };
+}
+
+/**
+ * A metric for display: '—' when it could not be computed, otherwise fixed-point
+ * with the given number of digits. A value that rounds to zero prints without a
+ * minus sign, so "-0.000" never appears in a model card.
+ */
+export function formatMetric(value: number | null, digits = 3): string {
+  if (value === null || !Number.isFinite(value)) return '—';
+  const text = value.toFixed(digits);
+  return Number(text) === 0 ? (0).toFixed(digits) : text;
+}

@@ -1,0 +1,106 @@
+import { NeuralNetwork } from 'brain.js';
+import type { BillFacts, SessionFact } from './bill-facts';
+import { billState, type BillState, type BillStatus } from './bill-state';
+import { calibrate } from './calibration';
+import { daysBetween } from './dates';
+import { divisionMargin, FEATURE_SCHEMA_VERSION, featureVector } from './features';
+import { BINARY_OUTPUTS, type BinaryOutput } from './labels';
+import type { ModelArtifact } from './model-artifact';
+import { SittingCalendar } from './sitting-calendar';
+import { etaFromOutput } from './train';
+
+export type RiskLevel = 'low' | 'medium' | 'high';
+
+/** The specification's rule: low below 0.3, medium from 0.3 to 0.7, high above 0.7. */
+export const riskLevel = (p: number): RiskLevel => (p < 0.3 ? 'low' : p > 0.7 ? 'high' : 'medium');
+
+export interface Nowcast {
+  billId: number;
+  referenceDate: string;
+  /** what the facts up to the date say: only a live bill gets network predictions */
+  status: BillStatus;
+  probabilities: Record<BinaryOutput, number>;
+  /** days to the next main stage; null when there will be none (enacted, withdrawn, fell) */
+  timelineEtaDays: number | null;
+  controversyScore: number;
+  momentumScore: number;
+}
+
+const clamp01 = (x: number) => Math.min(1, Math.max(0, x));
+const round = (x: number) => Math.round(x * 1e6) / 1e6;
+
+/** Settled bills need no network: their future is known from their status. */
+const SETTLED: Record<Exclude<BillStatus, 'live'>, Record<BinaryOutput, number>> = {
+  enacted: { royal_assent: 1, next_stage_30d: 0, stall_risk: 0, withdrawal_risk: 0, amendment_risk: 0, close_vote: 0 },
+  withdrawn: { royal_assent: 0, next_stage_30d: 0, stall_risk: 1, withdrawal_risk: 1, amendment_risk: 0, close_vote: 0 },
+  fell: { royal_assent: 0, next_stage_30d: 0, stall_risk: 1, withdrawal_risk: 1, amendment_risk: 0, close_vote: 0 },
+};
+
+/**
+ * A trained model version as a pure function: (bill facts, reference date, sessions) → nowcast.
+ * It reads nothing but its artifact and what it is given, and only facts dated on or before the
+ * reference date (billState cuts them there), so later data never changes an earlier nowcast.
+ */
+export class Predictor {
+  private readonly nets: Record<BinaryOutput, NeuralNetwork<number[], number[]>>;
+  private readonly etaNet: NeuralNetwork<number[], number[]>;
+  private readonly calendar: SittingCalendar;
+
+  constructor(readonly artifact: ModelArtifact) {
+    if (artifact.featureSchemaVersion !== FEATURE_SCHEMA_VERSION) {
+      throw new Error(`model feature schema ${artifact.featureSchemaVersion} does not match the code's ${FEATURE_SCHEMA_VERSION}`);
+    }
+    const load = (json: object) => new NeuralNetwork<number[], number[]>().fromJSON(json as never);
+    this.nets = Object.fromEntries(BINARY_OUTPUTS.map((o) => [o, load(artifact.networks[o])])) as Predictor['nets'];
+    this.etaNet = load(artifact.eta);
+    this.calendar = new SittingCalendar(artifact.sittingDates);
+  }
+
+  /** Calibrated probabilities and the ETA for a feature vector of a live bill. */
+  fromFeatures(features: number[]): { probabilities: Record<BinaryOutput, number>; etaDays: number } {
+    const probabilities = {} as Record<BinaryOutput, number>;
+    for (const output of BINARY_OUTPUTS) probabilities[output] = round(calibrate(this.nets[output].run(features)[0], this.artifact.calibration[output]));
+    return { probabilities, etaDays: Math.round(etaFromOutput(this.etaNet.run(features)[0]) * 10) / 10 };
+  }
+
+  nowcast(facts: BillFacts, referenceDate: string, sessions: readonly SessionFact[]): Nowcast {
+    const state = billState(facts, referenceDate, sessions);
+    const indicators = { controversyScore: this.controversy(facts, state), momentumScore: this.momentum(facts, state) };
+    if (state.status !== 'live') {
+      return { billId: facts.billId, referenceDate, status: state.status, probabilities: { ...SETTLED[state.status] }, timelineEtaDays: null, ...indicators };
+    }
+    const { probabilities, etaDays } = this.fromFeatures(featureVector(facts, state, sessions, this.calendar));
+    return { billId: facts.billId, referenceDate, status: 'live', probabilities, timelineEtaDays: etaDays, ...indicators };
+  }
+
+  /**
+   * How contested the bill has been so far, in [0, 1]:
+   * 0.3 × division count (log-scaled, 10 or more = 1) + 0.3 × closeness of its closest division
+   * (tied = 1, a margin of half the votes or more = 0) + 0.2 × ping-pong rounds (4 or more = 1)
+   * + 0.2 × committee sittings against twice the median for its kind.
+   */
+  private controversy(facts: BillFacts, state: BillState): number {
+    const divisions = Math.min(1, Math.log1p(state.divisions.length) / Math.log1p(10));
+    const closest = state.divisions.reduce((m, v) => Math.min(m, divisionMargin(v.ayes, v.noes)), 1);
+    const closeness = state.divisions.length ? clamp01(1 - closest / 0.5) : 0;
+    const pingPong = clamp01(((state.sittings.get('consideration_of_amendments:first') ?? 0) + (state.sittings.get('consideration_of_amendments:second') ?? 0)) / 4);
+    const committee = (state.sittings.get('committee:first') ?? 0) + (state.sittings.get('committee:second') ?? 0);
+    const norm = this.artifact.norms.committeeSittings[facts.kind] || 1;
+    const drag = clamp01(committee / (2 * norm));
+    return round(0.3 * divisions + 0.3 * closeness + 0.2 * pingPong + 0.2 * drag);
+  }
+
+  /**
+   * How fast the bill is moving now, in [0, 1]; 0 once it is settled:
+   * 0.5 × the kind's median gap between main stages over the days since its last main stage
+   * (capped at 1) + 0.5 × main-stage sittings in the last 90 days (3 or more = 1).
+   */
+  private momentum(facts: BillFacts, state: BillState): number {
+    if (state.status !== 'live') return 0;
+    const since = state.lastMain ? daysBetween(state.lastMain.date, state.referenceDate) : state.daysSinceIntroduction;
+    const norm = this.artifact.norms.mainStageGapDays[facts.kind] || 30;
+    const recency = clamp01(norm / Math.max(1, since));
+    const recent = state.mainEvents.filter((e) => daysBetween(e.date, state.referenceDate) < 90).length;
+    return round(0.5 * recency + 0.5 * clamp01(recent / 3));
+  }
+}

@@ -1,0 +1,96 @@
+import type { DataSource } from 'typeorm';
+import { BillStageEntity } from '../../entities/bill-stage.entity';
+import { BillEntity } from '../../entities/bill.entity';
+import { DivisionEntity } from '../../entities/division.entity';
+import { ParliamentarySessionEntity } from '../../entities/parliamentary-session.entity';
+import type { BillFacts, SessionFact, TrainingBill } from '../../model/bill-facts';
+import type { TrainingData } from '../../model/train';
+import type { BillRecord, SessionRecord } from '../ingest/bill-record';
+
+// The only place stored bills become the model's inputs: facts for features, outcomes for labels.
+
+export const sessionFactFromRecord = (s: SessionRecord): SessionFact => ({ id: s.sessionId, startDate: s.firstObservedSittingDate, endDate: s.endDate });
+
+export function trainingBillFromRecord(r: BillRecord): TrainingBill {
+  return {
+    facts: {
+      billId: r.billId,
+      kind: r.billKind,
+      originatingHouse: r.originatingHouse,
+      introducedDate: r.introducedDate,
+      introducedSessionId: r.introducedSessionId,
+      leadSponsorPartyInGovernment: r.leadSponsorPartyInGovernment,
+      sponsorCount: r.sponsors.length,
+      stages: r.stages.map((s) => ({ seq: s.seq, stage: s.stage, house: s.house, dates: s.dates })),
+      divisions: r.divisions.map((d) => ({ date: d.date, ayes: d.ayesInclTellers, noes: d.noesInclTellers })),
+      withdrawnDate: r.withdrawnDate,
+    },
+    outcome: {
+      outcome: r.outcome,
+      royalAssentDate: r.royalAssentDate,
+      finalSessionId: Math.max(r.introducedSessionId, ...r.sessionIds),
+      fullStageHistory: r.stageHistory === 'full',
+    },
+  };
+}
+
+function groupBy<T extends { billId: number }>(rows: T[]): Map<number, T[]> {
+  const groups = new Map<number, T[]>();
+  for (const row of rows) (groups.get(row.billId) ?? groups.set(row.billId, []).get(row.billId)!).push(row);
+  return groups;
+}
+
+/** The facts of the given bills (all when `ids` is omitted), as the predictor reads them. */
+export async function loadBillFacts(dataSource: DataSource, ids?: number[]): Promise<Map<number, { facts: BillFacts; bill: BillEntity }>> {
+  const where = ids ? 'WHERE bill_id = ANY($1)' : '';
+  const params = ids ? [ids] : [];
+  const [bills, stages, divisions, sponsors] = await Promise.all([
+    ids ? dataSource.getRepository(BillEntity).createQueryBuilder('b').where('b.id = ANY(:ids)', { ids }).getMany() : dataSource.getRepository(BillEntity).find(),
+    dataSource.getRepository(BillStageEntity).createQueryBuilder('s').where(ids ? 's.billId = ANY(:ids)' : '1=1', { ids }).orderBy('s.billId').addOrderBy('s.seq').getMany(),
+    dataSource.getRepository(DivisionEntity).createQueryBuilder('d').where(ids ? 'd.billId = ANY(:ids)' : '1=1', { ids }).getMany(),
+    dataSource.query(`SELECT bill_id AS "billId", count(*)::int AS n FROM bill_sponsor ${where} GROUP BY bill_id`, params) as Promise<{ billId: number; n: number }[]>,
+  ]);
+  const stagesOf = groupBy(stages);
+  const divisionsOf = groupBy(divisions);
+  const sponsorCount = new Map(sponsors.map((s) => [s.billId, s.n]));
+  return new Map(
+    bills.map((bill) => [
+      bill.id,
+      {
+        bill,
+        facts: {
+          billId: bill.id,
+          kind: bill.kind,
+          originatingHouse: bill.originatingHouse,
+          introducedDate: bill.introducedDate,
+          introducedSessionId: bill.introducedSessionId,
+          leadSponsorPartyInGovernment: bill.leadSponsorPartyInGovernment,
+          sponsorCount: sponsorCount.get(bill.id) ?? 0,
+          stages: (stagesOf.get(bill.id) ?? []).map((s) => ({ seq: s.seq, stage: s.stage, house: s.house, dates: s.sittingDates })),
+          divisions: (divisionsOf.get(bill.id) ?? []).map((d) => ({ date: d.date, ayes: d.ayes, noes: d.noes })),
+          withdrawnDate: bill.withdrawnDate,
+        },
+      },
+    ]),
+  );
+}
+
+export async function loadSessionFacts(dataSource: DataSource): Promise<SessionFact[]> {
+  const sessions = await dataSource.getRepository(ParliamentarySessionEntity).find({ order: { id: 'ASC' } });
+  return sessions.map((s) => ({ id: s.id, startDate: s.firstSittingDate, endDate: s.endDate }));
+}
+
+/** Everything stored, as training data: facts and the outcomes labels are made from. */
+export async function loadTrainingData(dataSource: DataSource): Promise<TrainingData> {
+  const [facts, sessions] = await Promise.all([loadBillFacts(dataSource), loadSessionFacts(dataSource)]);
+  const bills = [...facts.values()].map(({ facts: f, bill }) => ({
+    facts: f,
+    outcome: {
+      outcome: bill.outcome,
+      royalAssentDate: bill.royalAssentDate,
+      finalSessionId: Math.max(bill.introducedSessionId, ...bill.sessionIds),
+      fullStageHistory: bill.stageHistory === 'full',
+    },
+  }));
+  return { bills, sessions };
+}
