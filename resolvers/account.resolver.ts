@@ -6,7 +6,7 @@ import type { Tier } from './enums';
 
 @Resolver(() => AccountType)
 export class AccountResolver {
-  @Query(() => AccountType, { description: 'The calling account' })
+  @Query(() => AccountType, { nullable: true, description: 'The calling account' })
   @Access('authenticated')
   me(@Ctx() { user }: RequestContext): AccountType {
     return { id: user!.accountId, email: user!.email, tier: user!.tier as Tier };

@@ -1,4 +1,4 @@
-import { IsOptional, Length, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import { IsOptional, Length, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import { ArgsType, Field, InputType, Int } from 'type-graphql';
 import { MAX_PAGE_SIZE } from '../src/services/bill.service';
 import { BillKind, BillOutcome, House } from './enums';
@@ -22,6 +22,7 @@ export class BillFilterInput {
   @Field(() => String, { nullable: true, description: 'case-insensitive text in the short title' })
   @IsOptional()
   @Length(1, 200, { message: 'filter.titleContains must be 1 to 200 characters' })
+  @Matches(/^[^\u0000]*$/, { message: 'filter.titleContains must not contain NUL characters' })
   titleContains?: string;
 }
 
@@ -40,5 +41,6 @@ export class BillsArgs {
   @Field(() => String, { nullable: true, description: 'cursor of the last bill of the previous page' })
   @IsOptional()
   @MaxLength(100, { message: 'after is not a cursor this API issued' })
+  @Matches(/^[A-Za-z0-9_-]+$/, { message: 'after is not a cursor this API issued' })
   after?: string;
 }

@@ -6,11 +6,9 @@ import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/di
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import express from 'express';
-import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
+import { GraphQLError, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
 import { pinoHttp } from 'pino-http';
 import { createRestRouter } from '../rest-compat';
-import { type AdminDeps } from './admin/admin-commands';
-import { adminRouter } from './admin/admin-endpoint';
 import { createRequestContext, type RequestContext } from './context';
 import { AppError, INTERNAL_DETAIL } from './errors';
 import { jsonErrorHandler, notFoundHandler } from './http-errors';
@@ -19,8 +17,6 @@ import type { Services } from './services';
 
 export interface AppOptions {
   schema: GraphQLSchema;
-  /** the admin endpoint for the CLI; omitted when the CLI can open the database itself */
-  admin?: { token: string; deps: AdminDeps };
 }
 
 export interface App {
@@ -29,17 +25,21 @@ export interface App {
   stop(): Promise<void>;
 }
 
+/**
+ * GraphQL errors with the service's codes only: ours keep theirs; errors graphql-js or Apollo
+ * raise about the request itself (syntax, validation, variables, an operation type the schema
+ * lacks) are the client's, BAD_USER_INPUT; anything else failed inside and is masked.
+ */
 function formatGraphQLError(services: Services) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
     const original = unwrapResolverError(error);
-    if (original instanceof AppError) {
-      return { message: original.message, locations: formatted.locations, path: formatted.path, extensions: { code: original.code } };
-    }
+    const client = { message: formatted.message, locations: formatted.locations, path: formatted.path };
+    if (original instanceof AppError) return { ...client, message: original.message, extensions: { code: original.code } };
     const code = formatted.extensions?.code;
-    // Parse, validation and variable errors are the client's; anything else is ours and stays private.
-    if (code && code !== 'INTERNAL_SERVER_ERROR') return { message: formatted.message, locations: formatted.locations, path: formatted.path, extensions: { code } };
+    const raisedByGraphQL = original instanceof GraphQLError && (!original.originalError || original.originalError instanceof GraphQLError);
+    if (raisedByGraphQL || (code && code !== 'INTERNAL_SERVER_ERROR')) return { ...client, extensions: { code: 'BAD_USER_INPUT' } };
     services.logger.error({ err: original }, 'GraphQL operation failed');
-    return { message: INTERNAL_DETAIL, locations: formatted.locations, path: formatted.path, extensions: { code: 'INTERNAL_SERVER_ERROR' } };
+    return { ...client, message: INTERNAL_DETAIL, extensions: { code: 'INTERNAL_SERVER_ERROR' } };
   };
 }
 
@@ -58,7 +58,8 @@ export async function createApp(services: Services, options: AppOptions): Promis
         req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, path: req.url.split('?')[0] }),
         res: (res: { statusCode: number }) => ({ status: res.statusCode }),
       },
-      customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : 'info'),
+      // 503 is an expected state (loading), not a failure of ours
+      customLogLevel: (_req, res, error) => (error || (res.statusCode >= 500 && res.statusCode !== 503) ? 'error' : res.statusCode === 503 ? 'warn' : 'info'),
     }),
   );
 
@@ -73,6 +74,8 @@ export async function createApp(services: Services, options: AppOptions): Promis
   const apollo = new ApolloServer<RequestContext>({
     schema: options.schema,
     introspection: true,
+    // No automatic persisted queries: nothing here needs them, and they add an error vocabulary of their own.
+    persistedQueries: false,
     includeStacktraceInErrorResponses: false,
     stopOnTerminationSignals: false,
     formatError: formatGraphQLError(services),
@@ -88,7 +91,6 @@ export async function createApp(services: Services, options: AppOptions): Promis
     }),
   );
   app.use('/api/v1', createRestRouter(services));
-  if (options.admin) app.use('/admin', adminRouter(options.admin.token, options.admin.deps));
 
   app.use(notFoundHandler);
   app.use(jsonErrorHandler(services.logger));

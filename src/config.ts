@@ -2,7 +2,14 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 
-const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be YYYY-MM-DD').refine((s) => !Number.isNaN(Date.parse(s)), 'is not a calendar date');
+/** YYYY-MM-DD of a real calendar day (Date.parse alone would roll 2021-02-30 over to 2 March). */
+const isoDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be YYYY-MM-DD')
+  .refine((s) => !Number.isNaN(Date.parse(s)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), 'is not a calendar date');
+
+/** An empty variable counts as unset, so `PORT=` does not quietly become port 0. */
+const unsetIfEmpty = (value: unknown) => (value === '' ? undefined : value);
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['production', 'development', 'test']).default('development'),
@@ -14,7 +21,8 @@ const envSchema = z.object({
   BILLS_API_URL: z.string().url().default('https://bills-api.parliament.uk/api/v1'),
   SERVICE_DATE: isoDate.optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  DB_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+  // Two at least: migrations hold one connection for their advisory lock and run on another.
+  DB_POOL_SIZE: z.coerce.number().int().min(2).max(100).default(10),
 });
 
 export interface Config {
@@ -42,7 +50,7 @@ function defaultSnapshotDir(): string | undefined {
 
 /** Reads and validates the environment once; a bad variable stops start-up with a message naming it. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = envSchema.safeParse(env);
+  const parsed = envSchema.safeParse(Object.fromEntries(Object.entries(env).map(([k, v]) => [k, unsetIfEmpty(v)])));
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
     throw new Error(`Invalid configuration: ${problems}`);

@@ -17,15 +17,19 @@ const header = (headers: IncomingHttpHeaders, name: string): string | undefined 
   return Array.isArray(value) ? value[0] : value;
 };
 
-/** The API key a request presents: `Authorization: Bearer <key>` or `X-API-Key: <key>`; null when none. */
+/**
+ * The API key a request presents: `Authorization: Bearer <key>` or `X-API-Key: <key>`; null when
+ * none. An Authorization header of another scheme (a proxy's Basic credentials) yields to
+ * X-API-Key when both are sent, and is refused when it is the only credential.
+ */
 export function presentedApiKey(headers: IncomingHttpHeaders): string | null {
   const authorization = header(headers, 'authorization');
+  const apiKey = header(headers, 'x-api-key');
   if (authorization !== undefined) {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-    if (!match) throw new AppError('UNAUTHENTICATED', 'The Authorization header must be "Bearer <API key>"');
-    return match[1];
+    if (match) return match[1];
+    if (apiKey === undefined) throw new AppError('UNAUTHENTICATED', 'The Authorization header must be "Bearer <API key>"');
   }
-  const apiKey = header(headers, 'x-api-key');
   if (apiKey !== undefined) return apiKey.trim();
   return null;
 }

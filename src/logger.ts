@@ -12,6 +12,9 @@ const SECRET_PATHS = [
   '*.token',
   '*.secret',
   '*.password',
+  // SQL parameters of a failed query can hold emails and key hashes
+  'err.parameters',
+  '*.parameters',
   'apiKey',
   'api_key',
   'token',

@@ -4,25 +4,35 @@ import { createLogger } from './logger';
 import { startServer } from './start-server';
 
 /** The composition root: configuration, logger, server, and the signals that stop it. */
-async function main(): Promise<void> {
-  const config = loadConfig();
+function main(): void {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    process.stderr.write(`bill-progress: ${(error as Error).message}\n`);
+    process.exit(1);
+  }
   const logger = createLogger(config.logLevel);
-  const server = await startServer(config, logger);
+  const started = startServer(config, logger);
+  // Installed before the database opens: a signal during start-up waits for it, then shuts down cleanly.
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => {
       logger.info({ signal }, 'signal received');
-      server.close().then(
-        () => process.exit(0),
-        (error) => {
-          logger.error({ err: error }, 'shutdown failed');
-          process.exit(1);
-        },
-      );
+      started
+        .then((server) => server.close())
+        .then(
+          () => process.exit(0),
+          (error: Error) => {
+            logger.error({ err: error }, 'shutdown failed');
+            process.exit(1);
+          },
+        );
     });
   }
+  started.catch((error: Error) => {
+    process.stderr.write(`bill-progress: ${error.message}\n`);
+    process.exit(1);
+  });
 }
 
-main().catch((error: Error) => {
-  process.stderr.write(`bill-progress: ${error.message}\n`);
-  process.exit(1);
-});
+main();

@@ -1,14 +1,14 @@
 import type { AddressInfo } from 'node:net';
-import { createApp } from './app';
-import { newAdminToken, removeAdminEndpointFile, writeAdminEndpointFile } from './admin/admin-endpoint';
+import { buildAppSchema } from '../resolvers/schema';
 import type { AdminDeps } from './admin/admin-commands';
+import { type AdminEndpoint, removeAdminEndpointFile, startAdminEndpoint, writeAdminEndpointFile } from './admin/admin-endpoint';
+import { createApp } from './app';
 import { ServiceClock } from './clock';
 import type { Config } from './config';
 import { openDatabase } from './db';
 import { billSourceFor, hasCompletedSync, servedDataAsOf, syncBills } from './ingest/sync';
 import type { Logger } from './logger';
 import { Readiness } from './readiness';
-import { buildAppSchema } from '../resolvers/schema';
 import { createServices, type Services } from './services';
 
 export interface RunningServer {
@@ -21,6 +21,10 @@ export interface RunningServer {
 }
 
 const DATA_LOADING = 'bill data is loading';
+/** How often a server looks for syncs completed by other processes (the CLI on PostgreSQL, other instances). */
+const SYNC_STATE_POLL_MS = 2_000;
+// The cause goes to the log: it can hold file paths that are not the public's business.
+const DATA_FAILED = 'bill data failed to load (see the server log); run `npm run sync` to retry';
 
 /**
  * Opens the database, serves HTTP at once (/healthz answers while data loads) and, when no sync
@@ -32,60 +36,83 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   const readiness = new Readiness();
   const services = createServices({ dataSource: db.dataSource, clock, readiness, logger });
   const embedded = db.kind === 'pglite';
+  const stopping = new AbortController();
 
   let syncing: Promise<unknown> = Promise.resolve();
   /** one ingest at a time: a CLI sync arriving during the first-start ingest waits for it */
   const sync = (snapshotDir?: string) => {
     const run = syncing.then(async () => {
-      const report = await syncBills(db.dataSource, billSourceFor(config, snapshotDir), logger);
+      const report = await syncBills(db.dataSource, billSourceFor(config, snapshotDir), logger, stopping.signal);
       clock.setDataAsOf(await servedDataAsOf(db.dataSource));
+      readiness.unblock('data');
       return report;
     });
     syncing = run.catch(() => undefined);
     return run;
   };
   const adminDeps: AdminDeps = { accounts: services.accounts, apiKeys: services.apiKeys, sync };
-  const adminToken = newAdminToken();
 
-  let app;
+  let app: Awaited<ReturnType<typeof createApp>> | undefined;
+  let admin: AdminEndpoint | undefined;
+  let firstStart: boolean;
   try {
     clock.setDataAsOf(await servedDataAsOf(db.dataSource));
-    app = await createApp(services, { schema: await buildAppSchema(), admin: embedded ? { token: adminToken, deps: adminDeps } : undefined });
+    firstStart = !(await hasCompletedSync(db.dataSource));
+    if (firstStart) readiness.block('data', DATA_LOADING);
+    app = await createApp(services, { schema: await buildAppSchema() });
     await new Promise<void>((resolve, reject) => {
       app!.httpServer.once('error', reject);
       app!.httpServer.listen(config.port, config.host, resolve);
     });
+    if (embedded) {
+      admin = await startAdminEndpoint(adminDeps, logger);
+      writeAdminEndpointFile(config.dataDir, { url: admin.url, token: admin.token, pid: process.pid });
+    }
   } catch (error) {
+    await admin?.close();
+    await app?.stop();
     await db.close();
     throw error;
   }
   const port = (app.httpServer.address() as AddressInfo).port;
-  const url = `http://127.0.0.1:${port}`;
-  if (embedded) writeAdminEndpointFile(config.dataDir, { url, token: adminToken, pid: process.pid });
   logger.info({ port, database: db.kind, today: clock.today() }, 'listening');
 
-  let initialSync: Promise<void> = Promise.resolve();
-  if (!(await hasCompletedSync(db.dataSource))) {
-    readiness.block('data', DATA_LOADING);
-    initialSync = sync().then(
-      () => readiness.unblock('data'),
-      (error: Error) => {
-        readiness.block('data', `bill data failed to load: ${error.message}`);
-        logger.error({ err: error }, 'initial ingest failed');
-      },
-    );
-  }
+  let firstStartSyncRunning = firstStart;
+  const initialSync: Promise<void> = firstStart
+    ? sync().then(
+        () => {
+          firstStartSyncRunning = false;
+        },
+        (error: Error) => {
+          firstStartSyncRunning = false;
+          if (stopping.signal.aborted) return;
+          readiness.block('data', DATA_FAILED);
+          logger.error({ err: error }, 'initial ingest failed');
+        },
+      )
+    : Promise.resolve();
+
+  const watch = setInterval(() => {
+    void (async () => {
+      if (!(await hasCompletedSync(db.dataSource))) return;
+      clock.setDataAsOf(await servedDataAsOf(db.dataSource));
+      if (!readiness.isReady('data') && !firstStartSyncRunning) readiness.unblock('data');
+    })().catch((error: Error) => logger.warn({ err: error }, 'could not read the sync state'));
+  }, SYNC_STATE_POLL_MS).unref();
 
   let closing: Promise<void> | null = null;
   const close = () =>
     (closing ??= (async () => {
       logger.info('shutting down');
+      clearInterval(watch);
+      stopping.abort();
       if (embedded) removeAdminEndpointFile(config.dataDir);
+      await admin?.close();
       await app.stop();
       await syncing;
       await db.close();
       logger.info('stopped');
     })());
 
-  return { port, url, services, initialSync, close };
+  return { port, url: `http://127.0.0.1:${port}`, services, initialSync, close };
 }

@@ -1,4 +1,5 @@
 import { badInput } from '../errors';
+import { SnapshotFormatError } from '../ingest/snapshot.source';
 import type { IngestReport } from '../ingest/ingest.service';
 import type { AccountService } from '../services/account.service';
 import type { ApiKeyService } from '../services/api-key.service';
@@ -33,7 +34,13 @@ export async function runAdminCommand(deps: AdminDeps, command: string, args: Re
     case 'list-users':
       return { users: await deps.accounts.list() };
     case 'sync':
-      return deps.sync(optionalString(args.snapshot, 'snapshot'));
+      try {
+        return await deps.sync(optionalString(args.snapshot, 'snapshot'));
+      } catch (error) {
+        // a missing or malformed snapshot is the operator's to fix: say what is wrong with it
+        if (error instanceof SnapshotFormatError) throw badInput(error.message);
+        throw error;
+      }
     default:
       throw badInput(`unknown command "${command}"; commands: ${ADMIN_COMMANDS.join(', ')}`);
   }

@@ -1,15 +1,20 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import express, { type Router } from 'express';
 import { AppError } from '../errors';
+import { jsonErrorHandler, notFoundHandler } from '../http-errors';
+import type { Logger } from '../logger';
 import { type AdminDeps, runAdminCommand } from './admin-commands';
 
 /**
  * While a server holds an embedded database no other process may open it, so the admin CLI and
  * `npm run sync` ask the server to act for them. The server writes where it listens and a fresh
  * token to this file (mode 0600) in DATA_DIR; only someone who can read the data directory can
- * use the endpoint, and only from this machine.
+ * use the endpoint, and only from this machine: it has a listener of its own on the loopback
+ * interface, whatever HOST the public server binds.
  */
 export const ADMIN_ENDPOINT_FILE = 'admin-endpoint.json';
 
@@ -58,4 +63,36 @@ export function adminRouter(token: string, deps: AdminDeps): Router {
     }
   });
   return router;
+}
+
+export interface AdminEndpoint {
+  url: string;
+  token: string;
+  close(): Promise<void>;
+}
+
+export async function startAdminEndpoint(deps: AdminDeps, logger: Logger): Promise<AdminEndpoint> {
+  const token = newAdminToken();
+  const app = express();
+  app.disable('x-powered-by');
+  app.use('/admin', adminRouter(token, deps));
+  app.use(notFoundHandler);
+  app.use(jsonErrorHandler(logger));
+  const server = http.createServer(app);
+  // A sync of the live API can take minutes: the CLI waits for its answer.
+  server.requestTimeout = 0;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    token,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
 }

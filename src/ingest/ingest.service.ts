@@ -7,7 +7,7 @@ import { BillEntity } from '../../entities/bill.entity';
 import { DivisionEntity } from '../../entities/division.entity';
 import { ParliamentarySessionEntity } from '../../entities/parliamentary-session.entity';
 import { SyncStateEntity } from '../../entities/sync-state.entity';
-import type { BillRecord } from './bill-record';
+import type { BillRecord, SessionRecord } from './bill-record';
 import type { BillSource } from './bill-source';
 
 export interface IngestProgress {
@@ -19,6 +19,8 @@ export interface IngestProgress {
 
 export interface IngestOptions {
   batchSize?: number;
+  /** stops between batches (shutdown): what was written stays, the next run carries on */
+  signal?: AbortSignal;
   onProgress?: (progress: IngestProgress) => void;
 }
 
@@ -55,6 +57,7 @@ export async function ingest(dataSource: DataSource, source: BillSource, options
     batchSize,
     onTotal: (total) => (progress.total = total),
   })) {
+    options.signal?.throwIfAborted();
     const changed = await writeBatch(dataSource, batch);
     progress.done += batch.length;
     progress.changed += changed;
@@ -66,17 +69,7 @@ export async function ingest(dataSource: DataSource, source: BillSource, options
   }
 
   // Asked after the bills: a live source learns of sessions from the bills it reads.
-  const sessions = await source.sessions();
-  await dataSource.getRepository(ParliamentarySessionEntity).upsert(
-    sessions.map((s) => ({
-      id: s.sessionId,
-      name: s.name,
-      endDate: s.endDate,
-      firstSittingDate: s.firstObservedSittingDate,
-      lastSittingDate: s.lastObservedSittingDate,
-    })),
-    ['id'],
-  );
+  await mergeSessions(dataSource, await source.sessions());
 
   const dataFingerprint = await fingerprint(dataSource);
   await dataSource.getRepository(SyncStateEntity).save({
@@ -93,13 +86,33 @@ export async function ingest(dataSource: DataSource, source: BillSource, options
   return {
     source: source.name,
     asOf,
-    sessions: sessions.length,
+    sessions: await dataSource.getRepository(ParliamentarySessionEntity).count(),
     billsSeen: progress.done,
     billsChanged: progress.changed,
     billsUnchanged: progress.done - progress.changed,
     dataFingerprint,
     durationMs: Date.now() - started,
   };
+}
+
+/**
+ * Adds what a source knows of sessions to what is stored, never erasing: an incremental live sync
+ * sees only some bills, so it knows less of a session's sittings than an earlier full read did.
+ */
+async function mergeSessions(dataSource: DataSource, sessions: SessionRecord[]): Promise<void> {
+  await dataSource.transaction(async (manager) => {
+    for (const s of sessions) {
+      await manager.query(
+        `INSERT INTO parliamentary_session (id, name, end_date, first_sitting_date, last_sitting_date) VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (id) DO UPDATE SET
+           name = EXCLUDED.name,
+           end_date = COALESCE(EXCLUDED.end_date, parliamentary_session.end_date),
+           first_sitting_date = LEAST(EXCLUDED.first_sitting_date, parliamentary_session.first_sitting_date),
+           last_sitting_date = GREATEST(EXCLUDED.last_sitting_date, parliamentary_session.last_sitting_date)`,
+        [s.sessionId, s.name, s.endDate, s.firstObservedSittingDate, s.lastObservedSittingDate],
+      );
+    }
+  });
 }
 
 /** Writes the bills of a batch that differ from what is stored; returns how many that was. */

@@ -15,11 +15,11 @@ export function billSourceFor(config: Pick<Config, 'snapshotDir' | 'billsApiUrl'
 }
 
 /** Ingests from a source with progress reporting; never retrains anything. */
-export async function syncBills(dataSource: DataSource, source: BillSource, logger: Logger): Promise<IngestReport> {
+export async function syncBills(dataSource: DataSource, source: BillSource, logger: Logger, signal?: AbortSignal): Promise<IngestReport> {
   logger.info({ source: source.name }, 'ingest started');
   const progress = ingestProgressReporter(logger);
   try {
-    const report = await ingest(dataSource, source, { onProgress: (p) => progress.update(p) });
+    const report = await ingest(dataSource, source, { onProgress: (p) => progress.update(p), signal });
     logger.info(report, 'ingest finished');
     return report;
   } finally {

@@ -28,10 +28,13 @@ const CURSOR_PREFIX = 'bill:';
 
 export const encodeBillCursor = (id: number) => Buffer.from(`${CURSOR_PREFIX}${id}`).toString('base64url');
 
+const CURSOR = /^bill:(\d{1,10})$/;
+const MAX_ID = 2_147_483_647;
+
 export function decodeBillCursor(cursor: string): number {
-  const decoded = Buffer.from(cursor, 'base64url').toString();
-  const id = Number(decoded.slice(CURSOR_PREFIX.length));
-  if (!decoded.startsWith(CURSOR_PREFIX) || !Number.isSafeInteger(id)) throw badInput('after is not a cursor this API issued');
+  const match = CURSOR.exec(Buffer.from(cursor, 'base64url').toString());
+  const id = match ? Number(match[1]) : NaN;
+  if (!(id >= 0 && id <= MAX_ID) || encodeBillCursor(id) !== cursor) throw badInput('after is not a cursor this API issued');
   return id;
 }
 

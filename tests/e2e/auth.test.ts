@@ -45,6 +45,19 @@ describe('API key authentication', () => {
     expect(res.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
   });
 
+  it('uses X-API-Key when a proxy adds its own Basic Authorization header', async () => {
+    const key = await t.userWithKey('pilot');
+    const res = await t.http().post('/graphql').set({ authorization: 'Basic dXNlcjpwYXNz', 'x-api-key': key }).send({ query: ME });
+    expect(res.status).toBe(200);
+    expect(res.body.data.me.tier).toBe('PILOT');
+  });
+
+  it('keeps public fields of a keyless query that also asks for a protected one', async () => {
+    const res = await t.graphql('{ serviceStatus { billCount } me { id } }');
+    expect(res.status).toBe(401);
+    expect(res.body.data).toEqual({ serviceStatus: { billCount: 1 }, me: null });
+  });
+
   it('answers 401 for a key whose secret is wrong though its prefix is real', async () => {
     const key = await t.userWithKey('pilot');
     const forged = key.slice(0, 12) + (key[12] === 'A' ? 'B' : 'A') + key.slice(13);

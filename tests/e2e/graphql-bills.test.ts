@@ -119,6 +119,10 @@ describe('bad input to every argument is a 400 naming it', () => {
     ['first zero', '{ bills(first: 0) { totalCount } }', /first must be between 1 and 100/],
     ['first too large', '{ bills(first: 101) { totalCount } }', /first must be between 1 and 100/],
     ['after not a cursor', '{ bills(after: "garbage") { totalCount } }', /after is not a cursor this API issued/],
+    ['after naming an id beyond 32 bits', `{ bills(after: "${Buffer.from('bill:9999999999').toString('base64url')}") { totalCount } }`, /after is not a cursor this API issued/],
+    ['after with a loose number', `{ bills(after: "${Buffer.from('bill:1e3').toString('base64url')}") { totalCount } }`, /after is not a cursor this API issued/],
+    ['after empty', '{ bills(after: "") { totalCount } }', /after is not a cursor this API issued/],
+    ['filter.titleContains with a NUL', '{ bills(filter: { titleContains: "a\\u0000b" }) { totalCount } }', /must not contain NUL/],
     ['after far too long', `{ bills(after: "${'x'.repeat(300)}") { totalCount } }`, /after is not a cursor this API issued/],
     ['filter.sessionId zero', '{ bills(filter: { sessionId: 0 }) { totalCount } }', /filter.sessionId must be a positive integer/],
     ['filter.kind unknown', '{ bills(filter: { kind: SPACESHIP }) { totalCount } }', /Value "SPACESHIP" does not exist in "BillKind" enum/],
@@ -134,6 +138,21 @@ describe('bad input to every argument is a 400 naming it', () => {
     expect(res.status).toBe(400);
     expect(res.body.errors[0].message).toMatch(message);
     expect(JSON.stringify(res.body)).not.toMatch(/stacktrace|\.ts:\d+/);
+  });
+
+  it.each([
+    ['a mutation, which the schema does not have', 'mutation { x }'],
+    ['a subscription, which the schema does not have', 'subscription { x }'],
+  ])('answers %s as bad input, never an internal error', async (_name, query) => {
+    const res = await t.graphql(query, { key });
+    expect(res.status).toBeLessThan(500);
+    expect(res.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+  });
+
+  it('answers a persisted-query request (not supported) as bad input, never an internal error', async () => {
+    const res = await t.http().post('/graphql').set('authorization', `Bearer ${key}`).send({ extensions: { persistedQuery: { version: 1, sha256Hash: 'ab'.repeat(32) } } });
+    expect(res.status).toBeLessThan(500);
+    expect(res.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
   });
 
   it('refuses a variable of the wrong type', async () => {

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { makeSnapshot } from '../support/fixtures';
@@ -22,6 +22,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.stop();
   await dropDatabase?.();
+  rmSync(dataDir, { recursive: true, force: true });
 });
 
 let key: string;
@@ -75,6 +76,13 @@ it('syncs a newer snapshot into the running server without a restart', async () 
   expect(bill.body.data.bill).toEqual({ id: 2901 });
 });
 
+it('reports a snapshot the server cannot read to the operator, and keeps serving', async () => {
+  const result = await syncCli(['--snapshot', path.join(dataDir, 'no-such-snapshot')], env);
+  expect(result.code).toBe(1);
+  expect(result.json.error).toMatch(/no-such-snapshot.*(ENOENT|no such file)/);
+  expect((await fetch(`${server!.url}/readyz`)).status).toBe(200);
+});
+
 (usingPostgres() ? it.skip : it)('refuses a second server on the same data directory', async () => {
   await expect(startServerProcess(env)).rejects.toThrow(/in use by process \d+/);
 });
@@ -98,4 +106,42 @@ it('keeps users, keys and data across a restart, without ingesting again', async
   const revoked = await adminCli(['revoke-key', '--prefix', key.slice(0, 11)], env);
   expect(revoked.json).toMatchObject({ prefix: key.slice(0, 11), revoked_at: expect.any(String) });
   expect((await graphqlOver(server.url, '{ me { email } }', key)).status).toBe(401);
+});
+
+describe('a first start whose ingest fails', () => {
+  let broken: ServerProcess | undefined;
+  let brokenEnv: Record<string, string>;
+  let dropBroken: (() => Promise<void>) | undefined;
+  afterAll(async () => {
+    await broken?.stop();
+    await dropBroken?.();
+    if (brokenEnv) rmSync(brokenEnv.DATA_DIR, { recursive: true, force: true });
+  });
+
+  it('stays unready without showing file paths, until a sync succeeds', async () => {
+    const badSnapshot = makeSnapshot([26]);
+    writeFileSync(path.join(badSnapshot, 'bills.jsonl'), '{"billId": "not a number"}\n');
+    brokenEnv = { DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'bp-server-')), BILLS_SNAPSHOT: badSnapshot };
+    if (usingPostgres()) {
+      const db = await createPostgresDatabase();
+      brokenEnv.DATABASE_URL = db.url;
+      dropBroken = db.drop;
+    }
+    broken = await startServerProcess(brokenEnv);
+    let ready: Response;
+    for (;;) {
+      ready = await fetch(`${broken.url}/readyz`);
+      const body = (await ready.clone().json()) as { detail?: string };
+      if (/failed/.test(body.detail ?? '')) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(ready.status).toBe(503);
+    const detail = ((await ready.json()) as { detail: string }).detail;
+    expect(detail).toMatch(/bill data failed to load/);
+    expect(detail).not.toContain(badSnapshot);
+
+    const fixed = await syncCli(['--snapshot', makeSnapshot([26, 27])], brokenEnv);
+    expect(fixed.json).toMatchObject({ billsChanged: 2 });
+    await waitUntilReady(broken.url, 10_000);
+  });
 });

@@ -30,6 +30,8 @@ describe('ingest from the live Bills API', () => {
     expect(state.cursor).not.toBeNull();
     expect(await db.dataSource.getRepository(ParliamentarySessionEntity).countBy({ id: 40 })).toBe(1);
 
+    const sessionsBefore = await db.dataSource.getRepository(ParliamentarySessionEntity).find({ order: { id: 'ASC' } });
+    expect(sessionsBefore.some((s) => s.firstSittingDate !== null)).toBe(true);
     const requestsBefore = api.requests.length;
     const listPagesBefore = api.requestsTo('/Bills').length;
     expect(listPagesBefore).toBe(3);
@@ -37,6 +39,8 @@ describe('ingest from the live Bills API', () => {
     expect(second.billsChanged).toBe(0);
     expect(api.requestsTo('/Bills').length - listPagesBefore).toBe(1);
     expect(api.requests.length - requestsBefore).toBeLessThan(requestsBefore / 2);
+    // an incremental run sees few bills: it must not erase what the full run learned of sessions
+    expect(await db.dataSource.getRepository(ParliamentarySessionEntity).find({ order: { id: 'ASC' } })).toEqual(sessionsBefore);
   });
 
   it('keeps the batches finished before a failure, and a re-run completes the rest', async () => {

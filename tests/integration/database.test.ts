@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { DataSource } from 'typeorm';
@@ -83,6 +83,28 @@ describe('data directory lock', () => {
     DataDirLock.acquire(dir).release();
   });
 
+  it('takes over a lock that carries this process id but was not taken by this process (a restarted container)', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'bp-lock-'));
+    writeFileSync(path.join(dir, 'bill-progress.lock'), JSON.stringify({ pid: process.pid, hostname: os.hostname(), since: '2020-01-01T00:00:00Z', token: 'earlier-life' }));
+    DataDirLock.acquire(dir).release();
+  });
+
+  it('respects a fresh lock from another host, and takes over one that stopped its heartbeat', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'bp-lock-'));
+    const file = path.join(dir, 'bill-progress.lock');
+    writeFileSync(file, JSON.stringify({ pid: 1, hostname: 'another-host', since: '2020-01-01T00:00:00Z', token: 'x' }));
+    expect(() => DataDirLock.acquire(dir)).toThrow(/in use by process 1 on another-host/);
+    const twoMinutesAgo = new Date(Date.now() - 120_000);
+    utimesSync(file, twoMinutesAgo, twoMinutesAgo);
+    DataDirLock.acquire(dir).release();
+  });
+
+  it('keeps the data directory private to its owner', () => {
+    const dir = path.join(mkdtempSync(path.join(os.tmpdir(), 'bp-lock-')), 'data');
+    DataDirLock.acquire(dir).release();
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+  });
+
   (usingPostgres() ? it.skip : it)('keeps an embedded database across close and reopen', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'bp-data-'));
     const first = await openDatabase({ dataDir: dir });
@@ -96,6 +118,7 @@ describe('data directory lock', () => {
       expect(pending).toBe(false);
     } finally {
       await second.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -1,0 +1,27 @@
+import { loadConfig } from '../../src/config';
+
+describe('configuration', () => {
+  it('has defaults for everything', () => {
+    expect(loadConfig({})).toMatchObject({ port: 4000, host: '0.0.0.0', databaseUrl: undefined, serviceDate: undefined, dbPoolSize: 10 });
+  });
+
+  it('treats an empty variable as unset', () => {
+    expect(loadConfig({ PORT: '', SERVICE_DATE: '' })).toMatchObject({ port: 4000, serviceDate: undefined });
+  });
+
+  it.each([
+    ['SERVICE_DATE', '2021-02-30', /SERVICE_DATE: is not a calendar date/],
+    ['SERVICE_DATE', '31/12/2021', /SERVICE_DATE: must be YYYY-MM-DD/],
+    ['PORT', '70000', /PORT/],
+    ['PORT', 'http', /PORT/],
+    ['DATABASE_URL', 'not a url', /DATABASE_URL/],
+    ['DB_POOL_SIZE', '1', /DB_POOL_SIZE/],
+    ['LOG_LEVEL', 'loud', /LOG_LEVEL/],
+  ])('refuses %s=%s, naming the variable', (name, value, message) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(message);
+  });
+
+  it('accepts a real date for SERVICE_DATE', () => {
+    expect(loadConfig({ SERVICE_DATE: '2020-02-29' }).serviceDate).toBe('2020-02-29');
+  });
+});
