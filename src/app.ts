@@ -12,6 +12,7 @@ import { createRestRouter } from '../rest-compat';
 import { createRequestContext, type RequestContext } from './context';
 import { AppError, INTERNAL_DETAIL } from './errors';
 import { jsonErrorHandler, notFoundHandler } from './http-errors';
+import { queryCostLimit } from './query-cost';
 import { requestId } from './request-id';
 import type { Services } from './services';
 
@@ -79,7 +80,7 @@ export async function createApp(services: Services, options: AppOptions): Promis
     includeStacktraceInErrorResponses: false,
     stopOnTerminationSignals: false,
     formatError: formatGraphQLError(services),
-    plugins: [ApolloServerPluginCacheControlDisabled(), ApolloServerPluginLandingPageDisabled(), ApolloServerPluginDrainHttpServer({ httpServer })],
+    plugins: [ApolloServerPluginCacheControlDisabled(), ApolloServerPluginLandingPageDisabled(), ApolloServerPluginDrainHttpServer({ httpServer }), queryCostLimit(options.schema)],
   });
   await apollo.start();
 

@@ -155,6 +155,16 @@ describe('bad input to every argument is a 400 naming it', () => {
     expect(res.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
   });
 
+  it('refuses a query that costs too much, and allows a full page with its relations', async () => {
+    const page = 'bills(first: 100) { nodes { id title stages { stage dates } sponsors { name } divisions { date } } }';
+    const full = await t.graphql(`{ ${page} }`, { key });
+    expect(full.status).toBe(200);
+    const aliased = Array.from({ length: 50 }, (_, i) => `p${i}: ${page}`).join(' ');
+    const res = await t.graphql(`{ ${aliased} }`, { key });
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT' }, message: expect.stringMatching(/over the limit of 5000/) });
+  });
+
   it('refuses a variable of the wrong type', async () => {
     const res = await t.graphql('query ($id: Int!) { bill(id: $id) { id } }', { key, variables: { id: 'abc' } });
     expect(res.status).toBe(400);
