@@ -8,8 +8,12 @@ import type { Config } from './config';
 import { openDatabase } from './db';
 import { billSourceFor, hasCompletedSync, servedDataAsOf, syncBills } from './ingest/sync';
 import type { Logger } from './logger';
+import type { ServiceDeps } from './services';
+
+type ServiceDepsTraining = ServiceDeps['trainingOptions'];
 import { Readiness } from './readiness';
 import { createServices, type Services } from './services';
+import { MODELS_LOADING } from './services/model.service';
 
 export interface RunningServer {
   port: number;
@@ -17,6 +21,8 @@ export interface RunningServer {
   services: Services;
   /** the ingest of a first start (resolved at once when data was already there) */
   initialSync: Promise<void>;
+  /** resolves once a model version serves (after training one at a first start) */
+  modelReady(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -30,11 +36,11 @@ const DATA_FAILED = 'bill data failed to load (see the server log); run `npm run
  * Opens the database, serves HTTP at once (/healthz answers while data loads) and, when no sync
  * has ever completed, ingests before /readyz turns 200.
  */
-export async function startServer(config: Config, logger: Logger): Promise<RunningServer> {
+export async function startServer(config: Config, logger: Logger, options: { trainingOptions?: ServiceDepsTraining } = {}): Promise<RunningServer> {
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.dbPoolSize });
   const clock = new ServiceClock(config.serviceDate);
   const readiness = new Readiness();
-  const services = createServices({ dataSource: db.dataSource, clock, readiness, logger });
+  const services = createServices({ dataSource: db.dataSource, clock, readiness, logger, trainingOptions: options.trainingOptions });
   const embedded = db.kind === 'pglite';
   const stopping = new AbortController();
 
@@ -50,7 +56,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     syncing = run.catch(() => undefined);
     return run;
   };
-  const adminDeps: AdminDeps = { accounts: services.accounts, apiKeys: services.apiKeys, sync };
+  const adminDeps: AdminDeps = { accounts: services.accounts, apiKeys: services.apiKeys, sync, train: () => services.models.train() };
 
   let app: Awaited<ReturnType<typeof createApp>> | undefined;
   let admin: AdminEndpoint | undefined;
@@ -59,6 +65,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     clock.setDataAsOf(await servedDataAsOf(db.dataSource));
     firstStart = !(await hasCompletedSync(db.dataSource));
     if (firstStart) readiness.block('data', DATA_LOADING);
+    readiness.block('model', MODELS_LOADING);
     app = await createApp(services, { schema: await buildAppSchema() });
     await new Promise<void>((resolve, reject) => {
       app!.httpServer.once('error', reject);
@@ -92,8 +99,15 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       )
     : Promise.resolve();
 
+  // With data in place, serve the stored model, or train one in the background (503 "models loading" meanwhile).
+  const modelsStarted = initialSync
+    .then(() => (readiness.isReady('data') ? services.models.start({ trainIfMissing: true }) : undefined))
+    .catch((error: Error) => logger.error({ err: error }, 'could not load a model'));
+
   const watch = setInterval(() => {
     void (async () => {
+      // a version trained by `npm run train` in another process is served without a restart
+      if (readiness.isReady('data')) await services.models.refresh();
       if (!(await hasCompletedSync(db.dataSource))) return;
       clock.setDataAsOf(await servedDataAsOf(db.dataSource));
       if (!readiness.isReady('data') && !firstStartSyncRunning) readiness.unblock('data');
@@ -110,9 +124,15 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       await admin?.close();
       await app.stop();
       await syncing;
+      await modelsStarted;
+      await services.models.idle();
       await db.close();
       logger.info('stopped');
     })());
 
-  return { port, url: `http://127.0.0.1:${port}`, services, initialSync, close };
+  const modelReady = async () => {
+    await modelsStarted;
+    await services.models.idle();
+  };
+  return { port, url: `http://127.0.0.1:${port}`, services, initialSync, modelReady, close };
 }

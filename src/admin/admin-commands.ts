@@ -9,9 +9,11 @@ export interface AdminDeps {
   apiKeys: ApiKeyService;
   /** ingests from a snapshot folder, or from the configured source when none is given */
   sync: (snapshotDir?: string) => Promise<IngestReport>;
+  /** trains a model version on the stored data and serves it */
+  train: () => Promise<object>;
 }
 
-export const ADMIN_COMMANDS = ['create-user', 'create-key', 'set-tier', 'revoke-key', 'list-users', 'sync'] as const;
+export const ADMIN_COMMANDS = ['create-user', 'create-key', 'set-tier', 'revoke-key', 'list-users', 'sync', 'train'] as const;
 export type AdminCommand = (typeof ADMIN_COMMANDS)[number];
 
 const optionalString = (value: unknown, name: string): string | undefined => {
@@ -41,6 +43,8 @@ export async function runAdminCommand(deps: AdminDeps, command: string, args: Re
         if (error instanceof SnapshotFormatError) throw badInput(error.message);
         throw error;
       }
+    case 'train':
+      return deps.train();
     default:
       throw badInput(`unknown command "${command}"; commands: ${ADMIN_COMMANDS.join(', ')}`);
   }

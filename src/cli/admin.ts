@@ -22,7 +22,7 @@ function main(): void {
     process.exit(1);
   }
   const [command, ...rest] = parsed.positionals;
-  if (!command || rest.length || command === 'sync' || !(ADMIN_COMMANDS as readonly string[]).includes(command)) {
+  if (!command || rest.length || command === 'sync' || command === 'train' || !(ADMIN_COMMANDS as readonly string[]).includes(command)) {
     const detail = command ? `unknown command "${[command, ...rest].join(' ')}"` : 'a command is required';
     process.stderr.write(`${detail}\n${USAGE}\n`);
     process.stdout.write(`${JSON.stringify({ error: detail })}\n`);

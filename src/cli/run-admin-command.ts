@@ -7,7 +7,7 @@ import { loadConfig } from '../config';
 import { openDatabase } from '../db';
 import { DataDirLockedError } from '../db/data-dir-lock';
 import { publicError } from '../errors';
-import { billSourceFor, syncBills } from '../ingest/sync';
+import { billSourceFor, servedDataAsOf, syncBills } from '../ingest/sync';
 import { createLogger, type Logger } from '../logger';
 import { Readiness } from '../readiness';
 import { createServices } from '../services';
@@ -19,9 +19,16 @@ async function runDirectly(command: string, args: Record<string, unknown>, logge
   const config = loadConfig();
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 2 });
   try {
-    const services = createServices({ dataSource: db.dataSource, clock: new ServiceClock(config.serviceDate), readiness: new Readiness(), logger });
+    const clock = new ServiceClock(config.serviceDate);
+    clock.setDataAsOf(await servedDataAsOf(db.dataSource));
+    const services = createServices({ dataSource: db.dataSource, clock, readiness: new Readiness(), logger });
     return await runAdminCommand(
-      { accounts: services.accounts, apiKeys: services.apiKeys, sync: (dir) => syncBills(db.dataSource, billSourceFor(config, dir), logger) },
+      {
+        accounts: services.accounts,
+        apiKeys: services.apiKeys,
+        sync: (dir) => syncBills(db.dataSource, billSourceFor(config, dir), logger),
+        train: () => services.models.train(),
+      },
       command,
       args,
     );

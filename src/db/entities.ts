@@ -4,6 +4,7 @@ import { BillSponsorEntity } from '../../entities/bill-sponsor.entity';
 import { BillStageEntity } from '../../entities/bill-stage.entity';
 import { BillEntity } from '../../entities/bill.entity';
 import { DivisionEntity } from '../../entities/division.entity';
+import { ModelVersionEntity } from '../../entities/model-version.entity';
 import { ParliamentarySessionEntity } from '../../entities/parliamentary-session.entity';
 import { SyncStateEntity } from '../../entities/sync-state.entity';
 
@@ -17,4 +18,5 @@ export const ENTITIES = [
   AccountEntity,
   ApiKeyEntity,
   SyncStateEntity,
+  ModelVersionEntity,
 ];

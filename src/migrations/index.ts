@@ -1,4 +1,5 @@
 import { InitialSchema1763805600000 } from './1763805600000-initial-schema';
+import { ModelVersion1763892000000 } from './1763892000000-model-version';
 
 /** Every migration in order, listed (not globbed) so the same list works compiled and under ts-jest. */
-export const MIGRATIONS: Function[] = [InitialSchema1763805600000];
+export const MIGRATIONS: Function[] = [InitialSchema1763805600000, ModelVersion1763892000000];

@@ -5,6 +5,8 @@ import type { Readiness } from '../readiness';
 import { AccountService } from './account.service';
 import { ApiKeyService } from './api-key.service';
 import { BillService } from './bill.service';
+import { ModelService } from './model.service';
+import { PredictionService } from './prediction.service';
 
 /** The domain API every door (GraphQL, REST, admin, CLI) uses; none of it sees a request. */
 export interface Services {
@@ -15,14 +17,29 @@ export interface Services {
   accounts: AccountService;
   apiKeys: ApiKeyService;
   bills: BillService;
+  models: ModelService;
+  predictions: PredictionService;
 }
 
-export function createServices(deps: { dataSource: DataSource; clock: ServiceClock; readiness: Readiness; logger: Logger }): Services {
+export interface ServiceDeps {
+  dataSource: DataSource;
+  clock: ServiceClock;
+  readiness: Readiness;
+  logger: Logger;
+  /** smaller networks or fewer iterations, for tests */
+  trainingOptions?: ConstructorParameters<typeof ModelService>[4];
+}
+
+export function createServices({ trainingOptions, ...deps }: ServiceDeps): Services {
   const accounts = new AccountService(deps.dataSource);
+  const bills = new BillService(deps.dataSource);
+  const models = new ModelService(deps.dataSource, deps.readiness, deps.clock, deps.logger, trainingOptions);
   return {
     ...deps,
     accounts,
     apiKeys: new ApiKeyService(deps.dataSource, accounts),
-    bills: new BillService(deps.dataSource),
+    bills,
+    models,
+    predictions: new PredictionService(deps.dataSource, bills, models, deps.clock),
   };
 }

@@ -1,0 +1,34 @@
+import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import type { ModelArtifact } from '../model/model-artifact';
+
+/** A trained model: weights, calibration and calendar (the artifact) with what it was trained on and how it scored. */
+@Entity('model_version')
+@Index('idx_model_version_schema', ['featureSchemaVersion', 'id'])
+export class ModelVersionEntity {
+  @PrimaryGeneratedColumn({ type: 'integer' })
+  id: number;
+
+  @Column({ type: 'integer' })
+  featureSchemaVersion: number;
+
+  /** the last date whose facts it learned from */
+  @Column({ type: 'date' })
+  trainingCutoff: string;
+
+  /** the data fingerprint (sync state) it was trained on */
+  @Column({ type: 'text' })
+  dataFingerprint: string;
+
+  @Column({ type: 'integer' })
+  seed: number;
+
+  @Column({ type: 'jsonb' })
+  artifact: ModelArtifact;
+
+  /** sample counts and training time; the evaluation on held-out sessions lives in docs/model-card.md */
+  @Column({ type: 'jsonb' })
+  metrics: Record<string, unknown>;
+
+  @CreateDateColumn({ type: 'timestamptz' })
+  createdAt: Date;
+}

@@ -1,0 +1,8 @@
+import { runAdminCli } from './run-admin-command';
+
+/**
+ * `npm run train`: trains a model version on the stored data (facts up to the service's today)
+ * and stores it. A running server switches to it without a restart: on the embedded database it
+ * trains it itself (asked through its admin endpoint), on PostgreSQL it notices the new version.
+ */
+void runAdminCli('train', {});

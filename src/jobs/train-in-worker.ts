@@ -1,0 +1,33 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { ModelArtifact } from '../../model/model-artifact';
+import type { TrainingData, TrainingOptions } from '../../model/train';
+
+/** The compiled worker script: beside this file when built, under dist/ when this file runs as TypeScript (tests). */
+function workerScript(): string {
+  const beside = path.join(__dirname, 'train-worker.js');
+  if (existsSync(beside)) return beside;
+  const built = path.resolve(__dirname, '..', '..', 'dist', 'src', 'jobs', 'train-worker.js');
+  if (existsSync(built)) return built;
+  throw new Error(`the training worker is not built (${built}): run npm run build`);
+}
+
+export interface TrainingResult {
+  artifact: ModelArtifact;
+  durationMs: number;
+}
+
+/** Trains in a worker thread so the server keeps answering while brain.js runs. */
+export function trainInWorker(data: TrainingData, options: Omit<TrainingOptions, 'onProgress'>, onProgress?: (message: string) => void): Promise<TrainingResult> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(workerScript(), { workerData: { data, options } });
+    let result: TrainingResult | null = null;
+    worker.on('message', (message: { type: 'progress'; message: string } | ({ type: 'done' } & TrainingResult)) => {
+      if (message.type === 'progress') onProgress?.(message.message);
+      else result = { artifact: message.artifact, durationMs: message.durationMs };
+    });
+    worker.once('error', reject);
+    worker.once('exit', (code) => (result ? resolve(result) : reject(new Error(`the training worker exited with code ${code}`))));
+  });
+}
