@@ -79,7 +79,12 @@ function kindNorms(data: TrainingData, cutoff: string): ModelArtifact['norms'] {
   return { committeeSittings: medians(committee), mainStageGapDays: medians(gaps) };
 }
 
-function trainNet(rows: { input: number[]; output: number[] }[], options: { seed: number; hiddenLayers: number[]; iterations: number }): BrainNet {
+/**
+ * With no samples for an output (a tiny data set), the network learns one neutral row instead,
+ * so a model can still be built and served; its sample count of 0 says what it is worth.
+ */
+function trainNet(rows: { input: number[]; output: number[] }[], options: { seed: number; hiddenLayers: number[]; iterations: number; neutral: number }): BrainNet {
+  if (!rows.length) rows = [{ input: FEATURE_NAMES.map(() => 0), output: [options.neutral] }];
   const net = new NeuralNetwork<number[], number[]>({ hiddenLayers: options.hiddenLayers, activation: 'sigmoid' });
   withSeededRandom(options.seed, () =>
     net.train(rows, { iterations: options.iterations, errorThresh: 0.0005, learningRate: 0.3, momentum: 0.1, log: false }),
@@ -114,7 +119,7 @@ export function trainModel(data: TrainingData, options: TrainingOptions): ModelA
   BINARY_OUTPUTS.forEach((output: BinaryOutput, i) => {
     const rows = fitting.filter((s) => s.labels[output] !== null).map((s) => ({ input: s.features, output: [s.labels[output]!] }));
     sampleCounts[output] = rows.length;
-    const net = trainNet(rows, { seed: seed + i, hiddenLayers, iterations });
+    const net = trainNet(rows, { seed: seed + i, hiddenLayers, iterations, neutral: 0.5 });
     const held = holdout.filter((s) => s.labels[output] !== null);
     calibration[output] = fitPlatt(
       held.map((s) => net.run(s.features)[0]),
@@ -126,7 +131,7 @@ export function trainModel(data: TrainingData, options: TrainingOptions): ModelA
 
   const etaRows = samples.filter((s) => s.labels.timeline_eta !== null).map((s) => ({ input: s.features, output: [etaTarget(s.labels.timeline_eta!)] }));
   sampleCounts.timeline_eta = etaRows.length;
-  const eta = trainNet(etaRows, { seed: seed + BINARY_OUTPUTS.length, hiddenLayers, iterations });
+  const eta = trainNet(etaRows, { seed: seed + BINARY_OUTPUTS.length, hiddenLayers, iterations, neutral: etaTarget(30) });
   progress(`timeline_eta: ${etaRows.length} samples`);
 
   return {

@@ -44,6 +44,14 @@ export async function startServer(config: Config, logger: Logger, options: { tra
   const embedded = db.kind === 'pglite';
   const stopping = new AbortController();
 
+  // With data in place, serve the stored model, or train one in the background (503 "models loading" meanwhile).
+  let modelsStarted: Promise<void> = Promise.resolve();
+  const startModels = () => {
+    if (!readiness.isReady('data') || stopping.signal.aborted) return;
+    modelsStarted = services.models.start({ trainIfMissing: true }).catch((error: Error) => logger.error({ err: error }, 'could not load a model'));
+  };
+  let firstStartSyncRunning = false;
+
   let syncing: Promise<unknown> = Promise.resolve();
   /** one ingest at a time: a CLI sync arriving during the first-start ingest waits for it */
   const sync = (snapshotDir?: string) => {
@@ -51,6 +59,7 @@ export async function startServer(config: Config, logger: Logger, options: { tra
       const report = await syncBills(db.dataSource, billSourceFor(config, snapshotDir), logger, stopping.signal);
       clock.setDataAsOf(await servedDataAsOf(db.dataSource));
       readiness.unblock('data');
+      if (!firstStartSyncRunning) startModels();
       return report;
     });
     syncing = run.catch(() => undefined);
@@ -84,7 +93,7 @@ export async function startServer(config: Config, logger: Logger, options: { tra
   const port = (app.httpServer.address() as AddressInfo).port;
   logger.info({ port, database: db.kind, today: clock.today() }, 'listening');
 
-  let firstStartSyncRunning = firstStart;
+  firstStartSyncRunning = firstStart;
   const initialSync: Promise<void> = firstStart
     ? sync().then(
         () => {
@@ -99,18 +108,16 @@ export async function startServer(config: Config, logger: Logger, options: { tra
       )
     : Promise.resolve();
 
-  // With data in place, serve the stored model, or train one in the background (503 "models loading" meanwhile).
-  const modelsStarted = initialSync
-    .then(() => (readiness.isReady('data') ? services.models.start({ trainIfMissing: true }) : undefined))
-    .catch((error: Error) => logger.error({ err: error }, 'could not load a model'));
+  void initialSync.then(startModels);
 
   const watch = setInterval(() => {
     void (async () => {
-      // a version trained by `npm run train` in another process is served without a restart
-      if (readiness.isReady('data')) await services.models.refresh();
       if (!(await hasCompletedSync(db.dataSource))) return;
       clock.setDataAsOf(await servedDataAsOf(db.dataSource));
       if (!readiness.isReady('data') && !firstStartSyncRunning) readiness.unblock('data');
+      // also serves a version trained by `npm run train` in another process, without a restart
+      if (services.models.activeVersion()) await services.models.refresh();
+      else startModels();
     })().catch((error: Error) => logger.warn({ err: error }, 'could not read the sync state'));
   }, SYNC_STATE_POLL_MS).unref();
 
@@ -131,6 +138,7 @@ export async function startServer(config: Config, logger: Logger, options: { tra
     })());
 
   const modelReady = async () => {
+    await initialSync;
     await modelsStarted;
     await services.models.idle();
   };

@@ -12,6 +12,7 @@ import { SyncStateEntity } from '../../entities/sync-state.entity';
 import { loadTrainingData } from './training-data';
 
 export const MODELS_LOADING = 'models loading';
+const TRAINING_FAILED = 'model training failed (see the server log): run `npm run train` to retry';
 
 export interface ModelVersionSummary {
   id: number;
@@ -55,12 +56,18 @@ export class ModelService {
     this.listeners.push(listener);
   }
 
-  /** Serves the newest stored version, or trains one in the background when there is none. */
+  /**
+   * Serves the newest stored version, or trains one in the background when there is none.
+   * Safe to call again (each time data becomes ready): it does nothing while a version serves or trains.
+   */
   async start(options: { trainIfMissing: boolean }): Promise<void> {
-    if (await this.refresh()) return;
+    if (this.training || (await this.refresh())) return;
     this.readiness.block('model', MODELS_LOADING);
-    if (options.trainIfMissing) {
-      this.train().catch((error: Error) => this.logger.error({ err: error }, 'training at start failed'));
+    if (options.trainIfMissing && !this.training) {
+      this.train().catch((error: Error) => {
+        if (!this.active) this.readiness.block('model', TRAINING_FAILED);
+        this.logger.error({ err: error }, 'training at start failed');
+      });
     }
   }
 
