@@ -1,0 +1,51 @@
+import 'reflect-metadata';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { evaluate } from '../../model/evaluate';
+import { renderModelCard } from '../../model/model-card';
+import { trainModel } from '../../model/train';
+import { loadConfig } from '../config';
+import { SnapshotSource } from '../ingest/snapshot.source';
+import { sessionFactFromRecord, trainingBillFromRecord } from '../services/training-data';
+
+const DOCS = path.resolve(__dirname, '..', '..', '..', 'docs');
+const HIDDEN_LAYERS = [12];
+
+/**
+ * `npm run evaluate`: rolling-origin evaluation on the snapshot (BILLS_SNAPSHOT, else the shipped
+ * data); writes docs/model-card.md and its reliability diagrams. Reads the snapshot folder, not the
+ * database, so it never competes with a running server.
+ */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  if (!config.snapshotDir) throw new Error('npm run evaluate needs a snapshot folder: set BILLS_SNAPSHOT');
+  const source = new SnapshotSource(config.snapshotDir);
+  const bills = [];
+  for await (const batch of source.bills({ since: null, batchSize: 1000 })) bills.push(...batch.map(trainingBillFromRecord));
+  const sessionRecords = await source.sessions();
+  const data = { bills, sessions: sessionRecords.map(sessionFactFromRecord) };
+  const asOf = await source.asOf();
+  const log = (message: string) => process.stderr.write(`${message}\n`);
+
+  const evaluation = evaluate(data, {
+    asOf,
+    sessionNames: Object.fromEntries(sessionRecords.map((s) => [s.sessionId, s.name])),
+    training: { hiddenLayers: HIDDEN_LAYERS },
+    onProgress: log,
+  });
+  log('training on the whole snapshot, to time it');
+  const started = Date.now();
+  trainModel(data, { cutoff: asOf, hiddenLayers: HIDDEN_LAYERS });
+  const fullTrainingSeconds = (Date.now() - started) / 1000;
+
+  const card = renderModelCard({ evaluation, dataAsOf: asOf, bills: bills.length, fullTrainingSeconds, hiddenLayers: HIDDEN_LAYERS, command: 'npm run evaluate' });
+  mkdirSync(path.join(DOCS, 'model-card'), { recursive: true });
+  writeFileSync(path.join(DOCS, 'model-card.md'), card.markdown);
+  for (const [name, svg] of Object.entries(card.svgs)) writeFileSync(path.join(DOCS, 'model-card', name), svg);
+  process.stdout.write(`wrote ${path.join(DOCS, 'model-card.md')} and ${Object.keys(card.svgs).length} diagrams\n`);
+}
+
+main().catch((error: Error) => {
+  process.stderr.write(`evaluate: ${error.message}\n`);
+  process.exit(1);
+});
