@@ -47,6 +47,10 @@ export class PredictionService {
     const missing = billIds.filter((_, i) => bills[i] && !this.cache.has(key(i)));
     if (missing.length) {
       const [facts, sessions] = await Promise.all([loadBillFacts(this.dataSource, [...new Set(missing)]), this.sessionFacts()]);
+      for (const id of missing) {
+        const introduced = facts.get(id)?.facts.introducedDate;
+        if (introduced && introduced > referenceDate) throw badInput(`bill ${id} was introduced on ${introduced}, after referenceDate ${referenceDate}`);
+      }
       billIds.forEach((id, i) => {
         const entry = facts.get(id);
         if (!entry || this.cache.has(key(i))) return;

@@ -98,11 +98,13 @@ describe('sessions and serviceStatus', () => {
   });
 
   it('answers serviceStatus without a key, with the data licence attribution', async () => {
-    const res = await t.graphql('{ serviceStatus { today ready billCount attribution } }');
+    const res = await t.graphql('{ serviceStatus { today ready pending billCount attribution } }');
     expect(res.status).toBe(200);
     expect(res.body.data.serviceStatus).toEqual({
       today: '2021-12-31',
-      ready: true,
+      // this app has data but no trained model
+      ready: false,
+      pending: ['models loading'],
       billCount: 8,
       attribution: 'Contains Parliamentary information licensed under the Open Parliament Licence v3.0.',
     });

@@ -28,14 +28,19 @@ export interface TestApp {
 let emails = 0;
 
 /** The app in-process on its own database, loaded with a few real bills. */
-export async function startTestApp(options: { billIds?: number[] } = {}): Promise<TestApp> {
+/** Small, fast networks for tests: enough to exercise training and serving, not to predict well. */
+export const TEST_TRAINING = { iterations: 3, hiddenLayers: [4] };
+
+export async function startTestApp(options: { billIds?: number[]; trainModel?: boolean } = {}): Promise<TestApp> {
   const db = await openTestDatabase();
   await ingest(db.dataSource, new SnapshotSource(makeSnapshot(options.billIds ?? SAMPLE_BILL_IDS)));
   const logLines: string[] = [];
   const logger = createLogger('info', new Writable({ write: (chunk, _enc, done) => (logLines.push(String(chunk)), done()) }) as never);
   const clock = new ServiceClock(undefined);
   clock.setDataAsOf('2021-12-31');
-  const services = createServices({ dataSource: db.dataSource, clock, readiness: new Readiness(), logger });
+  const services = createServices({ dataSource: db.dataSource, clock, readiness: new Readiness(), logger, trainingOptions: TEST_TRAINING });
+  if (options.trainModel) await services.models.train();
+  else await services.models.start({ trainIfMissing: false });
   const app = await createApp(services, { schema: await buildAppSchema() });
   const http = () => request(app.httpServer);
   return {

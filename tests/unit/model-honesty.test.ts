@@ -1,0 +1,123 @@
+import type { BillFacts, SessionFact, TrainingBill } from '../../model/bill-facts';
+import { billState } from '../../model/bill-state';
+import { featureVector } from '../../model/features';
+import { labelsAt } from '../../model/labels';
+import { Predictor } from '../../model/predictor';
+import { SittingCalendar } from '../../model/sitting-calendar';
+import { sessionsKnownAt, sittingDatesUpTo, trainModel } from '../../model/train';
+import { SnapshotSource } from '../../src/ingest/snapshot.source';
+import { sessionFactFromRecord, trainingBillFromRecord } from '../../src/services/training-data';
+import { REAL_SNAPSHOT_DIR } from '../support/fixtures';
+
+let bills: TrainingBill[];
+let sessions: SessionFact[];
+let calendar: SittingCalendar;
+
+beforeAll(async () => {
+  const source = new SnapshotSource(REAL_SNAPSHOT_DIR);
+  bills = [];
+  for await (const batch of source.bills({ since: null, batchSize: 1000 })) bills.push(...batch.map(trainingBillFromRecord));
+  sessions = (await source.sessions()).map(sessionFactFromRecord);
+  calendar = new SittingCalendar(sittingDatesUpTo(bills, '2015-12-31'));
+});
+
+/** The bill as it was known on `date`: every stage sitting, division and withdrawal after it removed. */
+function knownOn(facts: BillFacts, date: string): BillFacts {
+  return {
+    ...facts,
+    stages: facts.stages.map((s) => ({ ...s, dates: s.dates.filter((d) => d <= date) })),
+    divisions: facts.divisions.filter((d) => d.date <= date),
+    withdrawnDate: facts.withdrawnDate && facts.withdrawnDate <= date ? facts.withdrawnDate : null,
+  };
+}
+
+/** Real bills with long histories, seen at dates in the middle of their lives. */
+function midLifeCases(count: number): { bill: TrainingBill; date: string }[] {
+  const cases: { bill: TrainingBill; date: string }[] = [];
+  for (const bill of bills) {
+    const dates = bill.facts.stages.flatMap((s) => s.dates).sort();
+    if (dates.length < 6) continue;
+    cases.push({ bill, date: dates[Math.floor(dates.length / 2)] });
+    if (cases.length === count) break;
+  }
+  return cases;
+}
+
+describe('a nowcast uses only facts dated on or before its reference date', () => {
+  it('gives the same features whether or not later facts exist', () => {
+    const cases = midLifeCases(150);
+    expect(cases.length).toBe(150);
+    let differentAfterwards = 0;
+    for (const { bill, date } of cases) {
+      const full = featureVector(bill.facts, billState(bill.facts, date, sessions), sessions, calendar);
+      const truncated = knownOn(bill.facts, date);
+      expect(featureVector(truncated, billState(truncated, date, sessions), sessions, calendar)).toEqual(full);
+      if (bill.facts.stages.some((s) => s.dates.some((d) => d > date))) differentAfterwards++;
+    }
+    // the check means something only if the bills did have later facts
+    expect(differentAfterwards).toBeGreaterThan(100);
+  });
+
+  it('does not read a session end that lies after the reference date', () => {
+    const { bill, date } = midLifeCases(1)[0];
+    const unknownEnds = sessions.map((s) => ({ ...s, endDate: s.endDate && s.endDate <= date ? s.endDate : null }));
+    expect(featureVector(bill.facts, billState(bill.facts, date, unknownEnds), unknownEnds, calendar)).toEqual(
+      featureVector(bill.facts, billState(bill.facts, date, sessions), sessions, calendar),
+    );
+  });
+
+  it('never sees the outcome: bills alike in their facts get the same nowcast whatever their fate', () => {
+    const model = new Predictor(trainModel({ bills: bills.slice(0, 300), sessions }, { cutoff: '2010-12-31', iterations: 2, hiddenLayers: [4] }));
+    const { bill, date } = midLifeCases(1)[0];
+    const a = model.nowcast(bill.facts, date, sessions);
+    const relabelled: TrainingBill = { ...bill, outcome: { ...bill.outcome, outcome: 'fell', royalAssentDate: null } };
+    expect(model.nowcast(relabelled.facts, date, sessions)).toEqual(a);
+    expect(model.nowcast(knownOn(bill.facts, date), date, sessions)).toEqual(a);
+  });
+});
+
+describe('training', () => {
+  it('is deterministic for a seed, and the seed matters', () => {
+    const data = { bills: bills.slice(0, 400), sessions };
+    const options = { cutoff: '2009-12-31', iterations: 3, hiddenLayers: [4] };
+    const first = trainModel(data, { ...options, seed: 7 });
+    const again = trainModel(data, { ...options, seed: 7 });
+    const other = trainModel(data, { ...options, seed: 8 });
+    expect(JSON.stringify(again)).toBe(JSON.stringify(first));
+    expect(JSON.stringify(other.networks)).not.toBe(JSON.stringify(first.networks));
+  });
+
+  it('learns only from sitting dates and sessions known at its cutoff', () => {
+    const artifact = trainModel({ bills: bills.slice(0, 400), sessions }, { cutoff: '2009-12-31', iterations: 1, hiddenLayers: [2] });
+    expect(artifact.sittingDates.at(-1)! <= '2009-12-31').toBe(true);
+    expect(sessionsKnownAt(sessions, '2009-12-31').every((s) => !s.endDate || s.endDate <= '2009-12-31')).toBe(true);
+  });
+});
+
+describe('labels are censored, never counted as failures, when the answer lies after the cutoff', () => {
+  const pendingBill = () => bills.find((b) => b.outcome.outcome === 'pending' && b.facts.stages.some((s) => s.dates.length >= 1))!;
+
+  it('leaves Royal Assent unknown for a bill still alive at the cutoff', () => {
+    const bill = pendingBill();
+    expect(labelsAt(bill, bill.facts.introducedDate!, '2021-12-31', sessions).royal_assent).toBeNull();
+  });
+
+  it('knows a bill fell once its session ended before the cutoff, and not before', () => {
+    const fell = bills.find((b) => b.outcome.outcome === 'fell' && b.facts.introducedSessionId === 30)!;
+    const session = sessions.find((s) => s.id === 30)!;
+    expect(labelsAt(fell, fell.facts.introducedDate!, '2021-12-31', sessions).royal_assent).toBe(0);
+    expect(labelsAt(fell, fell.facts.introducedDate!, session.startDate!, sessions).royal_assent).toBeNull();
+  });
+
+  it('leaves "next stage within 30 days" unknown while the window is open at the cutoff, and settles it once a stage is seen', () => {
+    const bill = bills.find((b) => b.outcome.outcome === 'royal_assent' && b.outcome.fullStageHistory && b.facts.kind === 'government')!;
+    const dates = bill.facts.stages.filter((s) => s.stage !== 'royal_assent').flatMap((s) => s.dates).sort();
+    const d = dates[0];
+    const next = dates.find((x) => x > d)!;
+    const gap = (Date.parse(next) - Date.parse(d)) / 86_400_000;
+    const openWindowCutoff = new Date(Date.parse(d) + Math.min(gap - 1, 10) * 86_400_000).toISOString().slice(0, 10);
+    if (gap > 1) expect(labelsAt(bill, d, openWindowCutoff, sessions).next_stage_30d).toBeNull();
+    expect(labelsAt(bill, d, '2021-12-31', sessions).next_stage_30d).toBe(gap <= 30 ? 1 : 0);
+    expect(labelsAt(bill, d, '2021-12-31', sessions).timeline_eta).toBe(gap);
+  });
+});
