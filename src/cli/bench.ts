@@ -3,8 +3,7 @@ import type { BillFacts } from '../../model/bill-facts';
 import { Predictor } from '../../model/predictor';
 import { trainModel } from '../../model/train';
 import { loadConfig } from '../config';
-import { SnapshotSource } from '../ingest/snapshot.source';
-import { sessionFactFromRecord, trainingBillFromRecord } from '../services/training-data';
+import { loadSnapshotTrainingData } from '../services/training-data';
 
 /**
  * `npm run bench`: prints the model's figures against its targets (training on the whole snapshot
@@ -21,11 +20,7 @@ const heapMb = () => {
 async function main(): Promise<void> {
   const config = loadConfig();
   if (!config.snapshotDir) throw new Error('npm run bench needs a snapshot folder: set BILLS_SNAPSHOT');
-  const source = new SnapshotSource(config.snapshotDir);
-  const bills = [];
-  for await (const batch of source.bills({ since: null, batchSize: 1000 })) bills.push(...batch.map(trainingBillFromRecord));
-  const sessions = (await source.sessions()).map(sessionFactFromRecord);
-  const asOf = await source.asOf();
+  const { bills, sessions, asOf } = await loadSnapshotTrainingData(config.snapshotDir);
 
   const trainStarted = Date.now();
   const artifact = trainModel({ bills, sessions }, { cutoff: asOf });

@@ -5,8 +5,7 @@ import { evaluate } from '../../model/evaluate';
 import { renderModelCard } from '../../model/model-card';
 import { trainModel } from '../../model/train';
 import { loadConfig } from '../config';
-import { SnapshotSource } from '../ingest/snapshot.source';
-import { sessionFactFromRecord, trainingBillFromRecord } from '../services/training-data';
+import { loadSnapshotTrainingData } from '../services/training-data';
 
 const DOCS = path.resolve(__dirname, '..', '..', '..', 'docs');
 const HIDDEN_LAYERS = [12];
@@ -19,17 +18,13 @@ const HIDDEN_LAYERS = [12];
 async function main(): Promise<void> {
   const config = loadConfig();
   if (!config.snapshotDir) throw new Error('npm run evaluate needs a snapshot folder: set BILLS_SNAPSHOT');
-  const source = new SnapshotSource(config.snapshotDir);
-  const bills = [];
-  for await (const batch of source.bills({ since: null, batchSize: 1000 })) bills.push(...batch.map(trainingBillFromRecord));
-  const sessionRecords = await source.sessions();
-  const data = { bills, sessions: sessionRecords.map(sessionFactFromRecord) };
-  const asOf = await source.asOf();
+  const { asOf, sessionNames, ...data } = await loadSnapshotTrainingData(config.snapshotDir);
+  const bills = data.bills;
   const log = (message: string) => process.stderr.write(`${message}\n`);
 
   const evaluation = evaluate(data, {
     asOf,
-    sessionNames: Object.fromEntries(sessionRecords.map((s) => [s.sessionId, s.name])),
+    sessionNames,
     training: { hiddenLayers: HIDDEN_LAYERS },
     onProgress: log,
   });

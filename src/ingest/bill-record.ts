@@ -5,17 +5,10 @@
  * Dates are ISO `YYYY-MM-DD` strings; absent values are null.
  */
 
-export type BillKind =
-  | 'government'
-  | 'pmb_ballot'
-  | 'pmb_ten_minute_rule'
-  | 'pmb_presentation'
-  | 'pmb_lords'
-  | 'private'
-  | 'hybrid'
-  | 'consolidation';
+// The model's own vocabulary of kinds and houses: one definition for both.
+import type { BillKind, House } from '../../model/bill-facts';
 
-export type House = 'Commons' | 'Lords' | 'Unassigned';
+export type { BillKind, House };
 
 /** `pending` is a bill still before Parliament when the source was read (the snapshot says `pending_at_snapshot`). */
 export type BillOutcome = 'royal_assent' | 'withdrawn' | 'fell' | 'pending';

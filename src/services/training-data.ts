@@ -6,6 +6,7 @@ import { ParliamentarySessionEntity } from '../../entities/parliamentary-session
 import type { BillFacts, SessionFact, TrainingBill } from '../../model/bill-facts';
 import type { TrainingData } from '../../model/train';
 import type { BillRecord, SessionRecord } from '../ingest/bill-record';
+import { SnapshotSource } from '../ingest/snapshot.source';
 
 // The only place stored bills become the model's inputs: facts for features, outcomes for labels.
 
@@ -93,4 +94,18 @@ export async function loadTrainingData(dataSource: DataSource): Promise<Training
     },
   }));
   return { bills, sessions };
+}
+
+/** A snapshot folder read straight into training data, without a database (evaluation, benchmarks). */
+export async function loadSnapshotTrainingData(dir: string): Promise<TrainingData & { asOf: string; sessionNames: Record<number, string> }> {
+  const source = new SnapshotSource(dir);
+  const bills: TrainingBill[] = [];
+  for await (const batch of source.bills({ since: null, batchSize: 1000 })) bills.push(...batch.map(trainingBillFromRecord));
+  const sessions = await source.sessions();
+  return {
+    bills,
+    sessions: sessions.map(sessionFactFromRecord),
+    asOf: await source.asOf(),
+    sessionNames: Object.fromEntries(sessions.map((s) => [s.sessionId, s.name])),
+  };
 }

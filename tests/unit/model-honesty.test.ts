@@ -5,8 +5,7 @@ import { labelsAt } from '../../model/labels';
 import { Predictor } from '../../model/predictor';
 import { SittingCalendar } from '../../model/sitting-calendar';
 import { sessionsKnownAt, sittingDatesUpTo, trainModel } from '../../model/train';
-import { SnapshotSource } from '../../src/ingest/snapshot.source';
-import { sessionFactFromRecord, trainingBillFromRecord } from '../../src/services/training-data';
+import { loadSnapshotTrainingData } from '../../src/services/training-data';
 import { REAL_SNAPSHOT_DIR } from '../support/fixtures';
 
 let bills: TrainingBill[];
@@ -14,10 +13,7 @@ let sessions: SessionFact[];
 let calendar: SittingCalendar;
 
 beforeAll(async () => {
-  const source = new SnapshotSource(REAL_SNAPSHOT_DIR);
-  bills = [];
-  for await (const batch of source.bills({ since: null, batchSize: 1000 })) bills.push(...batch.map(trainingBillFromRecord));
-  sessions = (await source.sessions()).map(sessionFactFromRecord);
+  ({ bills, sessions } = await loadSnapshotTrainingData(REAL_SNAPSHOT_DIR));
   calendar = new SittingCalendar(sittingDatesUpTo(bills, '2015-12-31'));
 });
 
