@@ -25,7 +25,7 @@ export class ModelVersionEntity {
   @Column({ type: 'jsonb' })
   artifact: ModelArtifact;
 
-  /** sample counts and training time; the evaluation on held-out sessions lives in docs/model-card.md */
+  /** training time, sample counts, and AUC and Brier on the calibration period; the evaluation on held-out sessions is docs/model-card.md */
   @Column({ type: 'jsonb' })
   metrics: Record<string, unknown>;
 

@@ -25,6 +25,8 @@ export interface ModelArtifact {
   };
   /** training samples per output, and per split */
   sampleCounts: Record<string, number>;
+  /** how the calibrated outputs scored on the calibration period (the most recent data the nets did not train on) */
+  calibrationPeriodMetrics: Record<BinaryOutput, { n: number; auc: number | null; brier: number | null }>;
 }
 
 /** The longest time to a next stage the ETA network can express. */

@@ -1,10 +1,11 @@
 import { NeuralNetwork } from 'brain.js';
 import type { SessionFact, TrainingBill } from './bill-facts';
 import { billState } from './bill-state';
-import { fitPlatt } from './calibration';
+import { calibrate, fitPlatt } from './calibration';
 import { addDays, daysBetween } from './dates';
 import { FEATURE_NAMES, FEATURE_SCHEMA_VERSION } from './features';
 import { BINARY_OUTPUTS, type BinaryOutput } from './labels';
+import { auc, brier } from './metrics';
 import { ETA_CAP_DAYS, type ModelArtifact } from './model-artifact';
 import { samplesOf, type Sample } from './samples';
 import { withSeededRandom } from './seeded-random';
@@ -116,15 +117,19 @@ export function trainModel(data: TrainingData, options: TrainingOptions): ModelA
   const sampleCounts: Record<string, number> = { all: samples.length, train: fitting.length, calibrate: holdout.length };
   const networks = {} as ModelArtifact['networks'];
   const calibration = {} as ModelArtifact['calibration'];
+  const calibrationPeriodMetrics = {} as ModelArtifact['calibrationPeriodMetrics'];
   BINARY_OUTPUTS.forEach((output: BinaryOutput, i) => {
     const rows = fitting.filter((s) => s.labels[output] !== null).map((s) => ({ input: s.features, output: [s.labels[output]!] }));
     sampleCounts[output] = rows.length;
     const net = trainNet(rows, { seed: seed + i, hiddenLayers, iterations, neutral: 0.5 });
     const held = holdout.filter((s) => s.labels[output] !== null);
+    const raw = held.map((s) => net.run(s.features)[0]);
     calibration[output] = fitPlatt(
-      held.map((s) => net.run(s.features)[0]),
+      raw,
       held.map((s) => s.labels[output]!),
     );
+    const scored = held.map((s, j) => ({ p: calibrate(raw[j], calibration[output]), y: s.labels[output]! }));
+    calibrationPeriodMetrics[output] = { n: scored.length, auc: auc(scored), brier: brier(scored) };
     networks[output] = net.toJSON();
     progress(`${output}: ${rows.length} samples, calibrated on ${held.length}`);
   });
@@ -145,5 +150,6 @@ export function trainModel(data: TrainingData, options: TrainingOptions): ModelA
     eta: eta.toJSON(),
     norms: kindNorms(data, options.cutoff),
     sampleCounts,
+    calibrationPeriodMetrics,
   };
 }

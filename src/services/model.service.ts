@@ -133,7 +133,7 @@ export class ModelService {
       dataFingerprint: state[0]?.dataFingerprint ?? 'none',
       seed: artifact.seed,
       artifact,
-      metrics: { trainingMs: durationMs, samples: artifact.sampleCounts },
+      metrics: { trainingMs: durationMs, samples: artifact.sampleCounts, calibrationPeriod: artifact.calibrationPeriodMetrics },
     });
     this.logger.info({ modelVersion: saved.id, durationMs }, 'training finished');
     this.activate(saved);

@@ -35,6 +35,7 @@ describe('before a model is ready', () => {
     expect((await t.http().get('/healthz')).status).toBe(200);
     expect((await predict(2900)).status).toBe(503);
     const version = await training;
+    expect(version.metrics).toMatchObject({ trainingMs: expect.any(Number), samples: { all: expect.any(Number) }, calibrationPeriod: { royal_assent: { n: expect.any(Number) } } });
 
     const after = await predict(2900);
     expect(after.status).toBe(200);
