@@ -24,6 +24,8 @@ export interface Nowcast {
   timelineEtaDays: number | null;
   controversyScore: number;
   momentumScore: number;
+  /** the last main stage that sat on or before the date */
+  lastStage: { stage: string; house: string; date: string } | null;
 }
 
 const clamp01 = (x: number) => Math.min(1, Math.max(0, x));
@@ -65,7 +67,12 @@ export class Predictor {
 
   nowcast(facts: BillFacts, referenceDate: string, sessions: readonly SessionFact[]): Nowcast {
     const state = billState(facts, referenceDate, sessions);
-    const indicators = { controversyScore: this.controversy(facts, state), momentumScore: this.momentum(facts, state) };
+    const last = state.lastMain;
+    const indicators = {
+      controversyScore: this.controversy(facts, state),
+      momentumScore: this.momentum(facts, state),
+      lastStage: last ? { stage: last.stage, house: last.house, date: last.date } : null,
+    };
     if (state.status !== 'live') {
       return { billId: facts.billId, referenceDate, status: state.status, probabilities: { ...SETTLED[state.status] }, timelineEtaDays: null, ...indicators };
     }

@@ -2,19 +2,15 @@ import { Arg, Args, Ctx, FieldResolver, Int, Query, Resolver, Root } from 'type-
 import type { BillEntity } from '../entities/bill.entity';
 import type { BillStageEntity } from '../entities/bill-stage.entity';
 import type { RequestContext } from '../src/context';
-import { badInput } from '../src/errors';
+import { AppError } from '../src/errors';
 import { decodeBillCursor, encodeBillCursor } from '../src/services/bill.service';
 import { Access } from './access';
 import { BillsArgs } from './bill.input';
 import { BillConnectionType, BillType, DivisionType, ParliamentarySessionType, SponsorType, StageType } from './bill.type';
 import { DateScalar } from './date.scalar';
-
-const MAX_BILL_ID = 2_147_483_647;
-
-export function parseBillId(id: number, name = 'id'): number {
-  if (!Number.isInteger(id) || id < 1 || id > MAX_BILL_ID) throw badInput(`${name} must be a positive integer (a UK Parliament bill id)`);
-  return id;
-}
+import { parseBillId } from './bill-id';
+import { toPredictionType } from './prediction.mapper';
+import { PredictionType } from './prediction.type';
 
 @Resolver(() => BillType)
 export class BillResolver {
@@ -65,6 +61,17 @@ export class BillResolver {
   @FieldResolver(() => [SponsorType], { description: 'lead sponsor first' })
   sponsors(@Root() bill: BillEntity, @Ctx() { loaders }: RequestContext) {
     return loaders.sponsorsOfBill.load(bill.id);
+  }
+
+  @FieldResolver(() => PredictionType, { description: 'The bill’s nowcast on a reference date (default: today); batched across the bills of a page' })
+  async prediction(
+    @Root() bill: BillEntity,
+    @Arg('referenceDate', () => DateScalar, { nullable: true }) referenceDate: string | null,
+    @Ctx() { services, loaders }: RequestContext,
+  ): Promise<PredictionType> {
+    const result = await loaders.prediction.load(`${bill.id}@${services.predictions.referenceDate(referenceDate)}`);
+    if (result instanceof AppError) throw result;
+    return toPredictionType(result);
   }
 
   @FieldResolver(() => [DivisionType], { description: 'Commons divisions on the bill (data to July 2018 only)' })

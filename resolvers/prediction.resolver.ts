@@ -1,38 +1,22 @@
-import { Arg, Ctx, Int, Query, Resolver } from 'type-graphql';
-import { riskLevel } from '../model/predictor';
+import { Arg, Args, Ctx, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../src/context';
-import { notFound } from '../src/errors';
-import type { PredictionResult } from '../src/services/prediction.service';
 import { Access } from './access';
-import { parseBillId } from './bill.resolver';
+import { BillType } from './bill.type';
+import { parseBillId } from './bill-id';
+import { toPredictionType } from './prediction.mapper';
 import { DateScalar } from './date.scalar';
-import { type BillStatusAsOf, PredictionType, type RiskLevel } from './prediction.type';
-
-export function toPredictionType(p: PredictionResult): PredictionType {
-  const probabilities = p.probabilities;
-  return {
-    billId: p.billId,
-    mode: 'nowcast',
-    referenceDate: p.referenceDate,
-    status: p.status as BillStatusAsOf,
-    royalAssent: probabilities.royal_assent,
-    nextStage30d: probabilities.next_stage_30d,
-    timelineEtaDays: p.timelineEtaDays,
-    stallRisk: probabilities.stall_risk,
-    amendmentRisk: probabilities.amendment_risk,
-    closeVote: probabilities.close_vote,
-    withdrawalRisk: probabilities.withdrawal_risk,
-    riskIndicators: {
-      controversyScore: p.controversyScore,
-      momentumScore: p.momentumScore,
-      stallRiskLevel: riskLevel(probabilities.stall_risk) as RiskLevel,
-      withdrawalRiskLevel: riskLevel(probabilities.withdrawal_risk) as RiskLevel,
-      amendmentRiskLevel: riskLevel(probabilities.amendment_risk) as RiskLevel,
-      closeVoteLevel: riskLevel(probabilities.close_vote) as RiskLevel,
-    },
-    modelVersion: p.modelVersion,
-  };
-}
+import { AppError } from '../src/errors';
+import { imminentBills } from '../src/services/imminent';
+import { BatchPredictionArgs, ImminentArgs } from './prediction.input';
+import {
+  BatchItemStatus,
+  BatchPredictionsType,
+  BatchPredictionItemType,
+  ImminentBillsType,
+  PredictionType,
+  type TimeBucket,
+  type UrgencyLevel,
+} from './prediction.type';
 
 @Resolver(() => PredictionType)
 export class PredictionResolver {
@@ -44,8 +28,50 @@ export class PredictionResolver {
     @Ctx() { services }: RequestContext,
   ): Promise<PredictionType> {
     const id = parseBillId(billId, 'billId');
-    const [result] = await services.predictions.nowcasts([id], services.predictions.referenceDate(referenceDate));
-    if (!result) throw notFound(`bill ${id} does not exist`);
-    return toPredictionType(result);
+    return toPredictionType(await services.predictions.nowcast(id, services.predictions.referenceDate(referenceDate)));
+  }
+
+  @Query(() => BatchPredictionsType, { description: 'Nowcasts of up to 100 bills; each item succeeds or fails on its own' })
+  @Access('authenticated', { requires: ['data', 'model'] })
+  async predictions(@Args(() => BatchPredictionArgs) { billIds, referenceDate }: BatchPredictionArgs, @Ctx() { services }: RequestContext): Promise<BatchPredictionsType> {
+    const started = process.hrtime.bigint();
+    const results = await services.predictions.nowcasts(billIds, services.predictions.referenceDate(referenceDate));
+    const items = results.map((r, i) =>
+      r instanceof AppError
+        ? { billId: billIds[i], status: BatchItemStatus.ERROR, detail: r.message, prediction: null }
+        : { billId: billIds[i], status: BatchItemStatus.SUCCESS, detail: null, prediction: toPredictionType(r) },
+    );
+    const count = (status: BatchItemStatus) => items.filter((item) => item.status === status).length;
+    return {
+      items,
+      summary: { total: items.length, success: count(BatchItemStatus.SUCCESS), errors: count(BatchItemStatus.ERROR), blocked: count(BatchItemStatus.BLOCKED) },
+      executionTimeMs: Number(process.hrtime.bigint() - started) / 1e6,
+    };
+  }
+
+  @Query(() => ImminentBillsType, { description: 'Live bills likely to reach their next stage within daysAhead, most urgent first' })
+  @Access('authenticated', { requires: ['data', 'model'] })
+  async imminentBills(@Args(() => ImminentArgs) { daysAhead, minProbability }: ImminentArgs, @Ctx() { services }: RequestContext): Promise<ImminentBillsType> {
+    const bills = imminentBills(await services.predictions.activeNowcasts(), services.clock.today(), daysAhead, minProbability).map((b) => ({
+      billId: b.prediction.billId,
+      timelineEtaDays: b.timelineEtaDays,
+      royalAssentProbability: b.prediction.probabilities.royal_assent,
+      nextStageProbability: b.prediction.probabilities.next_stage_30d,
+      predictedDate: b.predictedDate,
+      urgencyLevel: b.urgencyLevel as UrgencyLevel,
+      countdownDays: b.countdownDays,
+      timeBucket: b.timeBucket as TimeBucket | null,
+      urgencyScore: b.urgencyScore,
+      prediction: toPredictionType(b.prediction),
+    }));
+    return { bills, count: bills.length };
+  }
+}
+
+@Resolver(() => BatchPredictionItemType)
+export class BatchPredictionItemResolver {
+  @FieldResolver(() => BillType, { nullable: true, description: 'the bill, when it exists' })
+  bill(@Root() item: BatchPredictionItemType, @Ctx() { loaders }: RequestContext) {
+    return loaders.bill.load(item.billId);
   }
 }

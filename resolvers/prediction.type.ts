@@ -16,6 +16,18 @@ export enum BillStatusAsOf {
 }
 registerEnumType(BillStatusAsOf, { name: 'BillStatusAsOf', description: 'Where the bill stood on the reference date, from the facts known then' });
 
+@ObjectType('LastStage', { description: 'The last main stage that sat on or before the reference date' })
+export class LastStageType {
+  @Field(() => String)
+  stage: string;
+
+  @Field(() => String)
+  house: string;
+
+  @Field(() => DateScalar)
+  date: string;
+}
+
 @ObjectType('RiskIndicators')
 export class RiskIndicatorsType {
   @Field(() => Float, { description: 'how contested the bill has been so far, 0–1 (see the model card)' })
@@ -75,6 +87,120 @@ export class PredictionType {
   @Field(() => RiskIndicatorsType)
   riskIndicators: RiskIndicatorsType;
 
+  @Field(() => LastStageType, { nullable: true })
+  lastStage: LastStageType | null;
+
   @Field(() => Int, { description: 'the model version that made it' })
   modelVersion: number;
+}
+
+export enum BatchItemStatus {
+  SUCCESS = 'success',
+  ERROR = 'error',
+  BLOCKED = 'blocked',
+}
+registerEnumType(BatchItemStatus, {
+  name: 'BatchItemStatus',
+  description: 'success; error (e.g. the bill does not exist: see detail); blocked (the daily prediction quota was used up before this bill)',
+});
+
+@ObjectType('BatchPredictionItem')
+export class BatchPredictionItemType {
+  @Field(() => Int)
+  billId: number;
+
+  @Field(() => BatchItemStatus)
+  status: BatchItemStatus;
+
+  @Field(() => String, { nullable: true, description: 'why the item is not a success' })
+  detail: string | null;
+
+  @Field(() => PredictionType, { nullable: true })
+  prediction: PredictionType | null;
+}
+
+@ObjectType('BatchSummary')
+export class BatchSummaryType {
+  @Field(() => Int)
+  total: number;
+
+  @Field(() => Int)
+  success: number;
+
+  @Field(() => Int)
+  errors: number;
+
+  @Field(() => Int)
+  blocked: number;
+}
+
+@ObjectType('BatchPredictions')
+export class BatchPredictionsType {
+  @Field(() => [BatchPredictionItemType], { description: 'in the order of billIds' })
+  items: BatchPredictionItemType[];
+
+  @Field(() => BatchSummaryType)
+  summary: BatchSummaryType;
+
+  @Field(() => Float)
+  executionTimeMs: number;
+}
+
+export enum UrgencyLevel {
+  CRITICAL = 'critical',
+  URGENT = 'urgent',
+  SOON = 'soon',
+  TRACKING = 'tracking',
+  NONE = 'none',
+}
+registerEnumType(UrgencyLevel, { name: 'UrgencyLevel', description: 'critical ≤ 1 day, urgent ≤ 3, soon ≤ 7, tracking ≤ 30, else none' });
+
+export enum TimeBucket {
+  TODAY = 'today',
+  WEEK = 'week',
+  TWO_WEEKS = 'two_weeks',
+  MONTH = 'month',
+}
+registerEnumType(TimeBucket, { name: 'TimeBucket', description: 'today < 1 day, week ≤ 7, two_weeks ≤ 14, month ≤ 30; null beyond' });
+
+@ObjectType('ImminentBill')
+export class ImminentBillType {
+  @Field(() => Int)
+  billId: number;
+
+  @Field(() => Float)
+  timelineEtaDays: number;
+
+  @Field(() => Float)
+  royalAssentProbability: number;
+
+  @Field(() => Float, { description: 'probability of a main stage within 30 days' })
+  nextStageProbability: number;
+
+  @Field(() => DateScalar, { description: 'today + the ETA, rounded to whole days' })
+  predictedDate: string;
+
+  @Field(() => UrgencyLevel)
+  urgencyLevel: UrgencyLevel;
+
+  @Field(() => Float, { description: 'days until the next stage' })
+  countdownDays: number;
+
+  @Field(() => TimeBucket, { nullable: true })
+  timeBucket: TimeBucket | null;
+
+  @Field(() => Float, { description: 'next-stage probability × (1 − days/30), floored at 0' })
+  urgencyScore: number;
+
+  @Field(() => PredictionType, { description: 'the full nowcast: risks and indicators' })
+  prediction: PredictionType;
+}
+
+@ObjectType('ImminentBills')
+export class ImminentBillsType {
+  @Field(() => [ImminentBillType], { description: 'most urgent first' })
+  bills: ImminentBillType[];
+
+  @Field(() => Int)
+  count: number;
 }

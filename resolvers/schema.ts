@@ -4,11 +4,11 @@ import { buildSchema } from 'type-graphql';
 import { badInput } from '../src/errors';
 import { AccountResolver } from './account.resolver';
 import { BillResolver, StageResolver } from './bill.resolver';
-import { PredictionResolver } from './prediction.resolver';
+import { BatchPredictionItemResolver, PredictionResolver } from './prediction.resolver';
 import { ServiceStatusResolver } from './service-status.resolver';
 import { SessionResolver } from './session.resolver';
 
-export const RESOLVERS = [BillResolver, StageResolver, SessionResolver, AccountResolver, ServiceStatusResolver, PredictionResolver] as const;
+export const RESOLVERS = [BillResolver, StageResolver, SessionResolver, AccountResolver, ServiceStatusResolver, PredictionResolver, BatchPredictionItemResolver] as const;
 
 /** Input validation raises the service's own error type, so a bad argument is a 400 with a message naming it. */
 async function validateArgs(argValue: unknown): Promise<void> {

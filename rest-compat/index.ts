@@ -1,14 +1,21 @@
 import express, { type Router } from 'express';
+import type { GraphQLSchema } from 'graphql';
 import type { Services } from '../src/services';
+import { OPENAPI_DOCUMENT } from './openapi';
+import { compileOperations } from './operations';
+import { predictionsRouter } from './predictions.router';
 
 /**
- * The specification's `/api/v1` paths. Each route will run a named GraphQL document against the
- * same schema and context and map its result to the specified JSON (see DESIGN.md); the
- * prediction routes arrive with the prediction API. Unknown paths fall through to the app's
- * JSON 404, and errors to its `{"detail"}` handler.
+ * The specification's `/api/v1` paths. Each route runs a named GraphQL operation against the
+ * same schema and context as /graphql and maps its result to the specified JSON. Unknown paths
+ * fall through to the app's JSON 404, and errors to its `{"detail"}` handler.
  */
-export function createRestRouter(_services: Services): Router {
+export function createRestRouter(services: Services, schema: GraphQLSchema): Router {
   const router = express.Router();
   router.use(express.json({ limit: '100kb' }));
+  router.get('/openapi.json', (_req, res) => {
+    res.json(OPENAPI_DOCUMENT);
+  });
+  router.use(predictionsRouter(services, compileOperations(schema)));
   return router;
 }

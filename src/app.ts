@@ -22,6 +22,8 @@ export interface AppOptions {
 
 export interface App {
   httpServer: http.Server;
+  /** "METHOD /path" of every /api/v1 route, for the check against the OpenAPI document */
+  restRoutes(): string[];
   /** stops Apollo and drains open requests; the caller closes the database afterwards */
   stop(): Promise<void>;
 }
@@ -42,6 +44,21 @@ function formatGraphQLError(services: Services) {
     services.logger.error({ err: original }, 'GraphQL operation failed');
     return { ...client, message: INTERNAL_DETAIL, extensions: { code: 'INTERNAL_SERVER_ERROR' } };
   };
+}
+
+interface RouterLayer {
+  route?: { path: string; methods: Record<string, boolean> };
+  handle?: { stack?: RouterLayer[] };
+}
+
+function listRoutes(router: { stack: RouterLayer[] }): string[] {
+  return router.stack.flatMap((layer) =>
+    layer.route
+      ? Object.keys(layer.route.methods).map((m) => `${m.toUpperCase()} ${layer.route!.path}`)
+      : layer.handle?.stack
+        ? listRoutes(layer.handle as { stack: RouterLayer[] })
+        : [],
+  );
 }
 
 export async function createApp(services: Services, options: AppOptions): Promise<App> {
@@ -91,10 +108,11 @@ export async function createApp(services: Services, options: AppOptions): Promis
       context: ({ req }) => createRequestContext(services, req.headers, String((req as { id?: unknown }).id ?? '')),
     }),
   );
-  app.use('/api/v1', createRestRouter(services));
+  const restRouter = createRestRouter(services, options.schema);
+  app.use('/api/v1', restRouter);
 
   app.use(notFoundHandler);
   app.use(jsonErrorHandler(services.logger));
 
-  return { httpServer, stop: () => apollo.stop() };
+  return { httpServer, restRoutes: () => listRoutes(restRouter as unknown as { stack: RouterLayer[] }), stop: () => apollo.stop() };
 }

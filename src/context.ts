@@ -48,5 +48,5 @@ export async function authenticateRequest(services: Services, headers: IncomingH
 }
 
 export async function createRequestContext(services: Services, headers: IncomingHttpHeaders, requestId: string): Promise<RequestContext> {
-  return { user: await authenticateRequest(services, headers), services, loaders: createLoaders(services.bills), requestId };
+  return { user: await authenticateRequest(services, headers), services, loaders: createLoaders(services), requestId };
 }

@@ -4,7 +4,9 @@ import type { BillStageEntity } from '../entities/bill-stage.entity';
 import type { BillEntity } from '../entities/bill.entity';
 import type { DivisionEntity } from '../entities/division.entity';
 import type { ParliamentarySessionEntity } from '../entities/parliamentary-session.entity';
+import type { AppError } from './errors';
 import type { BillService } from './services/bill.service';
+import type { PredictionResult, PredictionService } from './services/prediction.service';
 
 /** One set per request, so batching and caching never cross users or requests. */
 export interface Loaders {
@@ -13,14 +15,31 @@ export interface Loaders {
   stagesOfBill: DataLoader<number, BillStageEntity[]>;
   sponsorsOfBill: DataLoader<number, BillSponsorEntity[]>;
   divisionsOfBill: DataLoader<number, DivisionEntity[]>;
+  /** keyed by "billId@YYYY-MM-DD"; a batch holds many bills and dates, one model call per date */
+  prediction: DataLoader<string, PredictionResult | AppError>;
 }
 
-export function createLoaders(bills: BillService): Loaders {
+async function predictionsByKey(predictions: PredictionService, keys: readonly string[]): Promise<(PredictionResult | AppError)[]> {
+  const byDate = new Map<string, number[]>();
+  for (const key of keys) {
+    const [id, date] = key.split('@');
+    (byDate.get(date) ?? byDate.set(date, []).get(date)!).push(Number(id));
+  }
+  const results = new Map<string, PredictionResult | AppError>();
+  for (const [date, ids] of byDate) {
+    const nowcasts = await predictions.nowcasts(ids, date);
+    ids.forEach((id, i) => results.set(`${id}@${date}`, nowcasts[i]));
+  }
+  return keys.map((key) => results.get(key)!);
+}
+
+export function createLoaders({ bills, predictions }: { bills: BillService; predictions: PredictionService }): Loaders {
   return {
     bill: new DataLoader((ids) => bills.byIds(ids)),
     session: new DataLoader((ids) => bills.sessionsByIds(ids)),
     stagesOfBill: new DataLoader((ids) => bills.stagesOfBills(ids)),
     sponsorsOfBill: new DataLoader((ids) => bills.sponsorsOfBills(ids)),
     divisionsOfBill: new DataLoader((ids) => bills.divisionsOfBills(ids)),
+    prediction: new DataLoader((keys) => predictionsByKey(predictions, keys)),
   };
 }

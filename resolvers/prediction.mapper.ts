@@ -1,0 +1,32 @@
+import { riskLevel } from '../model/predictor';
+import type { PredictionResult } from '../src/services/prediction.service';
+import type { BillStatusAsOf, PredictionType, RiskLevel } from './prediction.type';
+
+/** A nowcast as the GraphQL Prediction type; REST maps from that type in turn. */
+export function toPredictionType(p: PredictionResult): PredictionType {
+  const probabilities = p.probabilities;
+  return {
+    billId: p.billId,
+    mode: 'nowcast',
+    referenceDate: p.referenceDate,
+    status: p.status as BillStatusAsOf,
+    royalAssent: probabilities.royal_assent,
+    nextStage30d: probabilities.next_stage_30d,
+    timelineEtaDays: p.timelineEtaDays,
+    stallRisk: probabilities.stall_risk,
+    amendmentRisk: probabilities.amendment_risk,
+    closeVote: probabilities.close_vote,
+    withdrawalRisk: probabilities.withdrawal_risk,
+    riskIndicators: {
+      controversyScore: p.controversyScore,
+      momentumScore: p.momentumScore,
+      stallRiskLevel: riskLevel(probabilities.stall_risk) as RiskLevel,
+      withdrawalRiskLevel: riskLevel(probabilities.withdrawal_risk) as RiskLevel,
+      amendmentRiskLevel: riskLevel(probabilities.amendment_risk) as RiskLevel,
+      closeVoteLevel: riskLevel(probabilities.close_vote) as RiskLevel,
+    },
+    lastStage: p.lastStage,
+    modelVersion: p.modelVersion,
+  };
+}
+

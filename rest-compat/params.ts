@@ -1,0 +1,55 @@
+import type { Request } from 'express';
+import { badInput } from '../src/errors';
+
+// Validation at the REST edge: every bad parameter is a 400 whose detail names it.
+
+const MAX_ID = 2_147_483_647;
+
+function single(value: unknown, name: string): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string') throw badInput(`${name} must be given once`);
+  return value;
+}
+
+export function billIdParam(value: unknown): number {
+  const text = single(value, 'bill_id') ?? '';
+  if (!/^\d{1,10}$/.test(text) || Number(text) < 1 || Number(text) > MAX_ID) throw badInput('bill_id must be a positive integer (a UK Parliament bill id)');
+  return Number(text);
+}
+
+const isCalendarDate = (text: string) => /^\d{4}-\d{2}-\d{2}$/.test(text) && !Number.isNaN(Date.parse(text)) && new Date(`${text}T00:00:00Z`).toISOString().startsWith(text);
+
+export function referenceDateParam(value: unknown): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string' || !isCalendarDate(value)) throw badInput('reference_date must be a calendar date, YYYY-MM-DD');
+  return value;
+}
+
+export function integerQuery(req: Request, name: string, fallback: number, min: number, max: number): number {
+  const text = single(req.query[name], name);
+  if (text === undefined) return fallback;
+  if (!/^-?\d+$/.test(text) || Number(text) < min || Number(text) > max) throw badInput(`${name} must be an integer from ${min} to ${max}`);
+  return Number(text);
+}
+
+export function numberQuery(req: Request, name: string, fallback: number, min: number, max: number): number {
+  const text = single(req.query[name], name);
+  if (text === undefined) return fallback;
+  const value = Number(text);
+  if (!/^-?(\d+\.?\d*|\.\d+)$/.test(text) || value < min || value > max) throw badInput(`${name} must be a number from ${min} to ${max}`);
+  return value;
+}
+
+export const MAX_BATCH_BILLS = 100;
+
+export function batchBody(req: Request): { billIds: number[]; referenceDate: string | undefined } {
+  if (!req.is('application/json')) throw badInput('Content-Type must be application/json');
+  const body = req.body as unknown;
+  if (!body || typeof body !== 'object' || Array.isArray(body)) throw badInput('The request body must be a JSON object with bill_ids');
+  const { bill_ids: ids, reference_date: date } = body as { bill_ids?: unknown; reference_date?: unknown };
+  if (!Array.isArray(ids) || ids.length < 1 || ids.length > MAX_BATCH_BILLS) throw badInput(`bill_ids must be an array of 1 to ${MAX_BATCH_BILLS} bill ids`);
+  for (const id of ids) {
+    if (typeof id !== 'number' || !Number.isInteger(id) || id < 1 || id > MAX_ID) throw badInput('bill_ids must hold positive integers (UK Parliament bill ids)');
+  }
+  return { billIds: ids as number[], referenceDate: referenceDateParam(date) };
+}

@@ -1,0 +1,152 @@
+/**
+ * GraphQL results → the JSON shapes of the interface specification (sections 2.1–2.6). The only
+ * place camelCase becomes snake_case. Field names, nesting and types follow the specification
+ * exactly; where it leaves a value open (timeline_eta of a settled bill) the README says what we send.
+ */
+
+export interface GqlPrediction {
+  billId: number;
+  referenceDate: string;
+  status: string;
+  royalAssent: number;
+  nextStage30d: number;
+  timelineEtaDays: number | null;
+  stallRisk: number;
+  amendmentRisk: number;
+  closeVote: number;
+  withdrawalRisk: number;
+  riskIndicators: {
+    controversyScore: number;
+    momentumScore: number;
+    stallRiskLevel: string;
+    withdrawalRiskLevel: string;
+    amendmentRiskLevel: string;
+    closeVoteLevel: string;
+  };
+  lastStage: { stage: string; house: string; date: string } | null;
+}
+
+const level = (value: string) => value.toLowerCase();
+
+/** 2.1–2.3: the single-bill result; its risk indicators carry only the stall and withdrawal levels. */
+export function singlePrediction(p: GqlPrediction) {
+  const id = String(p.billId);
+  const probability = (prediction: string, value: number, withDate: boolean) => ({
+    bill_id: id,
+    prediction,
+    probability: value,
+    ...(withDate ? { reference_date: p.referenceDate } : {}),
+  });
+  return {
+    bill_id: id,
+    mode: 'nowcast',
+    reference_date: p.referenceDate,
+    predictions: {
+      royal_assent: probability('royal_assent', p.royalAssent, true),
+      next_stage_30d: probability('next_stage_30d', p.nextStage30d, true),
+      timeline_eta: { bill_id: id, prediction: 'timeline_eta', days: p.timelineEtaDays, reference_date: p.referenceDate },
+      stall_risk: probability('stall_risk', p.stallRisk, false),
+      amendment_risk: probability('amendment_risk', p.amendmentRisk, false),
+      close_vote: probability('close_vote', p.closeVote, false),
+      withdrawal_risk: probability('withdrawal_risk', p.withdrawalRisk, false),
+    },
+    risk_indicators: {
+      controversy_score: p.riskIndicators.controversyScore,
+      momentum_score: p.riskIndicators.momentumScore,
+      stall_risk_level: level(p.riskIndicators.stallRiskLevel),
+      withdrawal_risk_level: level(p.riskIndicators.withdrawalRiskLevel),
+    },
+  };
+}
+
+/** 2.3 with all four levels, as batch and imminent results carry them. */
+export function fullRiskIndicators(p: GqlPrediction) {
+  return {
+    controversy_score: p.riskIndicators.controversyScore,
+    momentum_score: p.riskIndicators.momentumScore,
+    stall_risk_level: level(p.riskIndicators.stallRiskLevel),
+    withdrawal_risk_level: level(p.riskIndicators.withdrawalRiskLevel),
+    amendment_risk_level: level(p.riskIndicators.amendmentRiskLevel),
+    close_vote_level: level(p.riskIndicators.closeVoteLevel),
+  };
+}
+
+export interface GqlBatch {
+  items: Array<{ billId: number; status: string; detail: string | null; prediction: GqlPrediction | null; bill: { title: string; originatingHouse: string } | null }>;
+  summary: { total: number; success: number; errors: number; blocked: number };
+  executionTimeMs: number;
+}
+
+const HOUSE: Record<string, string> = { COMMONS: 'Commons', LORDS: 'Lords', UNASSIGNED: 'Unassigned' };
+
+/** 2.4 and 2.5: the batch envelope; items keep the request's order. */
+export function batchEnvelope(batch: GqlBatch) {
+  return {
+    results: batch.items.map((item) => {
+      const status = item.status.toLowerCase();
+      const p = item.prediction;
+      if (!p) return { bill_id: item.billId, status, detail: item.detail };
+      return {
+        bill_id: item.billId,
+        status,
+        predictions: {
+          royal_assent: { probability: p.royalAssent },
+          next_stage_30d: { probability: p.nextStage30d },
+          timeline_eta: { days: p.timelineEtaDays },
+          stall_risk: { probability: p.stallRisk },
+          amendment_risk: { probability: p.amendmentRisk },
+          close_vote: { probability: p.closeVote },
+          withdrawal_risk: { probability: p.withdrawalRisk },
+        },
+        risk_indicators: fullRiskIndicators(p),
+        metadata: {
+          title: item.bill?.title ?? '',
+          // where the bill is now: the house of its last main stage, else where it started
+          chamber: p.lastStage?.house ?? HOUSE[item.bill?.originatingHouse ?? ''] ?? 'Unassigned',
+          stage: p.lastStage?.stage ?? 'not_started',
+        },
+      };
+    }),
+    summary: batch.summary,
+    execution_time_ms: Math.round(batch.executionTimeMs * 1000) / 1000,
+  };
+}
+
+export interface GqlImminent {
+  count: number;
+  bills: Array<{
+    billId: number;
+    timelineEtaDays: number;
+    royalAssentProbability: number;
+    nextStageProbability: number;
+    predictedDate: string;
+    urgencyLevel: string;
+    countdownDays: number;
+    timeBucket: string | null;
+    urgencyScore: number;
+    prediction: GqlPrediction;
+  }>;
+}
+
+/** 2.6: the imminent envelope, with the optional risk fields filled in. */
+export function imminentEnvelope(imminent: GqlImminent) {
+  return {
+    bills: imminent.bills.map((b) => ({
+      bill_id: b.billId,
+      timeline_eta_days: b.timelineEtaDays,
+      royal_assent_probability: b.royalAssentProbability,
+      next_stage_probability: b.nextStageProbability,
+      predicted_date: b.predictedDate,
+      urgency_level: b.urgencyLevel.toLowerCase(),
+      countdown_days: b.countdownDays,
+      time_bucket: b.timeBucket?.toLowerCase() ?? null,
+      urgency_score: b.urgencyScore,
+      stall_risk: b.prediction.stallRisk,
+      amendment_risk: b.prediction.amendmentRisk,
+      close_vote: b.prediction.closeVote,
+      withdrawal_risk: b.prediction.withdrawalRisk,
+      risk_indicators: fullRiskIndicators(b.prediction),
+    })),
+    count: imminent.count,
+  };
+}

@@ -1,0 +1,53 @@
+import express, { type RequestHandler, type Router } from 'express';
+import { createRequestContext, type RequestContext } from '../src/context';
+import type { Services } from '../src/services';
+import type { RunOperation } from './operations';
+import { batchBody, billIdParam, integerQuery, numberQuery, referenceDateParam } from './params';
+import { batchEnvelope, type GqlBatch, type GqlImminent, type GqlPrediction, imminentEnvelope, singlePrediction } from './prediction.mapper';
+
+type Handler = (req: express.Request, context: RequestContext) => Promise<unknown>;
+
+/** Authenticates as GraphQL does (same context), runs the handler, answers its JSON; errors go to the app's {"detail"} handler. */
+function route(services: Services, handler: Handler): RequestHandler {
+  return async (req, res, next) => {
+    try {
+      const context = await createRequestContext(services, req.headers, String((req as { id?: unknown }).id ?? ''));
+      res.json(await handler(req, context));
+    } catch (error) {
+      next(error);
+    }
+  };
+}
+
+/** Specification sections 4.1–4.3. */
+export function predictionsRouter(services: Services, run: RunOperation): Router {
+  const router = express.Router();
+
+  router.get(
+    '/predict/:bill_id',
+    route(services, async (req, context) => {
+      const variables = { billId: billIdParam(req.params.bill_id), referenceDate: referenceDateParam(req.query.reference_date) };
+      const data = await run<{ prediction: GqlPrediction }>('PredictOne', variables, context);
+      return singlePrediction(data.prediction);
+    }),
+  );
+
+  const batch = route(services, async (req, context) => {
+    const { billIds, referenceDate } = batchBody(req);
+    const data = await run<{ predictions: GqlBatch }>('PredictBatch', { billIds, referenceDate }, context);
+    return batchEnvelope(data.predictions);
+  });
+  router.post('/predictions/batch', batch);
+  router.post('/predict/batch', batch);
+
+  router.get(
+    '/predictions/imminent',
+    route(services, async (req, context) => {
+      const variables = { daysAhead: integerQuery(req, 'days_ahead', 7, 1, 30), minProbability: numberQuery(req, 'min_probability', 0.5, 0, 1) };
+      const data = await run<{ imminentBills: GqlImminent }>('Imminent', variables, context);
+      return imminentEnvelope(data.imminentBills);
+    }),
+  );
+
+  return router;
+}

@@ -1,0 +1,47 @@
+import { addDays } from '../../model/dates';
+import type { PredictionResult } from './prediction.service';
+
+export type UrgencyLevel = 'critical' | 'urgent' | 'soon' | 'tracking' | 'none';
+export type TimeBucket = 'today' | 'week' | 'two_weeks' | 'month' | null;
+
+export const urgencyLevel = (days: number): UrgencyLevel => (days <= 1 ? 'critical' : days <= 3 ? 'urgent' : days <= 7 ? 'soon' : days <= 30 ? 'tracking' : 'none');
+
+export const timeBucket = (days: number): TimeBucket => (days < 1 ? 'today' : days <= 7 ? 'week' : days <= 14 ? 'two_weeks' : days <= 30 ? 'month' : null);
+
+/**
+ * 0–1, rising with nearness and probability: the next-stage probability × (1 − days/30),
+ * floored at 0. A certain stage today scores 1; anything 30 or more days off scores 0.
+ */
+export const urgencyScore = (days: number, nextStageProbability: number): number => Math.round(nextStageProbability * Math.max(0, 1 - days / 30) * 10_000) / 10_000;
+
+export interface ImminentBill {
+  prediction: PredictionResult;
+  timelineEtaDays: number;
+  countdownDays: number;
+  predictedDate: string;
+  urgencyLevel: UrgencyLevel;
+  timeBucket: TimeBucket;
+  urgencyScore: number;
+}
+
+/**
+ * Live bills whose predicted next stage falls within `daysAhead` days with a next-stage
+ * probability of at least `minProbability`, most urgent first (soonest, then most likely).
+ */
+export function imminentBills(nowcasts: readonly PredictionResult[], today: string, daysAhead: number, minProbability: number): ImminentBill[] {
+  return nowcasts
+    .filter((n) => n.timelineEtaDays !== null && n.timelineEtaDays <= daysAhead && n.probabilities.next_stage_30d >= minProbability)
+    .map((n) => {
+      const days = n.timelineEtaDays!;
+      return {
+        prediction: n,
+        timelineEtaDays: days,
+        countdownDays: days,
+        predictedDate: addDays(today, Math.round(days)),
+        urgencyLevel: urgencyLevel(days),
+        timeBucket: timeBucket(days),
+        urgencyScore: urgencyScore(days, n.probabilities.next_stage_30d),
+      };
+    })
+    .sort((a, b) => a.countdownDays - b.countdownDays || b.urgencyScore - a.urgencyScore || a.prediction.billId - b.prediction.billId);
+}
