@@ -25,21 +25,31 @@ export class PredictionResolver {
   async prediction(
     @Arg('billId', () => Int) billId: number,
     @Arg('referenceDate', () => DateScalar, { nullable: true }) referenceDate: string | null,
-    @Ctx() { services }: RequestContext,
+    @Ctx() { services, quota }: RequestContext,
   ): Promise<PredictionType> {
     const id = parseBillId(billId, 'billId');
-    return toPredictionType(await services.predictions.nowcast(id, services.predictions.referenceDate(referenceDate)));
+    const result = await services.predictions.nowcast(id, services.predictions.referenceDate(referenceDate));
+    await quota?.require('predictions');
+    return toPredictionType(result);
   }
 
   @Query(() => BatchPredictionsType, { description: 'Nowcasts of up to 100 bills; each item succeeds or fails on its own' })
   @Access('authenticated', { requires: ['data', 'model'] })
-  async predictions(@Args(() => BatchPredictionArgs) { billIds, referenceDate }: BatchPredictionArgs, @Ctx() { services }: RequestContext): Promise<BatchPredictionsType> {
+  async predictions(@Args(() => BatchPredictionArgs) { billIds, referenceDate }: BatchPredictionArgs, @Ctx() { services, quota }: RequestContext): Promise<BatchPredictionsType> {
     const started = process.hrtime.bigint();
-    const results = await services.predictions.nowcasts(billIds, services.predictions.referenceDate(referenceDate));
+    const date = services.predictions.referenceDate(referenceDate);
+    await quota?.require('batches');
+    const results = await services.predictions.nowcasts(billIds, date);
+    // Each prediction counts against the daily limit in request order; those past it are blocked.
+    const successes = results.filter((r) => !(r instanceof AppError)).length;
+    let granted = quota ? await quota.takeUpTo('predictions', successes) : successes;
+    const blocked = quota?.exceeded('predictions').message ?? '';
     const items = results.map((r, i) =>
       r instanceof AppError
         ? { billId: billIds[i], status: BatchItemStatus.ERROR, detail: r.message, prediction: null }
-        : { billId: billIds[i], status: BatchItemStatus.SUCCESS, detail: null, prediction: toPredictionType(r) },
+        : granted-- > 0
+          ? { billId: billIds[i], status: BatchItemStatus.SUCCESS, detail: null, prediction: toPredictionType(r) }
+          : { billId: billIds[i], status: BatchItemStatus.BLOCKED, detail: blocked, prediction: null },
     );
     const count = (status: BatchItemStatus) => items.filter((item) => item.status === status).length;
     return {

@@ -13,6 +13,7 @@ import { createRequestContext, type RequestContext } from './context';
 import { AppError, INTERNAL_DETAIL } from './errors';
 import { jsonErrorHandler, notFoundHandler } from './http-errors';
 import { queryCostLimit } from './query-cost';
+import { graphqlQuotaPlugin } from './quota/graphql-quota.plugin';
 import { requestId } from './request-id';
 import type { Services } from './services';
 
@@ -97,7 +98,7 @@ export async function createApp(services: Services, options: AppOptions): Promis
     includeStacktraceInErrorResponses: false,
     stopOnTerminationSignals: false,
     formatError: formatGraphQLError(services),
-    plugins: [ApolloServerPluginCacheControlDisabled(), ApolloServerPluginLandingPageDisabled(), ApolloServerPluginDrainHttpServer({ httpServer }), queryCostLimit(options.schema)],
+    plugins: [ApolloServerPluginCacheControlDisabled(), ApolloServerPluginLandingPageDisabled(), ApolloServerPluginDrainHttpServer({ httpServer }), queryCostLimit(options.schema), graphqlQuotaPlugin()],
   });
   await apollo.start();
 

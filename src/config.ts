@@ -17,6 +17,7 @@ const envSchema = z.object({
   HOST: z.string().default('0.0.0.0'),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z.string().url().optional(),
+  REDIS_URL: z.string().url().optional(),
   BILLS_SNAPSHOT: z.string().optional(),
   BILLS_API_URL: z.string().url().default('https://bills-api.parliament.uk/api/v1'),
   SERVICE_DATE: isoDate.optional(),
@@ -31,6 +32,8 @@ export interface Config {
   host: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** quota counters shared through Redis (several instances); the database keeps them otherwise */
+  redisUrl: string | undefined;
   /** the snapshot folder to ingest, or undefined to use the live Bills API */
   snapshotDir: string | undefined;
   billsApiUrl: string;
@@ -62,6 +65,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
+    redisUrl: e.REDIS_URL,
     snapshotDir: e.BILLS_SNAPSHOT ? path.resolve(e.BILLS_SNAPSHOT) : defaultSnapshotDir(),
     billsApiUrl: e.BILLS_API_URL,
     serviceDate: e.SERVICE_DATE,

@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { AppError } from './errors';
 import { createLoaders, type Loaders } from './loaders';
+import type { RequestQuota } from './quota/request-quota';
 import type { Services } from './services';
 import type { AuthenticatedUser } from './services/api-key.service';
 
@@ -10,6 +11,8 @@ export interface RequestContext {
   services: Services;
   loaders: Loaders;
   requestId: string;
+  /** the user's daily limits; null without a user */
+  quota: RequestQuota | null;
 }
 
 const header = (headers: IncomingHttpHeaders, name: string): string | undefined => {
@@ -48,5 +51,7 @@ export async function authenticateRequest(services: Services, headers: IncomingH
 }
 
 export async function createRequestContext(services: Services, headers: IncomingHttpHeaders, requestId: string): Promise<RequestContext> {
-  return { user: await authenticateRequest(services, headers), services, loaders: createLoaders(services), requestId };
+  const user = await authenticateRequest(services, headers);
+  const quota = user ? services.quotas.forUser(user) : null;
+  return { user, services, loaders: createLoaders(services, quota), requestId, quota };
 }

@@ -4,7 +4,8 @@ import type { BillStageEntity } from '../entities/bill-stage.entity';
 import type { BillEntity } from '../entities/bill.entity';
 import type { DivisionEntity } from '../entities/division.entity';
 import type { ParliamentarySessionEntity } from '../entities/parliamentary-session.entity';
-import type { AppError } from './errors';
+import { AppError } from './errors';
+import type { RequestQuota } from './quota/request-quota';
 import type { BillService } from './services/bill.service';
 import type { PredictionResult, PredictionService } from './services/prediction.service';
 
@@ -19,7 +20,8 @@ export interface Loaders {
   prediction: DataLoader<string, PredictionResult | AppError>;
 }
 
-async function predictionsByKey(predictions: PredictionService, keys: readonly string[]): Promise<(PredictionResult | AppError)[]> {
+/** Nowcasts for many (bill, date) keys; each success counts as a prediction, and those past the user's daily limit fail with 429. */
+async function predictionsByKey(predictions: PredictionService, quota: RequestQuota | null, keys: readonly string[]): Promise<(PredictionResult | AppError)[]> {
   const byDate = new Map<string, number[]>();
   for (const key of keys) {
     const [id, date] = key.split('@');
@@ -30,16 +32,19 @@ async function predictionsByKey(predictions: PredictionService, keys: readonly s
     const nowcasts = await predictions.nowcasts(ids, date);
     ids.forEach((id, i) => results.set(`${id}@${date}`, nowcasts[i]));
   }
-  return keys.map((key) => results.get(key)!);
+  const answered = keys.map((key) => results.get(key)!);
+  const successes = answered.filter((r) => !(r instanceof AppError)).length;
+  let granted = quota ? await quota.takeUpTo('predictions', successes) : successes;
+  return answered.map((r) => (r instanceof AppError ? r : granted-- > 0 ? r : quota!.exceeded('predictions')));
 }
 
-export function createLoaders({ bills, predictions }: { bills: BillService; predictions: PredictionService }): Loaders {
+export function createLoaders({ bills, predictions }: { bills: BillService; predictions: PredictionService }, quota: RequestQuota | null = null): Loaders {
   return {
     bill: new DataLoader((ids) => bills.byIds(ids)),
     session: new DataLoader((ids) => bills.sessionsByIds(ids)),
     stagesOfBill: new DataLoader((ids) => bills.stagesOfBills(ids)),
     sponsorsOfBill: new DataLoader((ids) => bills.sponsorsOfBills(ids)),
     divisionsOfBill: new DataLoader((ids) => bills.divisionsOfBills(ids)),
-    prediction: new DataLoader((keys) => predictionsByKey(predictions, keys)),
+    prediction: new DataLoader((keys) => predictionsByKey(predictions, quota, keys)),
   };
 }

@@ -40,7 +40,7 @@ export async function startServer(config: Config, logger: Logger, options: { tra
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.dbPoolSize });
   const clock = new ServiceClock(config.serviceDate);
   const readiness = new Readiness();
-  const services = createServices({ dataSource: db.dataSource, clock, readiness, logger, trainingOptions: options.trainingOptions });
+  const services = createServices({ dataSource: db.dataSource, clock, readiness, logger, trainingOptions: options.trainingOptions, redisUrl: config.redisUrl });
   const embedded = db.kind === 'pglite';
   const stopping = new AbortController();
 
@@ -133,6 +133,7 @@ export async function startServer(config: Config, logger: Logger, options: { tra
       await syncing;
       await modelsStarted;
       await services.models.idle();
+      await services.quotas.close();
       await db.close();
       logger.info('stopped');
     })());

@@ -5,6 +5,7 @@ import { BillStageEntity } from '../../entities/bill-stage.entity';
 import { BillEntity } from '../../entities/bill.entity';
 import { DivisionEntity } from '../../entities/division.entity';
 import { ModelVersionEntity } from '../../entities/model-version.entity';
+import { QuotaCounterEntity } from '../../entities/quota-counter.entity';
 import { ParliamentarySessionEntity } from '../../entities/parliamentary-session.entity';
 import { SyncStateEntity } from '../../entities/sync-state.entity';
 
@@ -19,4 +20,5 @@ export const ENTITIES = [
   ApiKeyEntity,
   SyncStateEntity,
   ModelVersionEntity,
+  QuotaCounterEntity,
 ];

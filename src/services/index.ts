@@ -7,6 +7,7 @@ import { ApiKeyService } from './api-key.service';
 import { BillService } from './bill.service';
 import { ModelService } from './model.service';
 import { PredictionService } from './prediction.service';
+import { QuotaService } from '../quota/quota.service';
 
 /** The domain API every door (GraphQL, REST, admin, CLI) uses; none of it sees a request. */
 export interface Services {
@@ -19,6 +20,7 @@ export interface Services {
   bills: BillService;
   models: ModelService;
   predictions: PredictionService;
+  quotas: QuotaService;
 }
 
 export interface ServiceDeps {
@@ -28,9 +30,13 @@ export interface ServiceDeps {
   logger: Logger;
   /** smaller networks or fewer iterations, for tests */
   trainingOptions?: ConstructorParameters<typeof ModelService>[4];
+  /** quota counters in Redis instead of the database */
+  redisUrl?: string;
+  /** the real time, for quotas (tests move it) */
+  now?: () => Date;
 }
 
-export function createServices({ trainingOptions, ...deps }: ServiceDeps): Services {
+export function createServices({ trainingOptions, redisUrl, now, ...deps }: ServiceDeps): Services {
   const accounts = new AccountService(deps.dataSource);
   const bills = new BillService(deps.dataSource);
   const models = new ModelService(deps.dataSource, deps.readiness, deps.clock, deps.logger, trainingOptions);
@@ -41,5 +47,6 @@ export function createServices({ trainingOptions, ...deps }: ServiceDeps): Servi
     bills,
     models,
     predictions: new PredictionService(deps.dataSource, bills, models, deps.clock),
+    quotas: new QuotaService(deps.dataSource, redisUrl, now),
   };
 }

@@ -22,6 +22,9 @@ export interface TestApp {
   /** a new account of the tier with one API key; returns the key */
   userWithKey(tier: Tier, email?: string): Promise<string>;
   graphql(query: string, options?: { key?: string; variables?: Record<string, unknown> }): Promise<request.Response>;
+  /** moves the real-time clock quotas run on */
+  setNow(now: Date): void;
+  accountIdOf(email: string): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -31,14 +34,15 @@ let emails = 0;
 /** Small, fast networks for tests: enough to exercise training and serving, not to predict well. */
 export const TEST_TRAINING = { iterations: 3, hiddenLayers: [4] };
 
-export async function startTestApp(options: { billIds?: number[]; trainModel?: boolean } = {}): Promise<TestApp> {
+export async function startTestApp(options: { billIds?: number[]; trainModel?: boolean; redisUrl?: string } = {}): Promise<TestApp> {
   const db = await openTestDatabase();
   await ingest(db.dataSource, new SnapshotSource(makeSnapshot(options.billIds ?? SAMPLE_BILL_IDS)));
   const logLines: string[] = [];
   const logger = createLogger('info', new Writable({ write: (chunk, _enc, done) => (logLines.push(String(chunk)), done()) }) as never);
   const clock = new ServiceClock(undefined);
   clock.setDataAsOf('2021-12-31');
-  const services = createServices({ dataSource: db.dataSource, clock, readiness: new Readiness(), logger, trainingOptions: TEST_TRAINING });
+  let now = new Date('2026-11-22T12:00:00Z');
+  const services = createServices({ dataSource: db.dataSource, clock, readiness: new Readiness(), logger, trainingOptions: TEST_TRAINING, redisUrl: options.redisUrl, now: () => now });
   if (options.trainModel) await services.models.train();
   else await services.models.start({ trainIfMissing: false });
   const app = await createApp(services, { schema: await buildAppSchema() });
@@ -60,8 +64,15 @@ export async function startTestApp(options: { billIds?: number[]; trainModel?: b
       if (key) req.set('authorization', `Bearer ${key}`);
       return req.send({ query, variables });
     },
+    setNow(next) {
+      now = next;
+    },
+    async accountIdOf(email) {
+      return (await services.accounts.findByEmail(email)).id;
+    },
     async close() {
       await app.stop();
+      await services.quotas.close();
       await db.close();
     },
   };

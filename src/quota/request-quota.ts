@@ -1,0 +1,106 @@
+import type { Tier } from '../../entities/account.entity';
+import { AppError } from '../errors';
+import type { QuotaStore } from './quota-store';
+import { QUOTA_LABEL, type QuotaKind, TIER_LIMITS } from './tier-limits';
+
+const DAY_SECONDS = 86_400;
+const TIER_NAME: Record<Tier, string> = { free: 'Free', pilot: 'Pilot', pro: 'Pro' };
+
+/**
+ * One request's view of its user's daily limits (per user across all their keys, per UTC day).
+ * Remembers what it learned of each limit it touched, for the rate-limit headers of the response.
+ */
+export class RequestQuota {
+  private readonly remaining = new Map<QuotaKind, number>();
+  private callCharged = false;
+
+  constructor(
+    private readonly store: QuotaStore,
+    private readonly accountId: number,
+    private readonly tier: Tier,
+    private readonly now: Date,
+  ) {}
+
+  private get day(): string {
+    return this.now.toISOString().slice(0, 10);
+  }
+
+  /** The next midnight UTC: when every daily limit resets. */
+  get resetAt(): Date {
+    const next = new Date(`${this.day}T00:00:00Z`);
+    next.setUTCDate(next.getUTCDate() + 1);
+    return next;
+  }
+
+  private get secondsToReset(): number {
+    return Math.max(1, Math.ceil((this.resetAt.getTime() - this.now.getTime()) / 1000));
+  }
+
+  limit(kind: QuotaKind): number {
+    return TIER_LIMITS[this.tier][kind];
+  }
+
+  /** Grants up to `amount` (fewer when the limit is near); what a batch uses for its predictions. A take of 0 just reads. */
+  async takeUpTo(kind: QuotaKind, amount: number): Promise<number> {
+    const { granted, used } = await this.store.take(this.accountId, this.day, kind, Math.max(0, amount), this.limit(kind));
+    this.remaining.set(kind, Math.max(0, this.limit(kind) - used));
+    return granted;
+  }
+
+  /** Takes `amount` whole, or nothing and a 429 that says which limit and when it resets. */
+  async require(kind: QuotaKind, amount = 1): Promise<void> {
+    const granted = await this.takeUpTo(kind, amount);
+    if (granted === amount) return;
+    if (granted > 0) {
+      await this.store.refund(this.accountId, this.day, kind, granted);
+      this.remaining.set(kind, (this.remaining.get(kind) ?? 0) + granted);
+    }
+    throw this.exceeded(kind);
+  }
+
+  /** Counts the request as one API call (429 past the limit). */
+  async chargeCall(): Promise<void> {
+    await this.require('calls');
+    this.callCharged = true;
+  }
+
+  /** A request refused by a limit (429) costs nothing: its API call is given back. */
+  async refundCallOfRefusedRequest(): Promise<void> {
+    if (!this.callCharged) return;
+    this.callCharged = false;
+    await this.refund('calls');
+  }
+
+  /** Gives back what a refused request had taken. */
+  async refund(kind: QuotaKind, amount = 1): Promise<void> {
+    await this.store.refund(this.accountId, this.day, kind, amount);
+    this.remaining.set(kind, Math.min(this.limit(kind), (this.remaining.get(kind) ?? 0) + amount));
+  }
+
+  exceeded(kind: QuotaKind): AppError {
+    const limit = this.limit(kind);
+    return new AppError(
+      'RATE_LIMITED',
+      `Daily ${QUOTA_LABEL[kind]} limit reached: the ${TIER_NAME[this.tier]} tier allows ${limit.toLocaleString('en-GB')} a day; it resets at ${this.resetAt.toISOString()}`,
+      { headers: { 'Retry-After': String(this.secondsToReset), ...this.headers() } },
+    );
+  }
+
+  /**
+   * X-RateLimit-Remaining: what is left of the tightest limit this request touched;
+   * X-RateLimit-Reset: Unix seconds of the next midnight UTC; and the IETF RateLimit-Policy /
+   * RateLimit pair naming the same limits.
+   */
+  headers(): Record<string, string> {
+    const touched = [...this.remaining.entries()];
+    if (!touched.length) return {};
+    const [tightestKind, tightest] = touched.reduce((min, entry) => (entry[1] < min[1] ? entry : min));
+    const policies = (Object.keys(TIER_LIMITS[this.tier]) as QuotaKind[]).map((k) => `"${k}";q=${this.limit(k)};w=${DAY_SECONDS}`);
+    return {
+      'X-RateLimit-Remaining': String(tightest),
+      'X-RateLimit-Reset': String(Math.floor(this.resetAt.getTime() / 1000)),
+      'RateLimit-Policy': policies.join(', '),
+      RateLimit: `"${tightestKind}";r=${tightest};t=${this.secondsToReset}`,
+    };
+  }
+}
