@@ -8,6 +8,7 @@ import { AppError } from '../src/errors';
  * - `public`: anyone, with or without a key;
  * - `authenticated`: any user with a valid key (Free users never get this far: see context.ts);
  * - `pro`: Pro tier only.
+ * The same guard applies the per-user burst limit of each root field (see burst-limit.ts).
  */
 export type AccessRule = 'public' | 'authenticated' | 'pro';
 
@@ -19,7 +20,7 @@ export interface AccessOptions {
 export const ACCESS_EXTENSION = 'access';
 
 function guard(rule: AccessRule, requires: string[]): MiddlewareFn<RequestContext> {
-  return ({ context }, next) => {
+  return async ({ context, info, args }, next) => {
     if (rule !== 'public' && !context.user) {
       throw new AppError('UNAUTHENTICATED', 'An API key is required: send "Authorization: Bearer <key>" or "X-API-Key: <key>"');
     }
@@ -29,6 +30,7 @@ function guard(rule: AccessRule, requires: string[]): MiddlewareFn<RequestContex
         throw new AppError('SERVICE_UNAVAILABLE', `Service unavailable: ${context.services.readiness.reasons().join('; ')}`);
       }
     }
+    await context.services.burstLimiter.check(context, info, args);
     return next();
   };
 }

@@ -24,6 +24,7 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   // Two at least: migrations hold one connection for their advisory lock and run on another.
   DB_POOL_SIZE: z.coerce.number().int().min(2).max(100).default(10),
+  BURST_LIMIT: z.coerce.number().int().min(0).max(100_000).default(300),
 });
 
 export interface Config {
@@ -40,6 +41,8 @@ export interface Config {
   serviceDate: string | undefined;
   logLevel: string;
   dbPoolSize: number;
+  /** calls of one GraphQL root field per user per 10 seconds (0: off) */
+  burstLimit: number;
 }
 
 /** The repository's sibling data folder, used when BILLS_SNAPSHOT is unset. */
@@ -71,5 +74,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     serviceDate: e.SERVICE_DATE,
     logLevel: e.LOG_LEVEL,
     dbPoolSize: e.DB_POOL_SIZE,
+    burstLimit: e.BURST_LIMIT,
   };
 }

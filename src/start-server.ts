@@ -40,7 +40,7 @@ export async function startServer(config: Config, logger: Logger, options: { tra
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.dbPoolSize });
   const clock = new ServiceClock(config.serviceDate);
   const readiness = new Readiness();
-  const services = createServices({ dataSource: db.dataSource, clock, readiness, logger, trainingOptions: options.trainingOptions, redisUrl: config.redisUrl });
+  const services = createServices({ dataSource: db.dataSource, clock, readiness, logger, trainingOptions: options.trainingOptions, redisUrl: config.redisUrl, burstLimit: { max: config.burstLimit, windowSeconds: 10 } });
   const embedded = db.kind === 'pglite';
   const stopping = new AbortController();
 

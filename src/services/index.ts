@@ -8,6 +8,7 @@ import { BillService } from './bill.service';
 import { ModelService } from './model.service';
 import { PredictionService } from './prediction.service';
 import { QuotaService } from '../quota/quota.service';
+import { BurstLimiter, type BurstLimitOptions } from '../burst-limit';
 
 /** The domain API every door (GraphQL, REST, admin, CLI) uses; none of it sees a request. */
 export interface Services {
@@ -21,6 +22,7 @@ export interface Services {
   models: ModelService;
   predictions: PredictionService;
   quotas: QuotaService;
+  burstLimiter: BurstLimiter;
 }
 
 export interface ServiceDeps {
@@ -34,9 +36,12 @@ export interface ServiceDeps {
   redisUrl?: string;
   /** the real time, for quotas (tests move it) */
   now?: () => Date;
+  burstLimit?: BurstLimitOptions;
 }
 
-export function createServices({ trainingOptions, redisUrl, now, ...deps }: ServiceDeps): Services {
+export const DEFAULT_BURST_LIMIT: BurstLimitOptions = { max: 300, windowSeconds: 10 };
+
+export function createServices({ trainingOptions, redisUrl, now, burstLimit, ...deps }: ServiceDeps): Services {
   const accounts = new AccountService(deps.dataSource);
   const bills = new BillService(deps.dataSource);
   const models = new ModelService(deps.dataSource, deps.readiness, deps.clock, deps.logger, trainingOptions);
@@ -48,5 +53,6 @@ export function createServices({ trainingOptions, redisUrl, now, ...deps }: Serv
     models,
     predictions: new PredictionService(deps.dataSource, bills, models, deps.clock),
     quotas: new QuotaService(deps.dataSource, redisUrl, now),
+    burstLimiter: new BurstLimiter(burstLimit ?? DEFAULT_BURST_LIMIT),
   };
 }

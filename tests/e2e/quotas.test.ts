@@ -167,3 +167,23 @@ const REDIS_URL = process.env.TEST_REDIS_URL;
     await restarted.close();
   });
 });
+
+describe('the burst limit per root field', () => {
+  let limited: TestApp;
+  beforeAll(async () => {
+    limited = await startTestApp({ billIds: [26], burstLimit: 3 });
+  });
+  afterAll(() => limited.close());
+
+  it('refuses a fourth call of one field within 10 seconds with 429, and leaves other fields alone', async () => {
+    const key = await limited.userWithKey('pro');
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push((await limited.graphql('{ me { id } }', { key })).status);
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    const refused = await limited.graphql('{ me { id } }', { key });
+    expect(refused.body.errors[0]).toMatchObject({ extensions: { code: 'RATE_LIMITED' }, message: 'Too many me requests: at most 3 every 10 seconds' });
+    expect((await limited.graphql('{ sessions { id } }', { key })).status).toBe(200);
+    // another user has a burst allowance of their own
+    expect((await limited.graphql('{ me { id } }', { key: await limited.userWithKey('pro') })).status).toBe(200);
+  });
+});
