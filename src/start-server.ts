@@ -40,7 +40,7 @@ export async function startServer(config: Config, logger: Logger, options: { tra
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.dbPoolSize });
   const clock = new ServiceClock(config.serviceDate);
   const readiness = new Readiness();
-  const services = createServices({ dataSource: db.dataSource, clock, readiness, logger, trainingOptions: options.trainingOptions, redisUrl: config.redisUrl, burstLimit: { max: config.burstLimit, windowSeconds: 10 } });
+  const services = createServices({ dataSource: db.dataSource, embeddedDatabase: db.kind === 'pglite', clock, readiness, logger, trainingOptions: options.trainingOptions, redisUrl: config.redisUrl, burstLimit: { max: config.burstLimit, windowSeconds: 10 } });
   const embedded = db.kind === 'pglite';
   const stopping = new AbortController();
 
@@ -58,6 +58,7 @@ export async function startServer(config: Config, logger: Logger, options: { tra
     const run = syncing.then(async () => {
       const report = await syncBills(db.dataSource, billSourceFor(config, snapshotDir), logger, stopping.signal);
       clock.setDataAsOf(await servedDataAsOf(db.dataSource));
+      await services.predictions.checkDataState();
       readiness.unblock('data');
       if (!firstStartSyncRunning) startModels();
       return report;
@@ -72,6 +73,8 @@ export async function startServer(config: Config, logger: Logger, options: { tra
   let firstStart: boolean;
   try {
     clock.setDataAsOf(await servedDataAsOf(db.dataSource));
+    // the baseline later polls compare with, read before any key is trusted
+    await services.apiKeys.checkForChanges();
     firstStart = !(await hasCompletedSync(db.dataSource));
     if (firstStart) readiness.block('data', DATA_LOADING);
     readiness.block('model', MODELS_LOADING);
@@ -112,8 +115,10 @@ export async function startServer(config: Config, logger: Logger, options: { tra
 
   const watch = setInterval(() => {
     void (async () => {
+      await services.apiKeys.checkForChanges();
       if (!(await hasCompletedSync(db.dataSource))) return;
       clock.setDataAsOf(await servedDataAsOf(db.dataSource));
+      await services.predictions.checkDataState();
       if (!readiness.isReady('data') && !firstStartSyncRunning) readiness.unblock('data');
       // also serves a version trained by `npm run train` in another process, without a restart
       if (services.models.activeVersion()) await services.models.refresh();

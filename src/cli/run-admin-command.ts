@@ -21,7 +21,7 @@ async function runDirectly(command: string, args: Record<string, unknown>, logge
   try {
     const clock = new ServiceClock(config.serviceDate);
     clock.setDataAsOf(await servedDataAsOf(db.dataSource));
-    const services = createServices({ dataSource: db.dataSource, clock, readiness: new Readiness(), logger });
+    const services = createServices({ dataSource: db.dataSource, embeddedDatabase: db.kind === 'pglite', clock, readiness: new Readiness(), logger });
     return await runAdminCommand(
       {
         accounts: services.accounts,

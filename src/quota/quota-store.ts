@@ -14,6 +14,8 @@ export interface QuotaStore {
   take(accountId: number, day: string, kind: QuotaKind, amount: number, limit: number): Promise<QuotaTake>;
   /** Gives back units a refused request had taken. */
   refund(accountId: number, day: string, kind: QuotaKind, amount: number): Promise<void>;
+  /** Makes every count so far durable (a no-op for stores that write through). */
+  flush?(): Promise<void>;
   close?(): Promise<void>;
 }
 

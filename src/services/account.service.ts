@@ -25,7 +25,11 @@ export function parseTier(tier: unknown): Tier {
 export const accountView = (a: AccountEntity): AccountView => ({ id: a.id, email: a.email, tier: a.tier });
 
 export class AccountService {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    /** told when a tier changes, so cached authentications are dropped */
+    private readonly onTierChange: () => void = () => {},
+  ) {}
 
   private get repo() {
     return this.dataSource.getRepository(AccountEntity);
@@ -55,7 +59,9 @@ export class AccountService {
   async setTier(email: unknown, tier: unknown): Promise<AccountView> {
     const account = await this.findByEmail(email);
     account.tier = parseTier(tier);
-    return accountView(await this.repo.save(account));
+    const saved = accountView(await this.repo.save(account));
+    this.onTierChange();
+    return saved;
   }
 
   async list(): Promise<AccountView[]> {

@@ -28,8 +28,16 @@ export interface IssuedKey {
 
 // last_used_at is a hint for the owner, not an audit log: write it at most once a minute per key.
 const LAST_USED_RESOLUTION_MS = 60_000;
+/**
+ * How long a verified key is trusted without asking the database again. Revoking a key or
+ * changing a tier in this process takes effect at once; done by another process (the CLI on
+ * PostgreSQL, another instance), at the server's next poll (checkForChanges, every 2 seconds).
+ */
+export const AUTH_CACHE_MS = 10_000;
 
 export class ApiKeyService {
+  private readonly verified = new Map<string, { user: AuthenticatedUser | null; expires: number }>();
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly accounts: AccountService,
@@ -59,11 +67,42 @@ export class ApiKeyService {
       key.revokedAt = new Date();
       await this.repo.update({ id: key.id, revokedAt: IsNull() }, { revokedAt: key.revokedAt });
     }
+    this.forgetVerified();
     return { prefix, revoked_at: key.revokedAt.toISOString() };
+  }
+
+  private credentialsState: string | null = null;
+
+  /**
+   * Notices revocations and tier changes made by other processes (the server polls this every
+   * few seconds) and drops the verified keys when there are any.
+   */
+  async checkForChanges(): Promise<void> {
+    const [{ state }] = (await this.dataSource.query(
+      `SELECT coalesce((SELECT max(revoked_at) FROM api_key)::text, '') || '|' || coalesce((SELECT max(updated_at) FROM account)::text, '') AS state`,
+    )) as { state: string }[];
+    if (this.credentialsState !== null && state !== this.credentialsState) this.forgetVerified();
+    this.credentialsState = state;
+  }
+
+  /** Drops every verified key: after a revocation or a tier change, nothing stale is trusted. */
+  forgetVerified(): void {
+    this.verified.clear();
   }
 
   /** The user a presented key belongs to; null when the key is malformed, unknown or revoked. */
   async authenticate(presented: string): Promise<AuthenticatedUser | null> {
+    if (!KEY_PATTERN.test(presented)) return null;
+    const digest = sha256(presented).toString('hex');
+    const cached = this.verified.get(digest);
+    if (cached && cached.expires > Date.now()) return cached.user;
+    const user = await this.verify(presented);
+    if (this.verified.size > 10_000) this.verified.clear();
+    this.verified.set(digest, { user, expires: Date.now() + AUTH_CACHE_MS });
+    return user;
+  }
+
+  private async verify(presented: string): Promise<AuthenticatedUser | null> {
     const match = KEY_PATTERN.exec(presented);
     if (!match) return null;
     const key = await this.repo.findOneBy({ prefix: match[1] });

@@ -27,6 +27,8 @@ export interface Services {
 
 export interface ServiceDeps {
   dataSource: DataSource;
+  /** PGlite, owned by this process alone (see QuotaService) */
+  embeddedDatabase: boolean;
   clock: ServiceClock;
   readiness: Readiness;
   logger: Logger;
@@ -41,18 +43,20 @@ export interface ServiceDeps {
 
 export const DEFAULT_BURST_LIMIT: BurstLimitOptions = { max: 300, windowSeconds: 10 };
 
-export function createServices({ trainingOptions, redisUrl, now, burstLimit, ...deps }: ServiceDeps): Services {
-  const accounts = new AccountService(deps.dataSource);
+export function createServices({ trainingOptions, redisUrl, now, burstLimit, embeddedDatabase, ...deps }: ServiceDeps): Services {
+  let apiKeys: ApiKeyService | undefined;
+  const accounts = new AccountService(deps.dataSource, () => apiKeys?.forgetVerified());
+  apiKeys = new ApiKeyService(deps.dataSource, accounts);
   const bills = new BillService(deps.dataSource);
   const models = new ModelService(deps.dataSource, deps.readiness, deps.clock, deps.logger, trainingOptions);
   return {
     ...deps,
     accounts,
-    apiKeys: new ApiKeyService(deps.dataSource, accounts),
+    apiKeys,
     bills,
     models,
-    predictions: new PredictionService(deps.dataSource, bills, models, deps.clock),
-    quotas: new QuotaService(deps.dataSource, redisUrl, now),
+    predictions: new PredictionService(deps.dataSource, models, deps.clock),
+    quotas: new QuotaService(deps.dataSource, { redisUrl, embedded: embeddedDatabase }, now),
     burstLimiter: new BurstLimiter(burstLimit ?? DEFAULT_BURST_LIMIT),
   };
 }

@@ -3,7 +3,6 @@ import type { SessionFact } from '../../model/bill-facts';
 import type { Nowcast } from '../../model/predictor';
 import type { ServiceClock } from '../clock';
 import { AppError, badInput, notFound } from '../errors';
-import type { BillService } from './bill.service';
 import type { ModelService } from './model.service';
 import { loadBillFacts, loadSessionFacts } from './training-data';
 
@@ -22,10 +21,11 @@ export class PredictionService {
   private readonly cache = new Map<string, PredictionResult>();
   private sessions: { fingerprint: string; facts: SessionFact[] } | null = null;
   private active: { key: string; nowcasts: Promise<PredictionResult[]> } | null = null;
+  /** each bill's content hash and introduction date, as of a data state: what a warm nowcast needs without a query */
+  private index: { state: string; bills: Map<number, { contentHash: string; introducedDate: string | null }> } | null = null;
 
   constructor(
     private readonly dataSource: DataSource,
-    private readonly bills: BillService,
     private readonly models: ModelService,
     private readonly clock: ServiceClock,
   ) {
@@ -46,14 +46,16 @@ export class PredictionService {
    */
   async nowcasts(billIds: readonly number[], referenceDate: string): Promise<(PredictionResult | AppError)[]> {
     const { predictor, version } = this.models.predictor();
-    const bills = await this.bills.byIds(billIds);
+    const index = await this.billIndex();
+    const bills = billIds.map((id) => index.bills.get(id));
     const key = (i: number) => `${version.id}:${billIds[i]}:${referenceDate}:${bills[i]!.contentHash}`;
-    const missing = billIds.filter((_, i) => bills[i] && !this.cache.has(key(i)));
+    const introducedBy = (i: number) => !bills[i]!.introducedDate || bills[i]!.introducedDate! <= referenceDate;
+    const missing = billIds.filter((_, i) => bills[i] && introducedBy(i) && !this.cache.has(key(i)));
     if (missing.length) {
       const [facts, sessions] = await Promise.all([loadBillFacts(this.dataSource, [...new Set(missing)]), this.sessionFacts()]);
       billIds.forEach((id, i) => {
         const entry = facts.get(id);
-        if (!entry || this.cache.has(key(i)) || (entry.facts.introducedDate && entry.facts.introducedDate > referenceDate)) return;
+        if (!entry || this.cache.has(key(i))) return;
         if (this.cache.size >= CACHE_LIMIT) this.cache.delete(this.cache.keys().next().value!);
         this.cache.set(key(i), { ...predictor.nowcast(entry.facts, referenceDate, sessions), modelVersion: version.id });
       });
@@ -61,8 +63,8 @@ export class PredictionService {
     return billIds.map((id, i) => {
       const bill = bills[i];
       if (!bill) return notFound(`bill ${id} does not exist`);
-      if (bill.introducedDate && bill.introducedDate > referenceDate) return badInput(`bill ${id} was introduced on ${bill.introducedDate}, after referenceDate ${referenceDate}`);
-      return this.cache.get(key(i))!;
+      if (!introducedBy(i)) return badInput(`bill ${id} was introduced on ${bill.introducedDate}, after referenceDate ${referenceDate}`);
+      return this.cache.get(key(i)) ?? notFound(`bill ${id} does not exist`);
     });
   }
 
@@ -79,7 +81,8 @@ export class PredictionService {
    */
   async activeNowcasts(): Promise<PredictionResult[]> {
     const today = this.clock.today();
-    const key = `${this.models.predictor().version.id}:${await this.dataState()}:${today}`;
+    const index = await this.billIndex();
+    const key = `${this.models.predictor().version.id}:${index.state}:${today}`;
     if (this.active?.key !== key) {
       const nowcasts = (async () => {
         const rows = (await this.dataSource.query(`SELECT id FROM bill WHERE outcome = 'pending' AND (introduced_date IS NULL OR introduced_date <= $1) ORDER BY id`, [today])) as { id: number }[];
@@ -92,16 +95,26 @@ export class PredictionService {
     return this.active.nowcasts;
   }
 
-  /** Changes with every completed sync. */
-  private async dataState(): Promise<string> {
+  /**
+   * Notices new data (a completed sync, here or in another process) and rebuilds the bill index.
+   * The server calls it after each sync and every few seconds; requests never wait on it.
+   */
+  async checkDataState(): Promise<void> {
     const [{ state }] = (await this.dataSource.query(`SELECT coalesce(max(completed_at)::text, '') AS state FROM sync_state`)) as { state: string }[];
-    return state;
+    if (this.index?.state === state) return;
+    const rows = (await this.dataSource.query('SELECT id, content_hash, introduced_date FROM bill')) as { id: number; content_hash: string; introduced_date: string | null }[];
+    this.index = { state, bills: new Map(rows.map((r) => [r.id, { contentHash: r.content_hash, introducedDate: r.introduced_date }])) };
   }
 
-  /** Sessions change only with a sync: reloaded when the data state says so. */
+  private async billIndex(): Promise<NonNullable<PredictionService['index']>> {
+    if (!this.index) await this.checkDataState();
+    return this.index!;
+  }
+
+  /** Sessions change only with a sync: reloaded with the bill index's data state. */
   private async sessionFacts(): Promise<SessionFact[]> {
-    const fingerprint = await this.dataState();
-    if (this.sessions?.fingerprint !== fingerprint) this.sessions = { fingerprint, facts: await loadSessionFacts(this.dataSource) };
+    const { state } = await this.billIndex();
+    if (this.sessions?.fingerprint !== state) this.sessions = { fingerprint: state, facts: await loadSessionFacts(this.dataSource) };
     return this.sessions.facts;
   }
 }

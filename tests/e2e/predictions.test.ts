@@ -95,6 +95,7 @@ describe('a served model', () => {
     });
     const report = await ingest(t.db.dataSource, new SnapshotSource(later));
     expect(report.billsChanged).toBe(2);
+    await t.services.predictions.checkDataState(); // what the server does after a sync, and every 2 seconds
     const after = (await predict(2900, date)).body.data.prediction;
     expect(after).toEqual(before);
     // …while today's nowcast does see the new stages

@@ -1,6 +1,7 @@
 import Redis from 'ioredis';
 import { QuotaService } from '../../src/quota/quota.service';
 import { SqlQuotaStore } from '../../src/quota/quota-store';
+import { WriteBehindQuotaStore } from '../../src/quota/write-behind-quota-store';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 const NOW = new Date('2026-11-22T12:00:00Z');
@@ -130,9 +131,11 @@ describe('counters are atomic', () => {
   it('survive a restart: a new service on the same database sees the same counts', async () => {
     const { accountId } = await user('pilot');
     await use(accountId, 'predictions', 42, 100);
-    const restarted = new QuotaService(t.db.dataSource, undefined, () => NOW);
-    expect(restarted.store).toBeInstanceOf(SqlQuotaStore);
+    await t.services.quotas.store.flush?.(); // what a shutdown does
+    const restarted = new QuotaService(t.db.dataSource, { embedded: t.db.kind === 'pglite' }, () => NOW);
+    expect(restarted.store).toBeInstanceOf(t.db.kind === 'pglite' ? WriteBehindQuotaStore : SqlQuotaStore);
     expect((await restarted.store.take(accountId, DAY, 'predictions', 0, 100)).used).toBe(42);
+    await restarted.close();
   });
 });
 
@@ -155,14 +158,14 @@ const REDIS_URL = process.env.TEST_REDIS_URL;
     redisApp.setNow(NOW);
     await redisApp.services.quotas.store.take(accountId, DAY, 'predictions', 90, 100);
     // a second instance: its own QuotaService on the same Redis
-    const other = new QuotaService(redisApp.db.dataSource, REDIS_URL, () => NOW);
+    const other = new QuotaService(redisApp.db.dataSource, { redisUrl: REDIS_URL, embedded: false }, () => NOW);
     const viaOther = Array.from({ length: 25 }, () => other.store.take(accountId, DAY, 'predictions', 1, 100).then((r) => (r.granted ? 200 : 429)));
     const viaHttp = Array.from({ length: 25 }, () => redisApp.http().get('/api/v1/predict/2900').set('authorization', `Bearer ${key}`).then((r) => r.status));
     const statuses = await Promise.all([...viaOther, ...viaHttp]);
     expect(statuses.filter((s) => s === 200)).toHaveLength(10);
     expect(statuses.filter((s) => s === 429)).toHaveLength(40);
     await other.close();
-    const restarted = new QuotaService(redisApp.db.dataSource, REDIS_URL, () => NOW);
+    const restarted = new QuotaService(redisApp.db.dataSource, { redisUrl: REDIS_URL, embedded: false }, () => NOW);
     expect((await restarted.store.take(accountId, DAY, 'predictions', 0, 100)).used).toBe(100);
     await restarted.close();
   });

@@ -59,11 +59,21 @@ it('refuses a key to a Free user with exit code 1 and a clear message', async ()
   expect(badTier.json.error).toMatch(/tier must be one of free, pilot, pro/);
 });
 
-it('changes tiers with immediate effect, and lists users', async () => {
+/** At once on the embedded database (the CLI asks the server); on PostgreSQL within the server's 2-second poll. */
+async function eventually<T>(probe: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  const deadline = Date.now() + 5_000;
+  for (;;) {
+    const value = await probe();
+    if (done(value) || Date.now() > deadline) return value;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+it('changes tiers with effect on the running server, and lists users', async () => {
   expect((await adminCli(['set-tier', '--email', 'ann@example.com', '--tier', 'free'], env)).json.tier).toBe('free');
-  expect((await graphqlOver(server!.url, '{ me { tier } }', key)).status).toBe(403);
+  expect((await eventually(() => graphqlOver(server!.url, '{ me { tier } }', key), (r) => r.status === 403)).status).toBe(403);
   expect((await adminCli(['set-tier', '--email', 'ann@example.com', '--tier', 'pro'], env)).json.tier).toBe('pro');
-  expect((await graphqlOver(server!.url, '{ me { tier } }', key)).body.data.me.tier).toBe('PRO');
+  expect((await eventually(() => graphqlOver(server!.url, '{ me { tier } }', key), (r) => r.status === 200)).body.data.me.tier).toBe('PRO');
   const list = await adminCli(['list-users'], env);
   expect(list.json.users.map((u: { email: string }) => u.email)).toEqual(['ann@example.com', 'fred@example.com']);
 });
@@ -105,7 +115,7 @@ it('keeps users, keys and data across a restart, without ingesting again', async
   expect(bill.body.data).toEqual({ bill: { id: 2901 }, me: { email: 'ann@example.com' } });
   const revoked = await adminCli(['revoke-key', '--prefix', key.slice(0, 11)], env);
   expect(revoked.json).toMatchObject({ prefix: key.slice(0, 11), revoked_at: expect.any(String) });
-  expect((await graphqlOver(server.url, '{ me { email } }', key)).status).toBe(401);
+  expect((await eventually(() => graphqlOver(server!.url, '{ me { email } }', key), (r) => r.status === 401)).status).toBe(401);
 });
 
 describe('a first start whose ingest fails', () => {

@@ -42,7 +42,7 @@ export async function startTestApp(options: { billIds?: number[]; trainModel?: b
   const clock = new ServiceClock(undefined);
   clock.setDataAsOf('2021-12-31');
   let now = new Date('2026-11-22T12:00:00Z');
-  const services = createServices({ dataSource: db.dataSource, clock, readiness: new Readiness(), logger, trainingOptions: TEST_TRAINING, redisUrl: options.redisUrl, now: () => now, burstLimit: { max: options.burstLimit ?? 1000, windowSeconds: 10 } });
+  const services = createServices({ dataSource: db.dataSource, embeddedDatabase: db.kind === 'pglite', clock, readiness: new Readiness(), logger, trainingOptions: TEST_TRAINING, redisUrl: options.redisUrl, now: () => now, burstLimit: { max: options.burstLimit ?? 1000, windowSeconds: 10 } });
   if (options.trainModel) await services.models.train();
   else await services.models.start({ trainIfMissing: false });
   const app = await createApp(services, { schema: await buildAppSchema() });
