@@ -1,5 +1,6 @@
 import { riskLevel } from '../model/predictor';
 import type { PredictionResult } from '../src/services/prediction.service';
+import type { House } from './enums';
 import type { BillStatusAsOf, PredictionType, RiskLevel } from './prediction.type';
 
 /** A nowcast as the GraphQL Prediction type; REST maps from that type in turn. */
@@ -8,6 +9,8 @@ export function toPredictionType(p: PredictionResult): PredictionType {
   return {
     billId: p.billId,
     mode: 'nowcast',
+    billTitle: p.billTitle,
+    originatingHouse: p.originatingHouse as House,
     referenceDate: p.referenceDate,
     status: p.status as BillStatusAsOf,
     royalAssent: probabilities.royal_assent,

@@ -1,5 +1,6 @@
 import { Field, Float, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { DateScalar } from './date.scalar';
+import { House } from './enums';
 
 export enum RiskLevel {
   LOW = 'low',
@@ -16,7 +17,7 @@ export enum BillStatusAsOf {
 }
 registerEnumType(BillStatusAsOf, { name: 'BillStatusAsOf', description: 'Where the bill stood on the reference date, from the facts known then' });
 
-@ObjectType('LastStage', { description: 'The last main stage that sat on or before the reference date' })
+@ObjectType('LastStage', { description: 'The last main stage that sat on or before the reference date', simpleResolvers: true })
 export class LastStageType {
   @Field(() => String)
   stage: string;
@@ -28,7 +29,7 @@ export class LastStageType {
   date: string;
 }
 
-@ObjectType('RiskIndicators')
+@ObjectType('RiskIndicators', { simpleResolvers: true })
 export class RiskIndicatorsType {
   @Field(() => Float, { description: 'how contested the bill has been so far, 0–1 (see the model card)' })
   controversyScore: number;
@@ -49,13 +50,19 @@ export class RiskIndicatorsType {
   closeVoteLevel: RiskLevel;
 }
 
-@ObjectType('Prediction', { description: 'A nowcast: what the facts known on the reference date say of the bill’s future' })
+@ObjectType('Prediction', { description: 'A nowcast: what the facts known on the reference date say of the bill’s future', simpleResolvers: true })
 export class PredictionType {
   @Field(() => Int)
   billId: number;
 
   @Field(() => String, { description: 'always "nowcast": computed only from facts dated on or before referenceDate' })
   mode: string;
+
+  @Field(() => String, { description: 'the bill’s short title' })
+  billTitle: string;
+
+  @Field(() => House)
+  originatingHouse: House;
 
   @Field(() => DateScalar)
   referenceDate: string;
@@ -119,7 +126,7 @@ export class BatchPredictionItemType {
   prediction: PredictionType | null;
 }
 
-@ObjectType('BatchSummary')
+@ObjectType('BatchSummary', { simpleResolvers: true })
 export class BatchSummaryType {
   @Field(() => Int)
   total: number;
@@ -134,7 +141,7 @@ export class BatchSummaryType {
   blocked: number;
 }
 
-@ObjectType('BatchPredictions')
+@ObjectType('BatchPredictions', { simpleResolvers: true })
 export class BatchPredictionsType {
   @Field(() => [BatchPredictionItemType], { description: 'in the order of billIds' })
   items: BatchPredictionItemType[];
@@ -163,7 +170,7 @@ export enum TimeBucket {
 }
 registerEnumType(TimeBucket, { name: 'TimeBucket', description: 'today < 1 day, week ≤ 7, two_weeks ≤ 14, month ≤ 30; null beyond' });
 
-@ObjectType('ImminentBill')
+@ObjectType('ImminentBill', { simpleResolvers: true })
 export class ImminentBillType {
   @Field(() => Int)
   billId: number;
@@ -196,7 +203,7 @@ export class ImminentBillType {
   prediction: PredictionType;
 }
 
-@ObjectType('ImminentBills')
+@ObjectType('ImminentBills', { simpleResolvers: true })
 export class ImminentBillsType {
   @Field(() => [ImminentBillType], { description: 'most urgent first' })
   bills: ImminentBillType[];

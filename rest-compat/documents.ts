@@ -5,7 +5,7 @@
 
 const PREDICTION_FIELDS = `
 fragment PredictionFields on Prediction {
-  billId referenceDate status royalAssent nextStage30d timelineEtaDays stallRisk amendmentRisk closeVote withdrawalRisk
+  billId billTitle originatingHouse referenceDate status royalAssent nextStage30d timelineEtaDays stallRisk amendmentRisk closeVote withdrawalRisk
   riskIndicators { controversyScore momentumScore stallRiskLevel withdrawalRiskLevel amendmentRiskLevel closeVoteLevel }
   lastStage { stage house date }
 }`;
@@ -20,7 +20,7 @@ ${PREDICTION_FIELDS}`,
   PredictBatch: `
 query PredictBatch($billIds: [Int!]!, $referenceDate: Date) {
   predictions(billIds: $billIds, referenceDate: $referenceDate) {
-    items { billId status detail prediction { ...PredictionFields } bill { title originatingHouse } }
+    items { billId status detail prediction { ...PredictionFields } }
     summary { total success errors blocked }
     executionTimeMs
   }

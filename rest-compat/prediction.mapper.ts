@@ -6,6 +6,8 @@
 
 export interface GqlPrediction {
   billId: number;
+  billTitle: string;
+  originatingHouse: string;
   referenceDate: string;
   status: string;
   royalAssent: number;
@@ -72,7 +74,7 @@ export function fullRiskIndicators(p: GqlPrediction) {
 }
 
 export interface GqlBatch {
-  items: Array<{ billId: number; status: string; detail: string | null; prediction: GqlPrediction | null; bill: { title: string; originatingHouse: string } | null }>;
+  items: Array<{ billId: number; status: string; detail: string | null; prediction: GqlPrediction | null }>;
   summary: { total: number; success: number; errors: number; blocked: number };
   executionTimeMs: number;
 }
@@ -100,9 +102,9 @@ export function batchEnvelope(batch: GqlBatch) {
         },
         risk_indicators: fullRiskIndicators(p),
         metadata: {
-          title: item.bill?.title ?? '',
+          title: p.billTitle,
           // where the bill is now: the house of its last main stage, else where it started
-          chamber: p.lastStage?.house ?? HOUSE[item.bill?.originatingHouse ?? ''] ?? 'Unassigned',
+          chamber: p.lastStage?.house ?? HOUSE[p.originatingHouse] ?? 'Unassigned',
           stage: p.lastStage?.stage ?? 'not_started',
         },
       };

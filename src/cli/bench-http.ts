@@ -24,9 +24,9 @@ function freePort(): Promise<number> {
   });
 }
 
-function startProcess(script: string, env: Record<string, string>): ChildProcess {
+function startProcess(script: string, env: Record<string, string>, nodeArgs: string[] = []): ChildProcess {
   // stdout to /dev/null: the server still formats every request log line, as in production
-  return spawn(process.execPath, [script], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  return spawn(process.execPath, [...nodeArgs, script], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
 }
 
 async function waitReady(url: string, path = '/readyz'): Promise<void> {
@@ -100,7 +100,12 @@ async function main(): Promise<void> {
   const [serverPort, ceilingPort] = [await freePort(), await freePort()];
   const base = `http://127.0.0.1:${serverPort}`;
   process.stdout.write('HTTP benchmark: starting the server on the snapshot (first start: ingest, then training) and the ceiling server\n');
-  const server = startProcess(path.join(__dirname, '..', 'server.js'), { NODE_ENV: 'production', DATA_DIR: dataDir, PORT: String(serverPort), HOST: '127.0.0.1', LOG_LEVEL: 'info' });
+  const server = startProcess(
+    path.join(__dirname, '..', 'server.js'),
+    { NODE_ENV: 'production', DATA_DIR: dataDir, PORT: String(serverPort), HOST: '127.0.0.1', LOG_LEVEL: 'info' },
+    // e.g. BENCH_SERVER_ARGS="--cpu-prof --cpu-prof-dir=/tmp/profile" to profile the server under load
+    (process.env.BENCH_SERVER_ARGS ?? '').split(' ').filter(Boolean),
+  );
   const ceiling = startProcess(path.join(__dirname, 'bench-ceiling-server.js'), { CEILING_PORT: String(ceilingPort) });
   try {
     await waitReady(base);
@@ -125,7 +130,9 @@ async function main(): Promise<void> {
     // warm the caches the way clients do
     await run({ ...scenarios[1], connections: 1 }, keys);
     const figures: Figures[] = [];
-    for (const scenario of scenarios) {
+    // BENCH_ONLY=batch runs the scenarios whose name contains it (and the ceilings)
+    const only = process.env.BENCH_ONLY;
+    for (const scenario of scenarios.filter((x) => !only || x.name.includes(only) || x.name.startsWith('ceiling'))) {
       figures.push(await run(scenario, keys));
       process.stdout.write('.');
     }
@@ -133,7 +140,7 @@ async function main(): Promise<void> {
     const ceilingAt = (c: number) => figures.find((f) => f.name.startsWith('ceiling') && f.connections === c)!.rps;
     process.stdout.write(`${'route'.padEnd(46)} ${'conns'.padStart(5)} ${'req/s'.padStart(9)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'errors'.padStart(6)} ${'÷ceiling'.padStart(8)}  target\n`);
     for (const f of figures) {
-      const ratio = `${((100 * f.rps) / ceilingAt(f.connections)).toFixed(0)}%`;
+      const ratio = figures.some((c) => c.name.startsWith('ceiling') && c.connections === f.connections) ? `${((100 * f.rps) / ceilingAt(f.connections)).toFixed(0)}%` : '';
       const target = TARGETS[`${f.name}@${f.connections}`] ?? '';
       process.stdout.write(`${f.name.padEnd(46)} ${String(f.connections).padStart(5)} ${f.rps.toFixed(0).padStart(9)} ${String(f.p50).padStart(7)} ${String(f.p99).padStart(7)} ${String(f.errors).padStart(6)} ${ratio.padStart(8)}  ${target}\n`);
     }

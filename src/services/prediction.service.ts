@@ -8,6 +8,15 @@ import { loadBillFacts, loadSessionFacts } from './training-data';
 
 export interface PredictionResult extends Nowcast {
   modelVersion: number;
+  billTitle: string;
+  originatingHouse: string;
+}
+
+interface IndexedBill {
+  contentHash: string;
+  introducedDate: string | null;
+  title: string;
+  originatingHouse: string;
 }
 
 /** Cached nowcasts kept at most; the oldest are dropped first. */
@@ -22,7 +31,7 @@ export class PredictionService {
   private sessions: { fingerprint: string; facts: SessionFact[] } | null = null;
   private active: { key: string; nowcasts: Promise<PredictionResult[]> } | null = null;
   /** each bill's content hash and introduction date, as of a data state: what a warm nowcast needs without a query */
-  private index: { state: string; bills: Map<number, { contentHash: string; introducedDate: string | null }> } | null = null;
+  private index: { state: string; bills: Map<number, IndexedBill> } | null = null;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -57,7 +66,7 @@ export class PredictionService {
         const entry = facts.get(id);
         if (!entry || this.cache.has(key(i))) return;
         if (this.cache.size >= CACHE_LIMIT) this.cache.delete(this.cache.keys().next().value!);
-        this.cache.set(key(i), { ...predictor.nowcast(entry.facts, referenceDate, sessions), modelVersion: version.id });
+        this.cache.set(key(i), { ...predictor.nowcast(entry.facts, referenceDate, sessions), modelVersion: version.id, billTitle: bills[i]!.title, originatingHouse: bills[i]!.originatingHouse });
       });
     }
     return billIds.map((id, i) => {
@@ -102,8 +111,17 @@ export class PredictionService {
   async checkDataState(): Promise<void> {
     const [{ state }] = (await this.dataSource.query(`SELECT coalesce(max(completed_at)::text, '') AS state FROM sync_state`)) as { state: string }[];
     if (this.index?.state === state) return;
-    const rows = (await this.dataSource.query('SELECT id, content_hash, introduced_date FROM bill')) as { id: number; content_hash: string; introduced_date: string | null }[];
-    this.index = { state, bills: new Map(rows.map((r) => [r.id, { contentHash: r.content_hash, introducedDate: r.introduced_date }])) };
+    const rows = (await this.dataSource.query('SELECT id, content_hash, introduced_date, title, originating_house FROM bill')) as {
+      id: number;
+      content_hash: string;
+      introduced_date: string | null;
+      title: string;
+      originating_house: string;
+    }[];
+    this.index = {
+      state,
+      bills: new Map(rows.map((r) => [r.id, { contentHash: r.content_hash, introducedDate: r.introduced_date, title: r.title, originatingHouse: r.originating_house }])),
+    };
   }
 
   private async billIndex(): Promise<NonNullable<PredictionService['index']>> {
