@@ -12,7 +12,6 @@ import { predictionsRouter } from './predictions.router';
  */
 export function createRestRouter(services: Services, schema: GraphQLSchema): Router {
   const router = express.Router();
-  router.use(express.json({ limit: '100kb' }));
   router.get('/openapi.json', (_req, res) => {
     res.json(OPENAPI_DOCUMENT);
   });

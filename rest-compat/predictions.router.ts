@@ -49,8 +49,10 @@ export function predictionsRouter(services: Services, run: RunOperation): Router
     const data = await run<{ predictions: GqlBatch }>('PredictBatch', { billIds, referenceDate }, context);
     return batchEnvelope(data.predictions);
   });
-  router.post('/predictions/batch', batch);
-  router.post('/predict/batch', batch);
+  // Bodies are parsed only where there is one: GET routes skip the parser altogether.
+  const json = express.json({ limit: '100kb' });
+  router.post('/predictions/batch', json, batch);
+  router.post('/predict/batch', json, batch);
 
   router.get(
     '/predictions/imminent',
