@@ -12,7 +12,7 @@ import { createRestRouter } from '../rest-compat';
 import { createRequestContext, type RequestContext } from './context';
 import { AppError, INTERNAL_DETAIL } from './errors';
 import { jsonErrorHandler, notFoundHandler } from './http-errors';
-import { queryCostLimit } from './query-cost';
+import { depthLimit, queryCostLimit } from './query-cost';
 import { graphqlQuotaPlugin } from './quota/graphql-quota.plugin';
 import { requestId } from './request-id';
 import type { Services } from './services';
@@ -95,6 +95,7 @@ export async function createApp(services: Services, options: AppOptions): Promis
     introspection: true,
     // No automatic persisted queries: nothing here needs them, and they add an error vocabulary of their own.
     persistedQueries: false,
+    validationRules: [depthLimit()],
     includeStacktraceInErrorResponses: false,
     stopOnTerminationSignals: false,
     formatError: formatGraphQLError(services),

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { isObjectType, type GraphQLSchema } from 'graphql';
+import { isObjectType, type GraphQLSchema, parse, validate } from 'graphql';
+import { depthLimit } from '../../src/query-cost';
 import { ACCESS_EXTENSION } from '../../resolvers/access';
 import { buildAppSchema, printAppSchema } from '../../resolvers/schema';
 
@@ -23,4 +24,18 @@ it('declares who may call every root field', () => {
   );
   expect(undeclared).toEqual([]);
   expect(Object.keys(schema.getQueryType()!.getFields()).length).toBeGreaterThan(3);
+});
+
+describe('the depth limit', () => {
+  const errors = (query: string, max: number) => validate(schema, parse(query), [depthLimit(max)]).map((e) => e.message);
+
+  it('refuses an operation deeper than the limit, counting through fragments', () => {
+    expect(errors('{ bill(id: 1) { introducedSession { id } } }', 3)).toEqual([]);
+    expect(errors('{ bill(id: 1) { introducedSession { id } } }', 2)).toEqual(['This query is 3 levels deep, over the limit of 2']);
+    expect(errors('query { bill(id: 1) { ...F } } fragment F on Bill { introducedSession { name } }', 2)).toEqual(['This query is 3 levels deep, over the limit of 2']);
+  });
+
+  it('lets every query the schema allows through at the service’s limit', () => {
+    expect(errors('{ bills { edges { node { prediction { riskIndicators { controversyScore } lastStage { stage } } } } } }', 10)).toEqual([]);
+  });
 });
