@@ -1,3 +1,10 @@
+import { AlertArmStateEntity } from '../../entities/alert-arm-state.entity';
+import { AlertThresholdEntity } from '../../entities/alert-threshold.entity';
+import { AlertTriggerEntity } from '../../entities/alert-trigger.entity';
+import { JobRunEntity } from '../../entities/job-run.entity';
+import { PredictionSnapshotEntity } from '../../entities/prediction-snapshot.entity';
+import { WatchlistBillEntity } from '../../entities/watchlist-bill.entity';
+import { WatchlistEntity } from '../../entities/watchlist.entity';
 import { AccountEntity } from '../../entities/account.entity';
 import { ApiKeyEntity } from '../../entities/api-key.entity';
 import { BillSponsorEntity } from '../../entities/bill-sponsor.entity';
@@ -21,4 +28,11 @@ export const ENTITIES = [
   SyncStateEntity,
   ModelVersionEntity,
   QuotaCounterEntity,
+  WatchlistEntity,
+  WatchlistBillEntity,
+  AlertThresholdEntity,
+  AlertArmStateEntity,
+  AlertTriggerEntity,
+  PredictionSnapshotEntity,
+  JobRunEntity,
 ];
