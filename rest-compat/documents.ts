@@ -40,4 +40,33 @@ query Imminent($daysAhead: Int!, $minProbability: Float!) {
 ${PREDICTION_FIELDS}`,
 } as const;
 
-export type OperationName = keyof typeof DOCUMENTS;
+
+const WATCHLIST_FIELDS = `fragment WatchlistFields on Watchlist { id name description billCount createdAt updatedAt }`;
+const THRESHOLD_FIELDS = `fragment ThresholdFields on AlertThreshold { id watchlistId billId alertType thresholdValue comparison createdAt lastTriggeredAt armed quietBillIds }`;
+const TRIGGER_FIELDS = `fragment TriggerFields on AlertTrigger { id thresholdId watchlistId watchlistName billId alertType comparison thresholdValue valueSeen referenceDate triggeredAt source }`;
+const WATCHLIST_WITH_BILLS = `{ ...WatchlistFields bills { billId addedAt bill { title } } }`;
+
+/** Specification 4.4 and 4.5: watchlists and alert thresholds. */
+export const WATCHLIST_DOCUMENTS = {
+  ListWatchlists: `query ListWatchlists { watchlists { ...WatchlistFields } } ${WATCHLIST_FIELDS}`,
+  GetWatchlist: `query GetWatchlist($id: Int!) {
+  watchlist(id: $id) { ...WatchlistFields bills { billId addedAt bill { title } prediction { ...PredictionFields } predictionDetail } }
+} ${WATCHLIST_FIELDS} ${PREDICTION_FIELDS}`,
+  CreateWatchlist: `mutation CreateWatchlist($input: CreateWatchlistInput!) { createWatchlist(input: $input) ${WATCHLIST_WITH_BILLS} } ${WATCHLIST_FIELDS}`,
+  DeleteWatchlist: `mutation DeleteWatchlist($id: Int!) { deleteWatchlist(id: $id) }`,
+  AddWatchlistBills: `mutation AddWatchlistBills($id: Int!, $billIds: [Int!]!) { addBillsToWatchlist(id: $id, billIds: $billIds) ${WATCHLIST_WITH_BILLS} } ${WATCHLIST_FIELDS}`,
+  RemoveWatchlistBill: `mutation RemoveWatchlistBill($id: Int!, $billId: Int!) { removeBillFromWatchlist(id: $id, billId: $billId) ${WATCHLIST_WITH_BILLS} } ${WATCHLIST_FIELDS}`,
+  CreateThreshold: `mutation CreateThreshold($input: CreateAlertThresholdInput!) { createAlertThreshold(input: $input) { ...ThresholdFields } } ${THRESHOLD_FIELDS}`,
+  ListThresholds: `query ListThresholds { alertThresholds { ...ThresholdFields } } ${THRESHOLD_FIELDS}`,
+  DeleteThreshold: `mutation DeleteThreshold($id: Int!) { deleteAlertThreshold(id: $id) }`,
+  CheckAlerts: `mutation CheckAlerts { checkAlerts { checkedAt thresholdsChecked billsChecked triggered { ...TriggerFields } } } ${TRIGGER_FIELDS}`,
+  AlertHistory: `query AlertHistory($filter: AlertHistoryFilter, $first: Int!, $after: String) {
+  alertHistory(filter: $filter, first: $first, after: $after) {
+    totalCount nextCursor triggers { ...TriggerFields }
+    analytics { byType { key count } byBill { key count } byDay { key count } }
+  }
+} ${TRIGGER_FIELDS}`,
+} as const;
+
+export const ALL_DOCUMENTS = { ...DOCUMENTS, ...WATCHLIST_DOCUMENTS };
+export type OperationName = keyof typeof ALL_DOCUMENTS;

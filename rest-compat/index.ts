@@ -4,6 +4,7 @@ import type { Services } from '../src/services';
 import { OPENAPI_DOCUMENT } from './openapi';
 import { compileOperations } from './operations';
 import { predictionsRouter } from './predictions.router';
+import { watchlistsRouter } from './watchlists.router';
 
 /**
  * The specification's `/api/v1` paths. Each route runs a named GraphQL operation against the
@@ -15,6 +16,8 @@ export function createRestRouter(services: Services, schema: GraphQLSchema): Rou
   router.get('/openapi.json', (_req, res) => {
     res.json(OPENAPI_DOCUMENT);
   });
-  router.use(predictionsRouter(services, compileOperations(schema)));
+  const run = compileOperations(schema);
+  router.use(predictionsRouter(services, run));
+  router.use(watchlistsRouter(services, run));
   return router;
 }

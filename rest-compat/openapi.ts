@@ -23,6 +23,12 @@ const level = { type: 'string', enum: ['low', 'medium', 'high'] };
 const date = { type: 'string', format: 'date', examples: ['2021-12-31'] };
 const referenceDateParameter = { name: 'reference_date', in: 'query', required: false, description: 'defaults to the service’s today; must not be after it', schema: date };
 
+const ALERT_TYPE_VALUES = ['timeline_eta', 'probability', 'trend', 'spike', 'stall_risk', 'amendment_risk', 'close_vote', 'withdrawal_risk'];
+const ok = (ref: string, description = 'success') => ({ description, headers: rateLimitHeaders, content: { 'application/json': { schema: { $ref: ref } } } });
+const body = (ref: string) => ({ required: true, content: { 'application/json': { schema: { $ref: ref } } } });
+const idParam = (name: string) => ({ name, in: 'path', required: true, schema: { type: 'integer', minimum: 1 } });
+const timestamp = { type: 'string', format: 'date-time' };
+
 const predictionEntry = (withDate: boolean) => ({
   type: 'object',
   required: ['bill_id', 'prediction', 'probability', ...(withDate ? ['reference_date'] : [])],
@@ -86,6 +92,69 @@ export const OPENAPI_DOCUMENT = {
           '200': { description: 'the imminent bills', headers: rateLimitHeaders, content: { 'application/json': { schema: { $ref: '#/components/schemas/ImminentEnvelope' } } } },
           ...commonErrors,
         },
+      },
+    },
+    '/dashboard/watchlists': {
+      get: { operationId: 'listWatchlists', summary: 'The caller’s watchlists (4.5; Pilot and above)', responses: { '200': ok('#/components/schemas/WatchlistList'), ...commonErrors } },
+      post: {
+        operationId: 'createWatchlist',
+        summary: 'Create a watchlist, optionally with bills',
+        requestBody: body('#/components/schemas/WatchlistRequest'),
+        responses: { '201': ok('#/components/schemas/WatchlistDetail', 'created'), '404': error('a bill in bill_ids does not exist (the detail names them)'), ...commonErrors },
+      },
+    },
+    '/dashboard/watchlists/{id}': {
+      get: { operationId: 'getWatchlist', summary: 'A watchlist with its bills, each with title, current stage and today’s headline predictions (counted as predictions)', parameters: [idParam('id')], responses: { '200': ok('#/components/schemas/WatchlistDetail'), '404': error('no such watchlist of yours'), ...commonErrors } },
+      delete: { operationId: 'deleteWatchlist', summary: 'Delete a watchlist and its thresholds; its alert history stays readable', parameters: [idParam('id')], responses: { '204': { description: 'deleted' }, '404': error('no such watchlist of yours'), ...commonErrors } },
+    },
+    '/dashboard/watchlists/{id}/bills': {
+      post: {
+        operationId: 'addWatchlistBills',
+        summary: 'Add bills: {"bill_id": n} or {"bill_ids": [...]} (already present ones are kept once)',
+        parameters: [idParam('id')],
+        requestBody: body('#/components/schemas/WatchlistBillsRequest'),
+        responses: { '200': ok('#/components/schemas/WatchlistDetail'), '404': error('no such watchlist of yours, or unknown bills (named)'), ...commonErrors },
+      },
+    },
+    '/dashboard/watchlists/{id}/bills/{bill_id}': {
+      delete: { operationId: 'removeWatchlistBill', summary: 'Remove a bill', parameters: [idParam('id'), idParam('bill_id')], responses: { '200': ok('#/components/schemas/WatchlistDetail'), '404': error('no such watchlist of yours, or the bill is not on it'), ...commonErrors } },
+    },
+    '/predictions/alerts/thresholds': {
+      get: { operationId: 'listThresholds', summary: 'Every alert threshold of the account (4.4)', responses: { '200': ok('#/components/schemas/ThresholdList'), ...commonErrors } },
+      post: {
+        operationId: 'createThreshold',
+        summary: 'Create an alert threshold (request shape of 2.7); Pilot: 5 per watchlist, no trend/spike',
+        requestBody: body('#/components/schemas/ThresholdRequest'),
+        responses: { '201': ok('#/components/schemas/Threshold', 'created'), '404': error('no such watchlist of yours'), ...commonErrors },
+      },
+    },
+    '/alerts/thresholds': {
+      post: {
+        operationId: 'createThresholdAlias',
+        summary: 'Same as POST /predictions/alerts/thresholds',
+        requestBody: body('#/components/schemas/ThresholdRequest'),
+        responses: { '201': ok('#/components/schemas/Threshold', 'created'), '404': error('no such watchlist of yours'), ...commonErrors },
+      },
+    },
+    '/predictions/alerts/thresholds/{id}': {
+      delete: { operationId: 'deleteThreshold', summary: 'Delete an alert threshold', parameters: [idParam('id')], responses: { '204': { description: 'deleted' }, '404': error('no such threshold of yours'), ...commonErrors } },
+    },
+    '/predictions/alerts/check': {
+      post: { operationId: 'checkAlerts', summary: 'Evaluate the account’s thresholds against today’s nowcasts now and record what fires (no body)', responses: { '200': ok('#/components/schemas/CheckResult'), ...commonErrors } },
+    },
+    '/predictions/alerts/history': {
+      get: {
+        operationId: 'alertHistory',
+        summary: 'Trigger history, newest first, with counts (Pro only)',
+        parameters: [
+          { name: 'bill_id', in: 'query', required: false, schema: { type: 'integer', minimum: 1 } },
+          { name: 'alert_type', in: 'query', required: false, schema: { type: 'string', enum: ALERT_TYPE_VALUES } },
+          { name: 'from', in: 'query', required: false, description: 'first UTC day included', schema: date },
+          { name: 'to', in: 'query', required: false, description: 'last UTC day included', schema: date },
+          { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 } },
+          { name: 'cursor', in: 'query', required: false, description: 'next_cursor of the previous page', schema: { type: 'string' } },
+        ],
+        responses: { '200': ok('#/components/schemas/History'), ...commonErrors },
       },
     },
     '/openapi.json': {
@@ -217,6 +286,116 @@ export const OPENAPI_DOCUMENT = {
           close_vote: probability,
           withdrawal_risk: probability,
           risk_indicators: { $ref: '#/components/schemas/RiskIndicators' },
+        },
+      },
+      WatchlistRequest: {
+        type: 'object',
+        required: ['name'],
+        properties: { name: { type: 'string', minLength: 1, maxLength: 100 }, description: { type: ['string', 'null'], maxLength: 1000 }, bill_ids: { type: 'array', maxItems: 500, items: { type: 'integer', minimum: 1 } } },
+      },
+      WatchlistBillsRequest: { type: 'object', properties: { bill_id: { type: 'integer', minimum: 1 }, bill_ids: { type: 'array', minItems: 1, items: { type: 'integer', minimum: 1 } } } },
+      Watchlist: {
+        type: 'object',
+        required: ['id', 'name', 'description', 'bill_count', 'created_at', 'updated_at'],
+        properties: { id: { type: 'integer' }, name: { type: 'string' }, description: { type: ['string', 'null'] }, bill_count: { type: 'integer' }, created_at: timestamp, updated_at: timestamp },
+      },
+      WatchlistList: { type: 'object', required: ['watchlists'], properties: { watchlists: { type: 'array', items: { $ref: '#/components/schemas/Watchlist' } } } },
+      WatchlistDetail: {
+        allOf: [
+          { $ref: '#/components/schemas/Watchlist' },
+          {
+            type: 'object',
+            required: ['bills'],
+            properties: {
+              bills: {
+                type: 'array',
+                items: {
+                  type: 'object',
+                  required: ['bill_id', 'title', 'added_at'],
+                  properties: {
+                    bill_id: { type: 'integer' },
+                    title: { type: ['string', 'null'] },
+                    added_at: timestamp,
+                    current_stage: { type: ['object', 'null'], properties: { stage: { type: 'string' }, house: { type: 'string' }, date } },
+                    predictions: {
+                      type: ['object', 'null'],
+                      description: 'today’s headline nowcast (GET only); null with predictions_detail when the daily prediction limit is used up',
+                      properties: { royal_assent: probability, next_stage_30d: probability, timeline_eta_days: { type: ['number', 'null'] }, stall_risk: probability, withdrawal_risk: probability },
+                    },
+                    risk_indicators: { oneOf: [{ $ref: '#/components/schemas/RiskIndicators' }, { type: 'null' }] },
+                    predictions_detail: { type: 'string' },
+                  },
+                },
+              },
+            },
+          },
+        ],
+      },
+      ThresholdRequest: {
+        type: 'object',
+        required: ['watchlist_id', 'alert_type', 'threshold_value'],
+        properties: {
+          watchlist_id: { type: 'integer' },
+          bill_id: { type: ['integer', 'null'], description: 'null: every bill of the watchlist; else a bill on it' },
+          alert_type: { type: 'string', enum: ALERT_TYPE_VALUES, description: 'trend and spike need Pro' },
+          threshold_value: { type: 'number', description: 'days (0–3650) for timeline_eta; a probability 0–1 otherwise (for trend/spike: the rise)' },
+          comparison: { type: 'string', enum: ['less_than', 'greater_than'], description: 'default less_than for timeline_eta, greater_than otherwise; trend and spike take greater_than only' },
+        },
+      },
+      Threshold: {
+        type: 'object',
+        required: ['id', 'watchlist_id', 'bill_id', 'alert_type', 'threshold_value', 'comparison', 'created_at', 'last_triggered_at', 'armed', 'quiet_bill_ids'],
+        properties: {
+          id: { type: 'integer' },
+          watchlist_id: { type: 'integer' },
+          bill_id: { type: ['integer', 'null'] },
+          alert_type: { type: 'string', enum: ALERT_TYPE_VALUES },
+          threshold_value: { type: 'number' },
+          comparison: { type: 'string', enum: ['less_than', 'greater_than'] },
+          created_at: timestamp,
+          last_triggered_at: { type: ['string', 'null'], format: 'date-time' },
+          armed: { type: 'boolean', description: 'false while it has fired for some bill and waits for the condition to end' },
+          quiet_bill_ids: { type: 'array', items: { type: 'integer' } },
+        },
+      },
+      ThresholdList: { type: 'object', required: ['thresholds'], properties: { thresholds: { type: 'array', items: { $ref: '#/components/schemas/Threshold' } } } },
+      Trigger: {
+        type: 'object',
+        properties: {
+          id: { type: 'integer' },
+          threshold_id: { type: 'integer' },
+          watchlist_id: { type: 'integer' },
+          watchlist_name: { type: 'string' },
+          bill_id: { type: 'integer' },
+          alert_type: { type: 'string', enum: ALERT_TYPE_VALUES },
+          comparison: { type: 'string' },
+          threshold_value: { type: 'number' },
+          value_seen: { type: 'number' },
+          reference_date: date,
+          triggered_at: timestamp,
+          source: { type: 'string', enum: ['manual', 'scheduled'] },
+        },
+      },
+      CheckResult: {
+        type: 'object',
+        required: ['checked_at', 'thresholds_checked', 'bills_checked', 'triggered', 'count'],
+        properties: { checked_at: timestamp, thresholds_checked: { type: 'integer' }, bills_checked: { type: 'integer' }, triggered: { type: 'array', items: { $ref: '#/components/schemas/Trigger' } }, count: { type: 'integer' } },
+      },
+      History: {
+        type: 'object',
+        required: ['triggers', 'total', 'next_cursor', 'analytics'],
+        properties: {
+          triggers: { type: 'array', items: { $ref: '#/components/schemas/Trigger' } },
+          total: { type: 'integer' },
+          next_cursor: { type: ['string', 'null'] },
+          analytics: {
+            type: 'object',
+            properties: {
+              by_type: { type: 'object', additionalProperties: { type: 'integer' } },
+              by_bill: { type: 'object', additionalProperties: { type: 'integer' } },
+              by_day: { type: 'object', additionalProperties: { type: 'integer' } },
+            },
+          },
         },
       },
       ImminentEnvelope: {

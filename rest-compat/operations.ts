@@ -2,7 +2,7 @@ import { type ExecutionResult, GraphQLError, type GraphQLSchema, parse, validate
 import { compileQuery, isCompiledQuery } from 'graphql-jit';
 import type { RequestContext } from '../src/context';
 import { AppError } from '../src/errors';
-import { DOCUMENTS, type OperationName } from './documents';
+import { ALL_DOCUMENTS, type OperationName } from './documents';
 
 export type RunOperation = <T = Record<string, any>>(name: OperationName, variables: Record<string, unknown>, context: RequestContext) => Promise<T>;
 
@@ -16,7 +16,7 @@ type Compiled = (context: RequestContext, variables: Record<string, unknown>) =>
  */
 export function compileOperations(schema: GraphQLSchema): RunOperation {
   const compiled = new Map<OperationName, Compiled>();
-  for (const [name, source] of Object.entries(DOCUMENTS) as [OperationName, string][]) {
+  for (const [name, source] of Object.entries(ALL_DOCUMENTS) as [OperationName, string][]) {
     const document = parse(source);
     const errors = validate(schema, document);
     if (errors.length) throw new Error(`REST operation ${name} does not fit the schema: ${errors.map((e) => e.message).join('; ')}`);

@@ -1,35 +1,9 @@
-import express, { type RequestHandler, type Router } from 'express';
-import { createRequestContext, type RequestContext } from '../src/context';
-import { AppError } from '../src/errors';
+import express, { type Router } from 'express';
 import type { Services } from '../src/services';
 import type { RunOperation } from './operations';
 import { batchBody, billIdParam, integerQuery, numberQuery, referenceDateParam } from './params';
+import { route } from './route';
 import { batchEnvelope, type GqlBatch, type GqlImminent, type GqlPrediction, imminentEnvelope, singlePrediction } from './prediction.mapper';
-
-type Handler = (req: express.Request, context: RequestContext) => Promise<unknown>;
-
-/**
- * Authenticates as GraphQL does (same context), counts the API call, runs the handler and
- * answers its JSON with the user's rate-limit headers; errors go to the app's {"detail"} handler
- * with the headers too.
- */
-function route(services: Services, handler: Handler): RequestHandler {
-  return async (req, res, next) => {
-    let context: RequestContext | undefined;
-    try {
-      context = await createRequestContext(services, req.headers, String((req as { id?: unknown }).id ?? ''));
-      await context.quota?.chargeCall();
-      const body = await handler(req, context);
-      res.set(context.quota?.headers() ?? {}).json(body);
-    } catch (error) {
-      if (context?.quota) {
-        if (error instanceof AppError && error.code === 'RATE_LIMITED') await context.quota.refundCallOfRefusedRequest().catch(() => undefined);
-        res.set(context.quota.headers());
-      }
-      next(error);
-    }
-  };
-}
 
 /** Specification sections 4.1–4.3. */
 export function predictionsRouter(services: Services, run: RunOperation): Router {

@@ -14,6 +14,7 @@ type ServiceDepsTraining = ServiceDeps['trainingOptions'];
 import { Readiness } from './readiness';
 import { createServices, type Services } from './services';
 import { MODELS_LOADING } from './services/model.service';
+import { HourlyAlertCheck } from './jobs/hourly-alert-check';
 
 export interface RunningServer {
   port: number;
@@ -126,12 +127,16 @@ export async function startServer(config: Config, logger: Logger, options: { tra
     })().catch((error: Error) => logger.warn({ err: error }, 'could not read the sync state'));
   }, SYNC_STATE_POLL_MS).unref();
 
+  const hourlyAlerts = new HourlyAlertCheck(db.dataSource, services.alerts, logger, { postgres: !embedded });
+  hourlyAlerts.start();
+
   let closing: Promise<void> | null = null;
   const close = () =>
     (closing ??= (async () => {
       logger.info('shutting down');
       clearInterval(watch);
       stopping.abort();
+      await hourlyAlerts.stop();
       if (embedded) removeAdminEndpointFile(config.dataDir);
       await admin?.close();
       await app.stop();

@@ -4,7 +4,9 @@ import type { Logger } from '../logger';
 import type { Readiness } from '../readiness';
 import { AccountService } from './account.service';
 import { ApiKeyService } from './api-key.service';
+import { AlertService } from './alert.service';
 import { BillService } from './bill.service';
+import { WatchlistService } from './watchlist.service';
 import { ModelService } from './model.service';
 import { PredictionService } from './prediction.service';
 import { QuotaService } from '../quota/quota.service';
@@ -23,6 +25,8 @@ export interface Services {
   predictions: PredictionService;
   quotas: QuotaService;
   burstLimiter: BurstLimiter;
+  watchlists: WatchlistService;
+  alerts: AlertService;
 }
 
 export interface ServiceDeps {
@@ -49,13 +53,17 @@ export function createServices({ trainingOptions, redisUrl, now, burstLimit, emb
   apiKeys = new ApiKeyService(deps.dataSource, accounts);
   const bills = new BillService(deps.dataSource);
   const models = new ModelService(deps.dataSource, deps.readiness, deps.clock, deps.logger, trainingOptions);
+  const predictions = new PredictionService(deps.dataSource, models, deps.clock);
+  const watchlists = new WatchlistService(deps.dataSource);
   return {
     ...deps,
     accounts,
     apiKeys,
     bills,
     models,
-    predictions: new PredictionService(deps.dataSource, models, deps.clock),
+    predictions,
+    watchlists,
+    alerts: new AlertService(deps.dataSource, watchlists, predictions),
     quotas: new QuotaService(deps.dataSource, { redisUrl, embedded: embeddedDatabase }, now),
     burstLimiter: new BurstLimiter(burstLimit ?? DEFAULT_BURST_LIMIT),
   };

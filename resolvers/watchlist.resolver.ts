@@ -1,0 +1,135 @@
+import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { RequestContext } from '../src/context';
+import { AppError, badInput } from '../src/errors';
+import { parseBillIds } from '../src/services/watchlist.service';
+import { Access } from './access';
+import { toPredictionType } from './prediction.mapper';
+import {
+  AlertCheckResultType,
+  AlertHistoryFilterInput,
+  AlertHistoryType,
+  AlertThresholdType,
+  CreateAlertThresholdInput,
+  CreateWatchlistInput,
+  WatchlistBillType,
+  WatchlistType,
+} from './watchlist.type';
+
+const MAX_HISTORY_PAGE = 100;
+const cursorOf = (id: number) => Buffer.from(`trigger:${id}`).toString('base64url');
+function triggerIdOf(cursor: string): number {
+  const match = /^trigger:(\d{1,10})$/.exec(Buffer.from(cursor, 'base64url').toString());
+  if (!match || cursorOf(Number(match[1])) !== cursor) throw badInput('after is not a cursor this API issued');
+  return Number(match[1]);
+}
+
+@Resolver(() => WatchlistType)
+export class WatchlistResolver {
+  @Query(() => [WatchlistType], { description: 'The caller’s watchlists' })
+  @Access('authenticated')
+  watchlists(@Ctx() { user, services }: RequestContext) {
+    return services.watchlists.list(user!.accountId);
+  }
+
+  @Query(() => WatchlistType, { description: 'One of the caller’s watchlists; another account’s answers NOT_FOUND' })
+  @Access('authenticated')
+  async watchlist(@Arg('id', () => Int) id: number, @Ctx() { user, services }: RequestContext) {
+    const watchlist = await services.watchlists.get(user!.accountId, id);
+    return { ...watchlist, billCount: watchlist.bills.length };
+  }
+
+  @FieldResolver(() => [WatchlistBillType], { description: 'its bills, oldest first, each with today’s nowcast' })
+  async bills(@Root() watchlist: WatchlistType & { bills?: { billId: number; addedAt: Date }[] }, @Ctx() { user, services, loaders }: RequestContext): Promise<WatchlistBillType[]> {
+    // a listed watchlist comes without its bills: load them (the caller owns it, or it would not be listed)
+    const members = watchlist.bills ?? (await services.watchlists.get(user!.accountId, watchlist.id)).bills;
+    const today = services.predictions.referenceDate(null);
+    return Promise.all(
+      members.map(async (m) => {
+        const [bill, prediction] = await Promise.all([loaders.bill.load(m.billId), loaders.prediction.load(`${m.billId}@${today}`).catch((e: Error) => e)]);
+        const failed = prediction instanceof Error;
+        return {
+          billId: m.billId,
+          addedAt: m.addedAt,
+          bill: bill as never,
+          prediction: failed ? null : toPredictionType(prediction),
+          predictionDetail: failed ? (prediction instanceof AppError ? prediction.message : 'prediction unavailable') : null,
+        };
+      }),
+    );
+  }
+
+  @Mutation(() => WatchlistType)
+  @Access('authenticated')
+  async createWatchlist(@Arg('input', () => CreateWatchlistInput) input: CreateWatchlistInput, @Ctx() { user, services }: RequestContext) {
+    const created = await services.watchlists.create(user!.accountId, input);
+    return { ...created, billCount: created.bills.length };
+  }
+
+  @Mutation(() => Boolean, { description: 'Deletes the watchlist and its thresholds; its alert history stays readable' })
+  @Access('authenticated')
+  async deleteWatchlist(@Arg('id', () => Int) id: number, @Ctx() { user, services }: RequestContext) {
+    await services.watchlists.delete(user!.accountId, id);
+    return true;
+  }
+
+  @Mutation(() => WatchlistType)
+  @Access('authenticated')
+  async addBillsToWatchlist(@Arg('id', () => Int) id: number, @Arg('billIds', () => [Int]) billIds: number[], @Ctx() { user, services }: RequestContext) {
+    const watchlist = await services.watchlists.addBills(user!.accountId, id, parseBillIds(billIds, 'billIds'));
+    return { ...watchlist, billCount: watchlist.bills.length };
+  }
+
+  @Mutation(() => WatchlistType)
+  @Access('authenticated')
+  async removeBillFromWatchlist(@Arg('id', () => Int) id: number, @Arg('billId', () => Int) billId: number, @Ctx() { user, services }: RequestContext) {
+    const watchlist = await services.watchlists.removeBill(user!.accountId, id, billId);
+    return { ...watchlist, billCount: watchlist.bills.length };
+  }
+}
+
+@Resolver(() => AlertThresholdType)
+export class AlertResolver {
+  @Query(() => [AlertThresholdType], { description: 'Every alert threshold of the caller' })
+  @Access('authenticated')
+  alertThresholds(@Ctx() { user, services }: RequestContext) {
+    return services.alerts.list(user!.accountId);
+  }
+
+  @Mutation(() => AlertThresholdType)
+  @Access('authenticated')
+  createAlertThreshold(@Arg('input', () => CreateAlertThresholdInput) input: CreateAlertThresholdInput, @Ctx() { user, services }: RequestContext) {
+    return services.alerts.create(user!.accountId, user!.tier, input);
+  }
+
+  @Mutation(() => Boolean)
+  @Access('authenticated')
+  async deleteAlertThreshold(@Arg('id', () => Int) id: number, @Ctx() { user, services }: RequestContext) {
+    await services.alerts.delete(user!.accountId, id);
+    return true;
+  }
+
+  @Mutation(() => AlertCheckResultType, { description: 'Evaluates the caller’s thresholds against today’s nowcasts now, and records what fires' })
+  @Access('authenticated', { requires: ['data', 'model'] })
+  checkAlerts(@Ctx() { user, services }: RequestContext) {
+    return services.alerts.check(user!.accountId, 'manual');
+  }
+
+  @Query(() => AlertHistoryType, { description: 'Triggers of the caller’s thresholds, newest first, with counts (Pro)' })
+  @Access('pro')
+  async alertHistory(
+    @Arg('filter', () => AlertHistoryFilterInput, { nullable: true }) filter: AlertHistoryFilterInput | null,
+    @Arg('first', () => Int, { defaultValue: 50 }) first: number,
+    @Arg('after', () => String, { nullable: true }) after: string | null,
+    @Ctx() { user, services }: RequestContext,
+  ): Promise<AlertHistoryType> {
+    if (!Number.isInteger(first) || first < 1 || first > MAX_HISTORY_PAGE) throw badInput(`limit must be between 1 and ${MAX_HISTORY_PAGE}`);
+    if (filter?.from && filter.to && filter.from > filter.to) throw badInput('from must not be after to');
+    const page = await services.alerts.history(user!.accountId, filter ?? {}, first, after ? triggerIdOf(after) : null);
+    return {
+      triggers: page.triggers as never,
+      totalCount: page.totalCount,
+      nextCursor: page.hasNextPage ? cursorOf(page.triggers.at(-1)!.id) : null,
+      analytics: page.analytics,
+    };
+  }
+}

@@ -1,0 +1,141 @@
+import express, { type Router } from 'express';
+import { ALERT_TYPES, COMPARISONS } from '../entities/alert-threshold.entity';
+import { badInput } from '../src/errors';
+import type { Services } from '../src/services';
+import type { RunOperation } from './operations';
+import { integerQuery, referenceDateParam } from './params';
+import { route } from './route';
+import { type GqlThreshold, type GqlTrigger, type GqlWatchlist, history, threshold, trigger, watchlistDetail, watchlistSummary } from './watchlist.mapper';
+
+const MAX_ID = 2_147_483_647;
+
+function idParam(value: unknown, name: string): number {
+  if (typeof value !== 'string' || !/^\d{1,10}$/.test(value) || Number(value) < 1 || Number(value) > MAX_ID) throw badInput(`${name} must be a positive integer`);
+  return Number(value);
+}
+
+function jsonObject(req: express.Request): Record<string, unknown> {
+  if (!req.is('application/json')) throw badInput('Content-Type must be application/json');
+  const body = req.body as unknown;
+  if (!body || typeof body !== 'object' || Array.isArray(body)) throw badInput('The request body must be a JSON object');
+  return body as Record<string, unknown>;
+}
+
+const optionalInteger = (value: unknown, name: string) => {
+  if (value === undefined || value === null) return value as null | undefined;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > MAX_ID) throw badInput(`${name} must be a positive integer`);
+  return value;
+};
+
+/** An enum value of the specification (lower case) as the GraphQL enum's name. */
+function enumName(value: unknown, name: string, allowed: readonly string[]): string {
+  if (typeof value !== 'string' || !allowed.includes(value)) throw badInput(`${name} must be one of ${allowed.join(', ')}`);
+  return value.toUpperCase();
+}
+
+/** Specification 4.4 (alert thresholds, check, history) and 4.5 (watchlists). */
+export function watchlistsRouter(services: Services, run: RunOperation): Router {
+  const router = express.Router();
+  const json = express.json({ limit: '100kb' });
+
+  router.get('/dashboard/watchlists', route(services, async (_req, context) => ({ watchlists: (await run<{ watchlists: GqlWatchlist[] }>('ListWatchlists', {}, context)).watchlists.map(watchlistSummary) })));
+
+  router.post(
+    '/dashboard/watchlists',
+    json,
+    route(
+      services,
+      async (req, context) => {
+        const body = jsonObject(req);
+        const input = { name: body.name, description: body.description ?? null, billIds: body.bill_ids ?? null };
+        if (typeof input.name !== 'string') throw badInput('name must be 1 to 100 characters');
+        if (input.description !== null && typeof input.description !== 'string') throw badInput('description must be a string of at most 1000 characters');
+        if (input.billIds !== null && !Array.isArray(input.billIds)) throw badInput('bill_ids must be an array of bill ids');
+        for (const id of (input.billIds as unknown[] | null) ?? []) optionalInteger(id, 'bill_ids');
+        return watchlistDetail((await run<{ createWatchlist: GqlWatchlist }>('CreateWatchlist', { input }, context)).createWatchlist);
+      },
+      201,
+    ),
+  );
+
+  router.get('/dashboard/watchlists/:id', route(services, async (req, context) => watchlistDetail((await run<{ watchlist: GqlWatchlist }>('GetWatchlist', { id: idParam(req.params.id, 'id') }, context)).watchlist)));
+
+  router.delete('/dashboard/watchlists/:id', route(services, async (req, context) => run('DeleteWatchlist', { id: idParam(req.params.id, 'id') }, context), 204));
+
+  router.post(
+    '/dashboard/watchlists/:id/bills',
+    json,
+    route(services, async (req, context) => {
+      const body = jsonObject(req);
+      const ids = body.bill_ids !== undefined ? body.bill_ids : body.bill_id !== undefined ? [body.bill_id] : null;
+      if (!Array.isArray(ids) || !ids.length) throw badInput('give bill_id (an integer) or bill_ids (an array of integers)');
+      for (const id of ids) optionalInteger(id, body.bill_ids !== undefined ? 'bill_ids' : 'bill_id');
+      return watchlistDetail((await run<{ addBillsToWatchlist: GqlWatchlist }>('AddWatchlistBills', { id: idParam(req.params.id, 'id'), billIds: ids }, context)).addBillsToWatchlist);
+    }),
+  );
+
+  router.delete(
+    '/dashboard/watchlists/:id/bills/:bill_id',
+    route(services, async (req, context) =>
+      watchlistDetail((await run<{ removeBillFromWatchlist: GqlWatchlist }>('RemoveWatchlistBill', { id: idParam(req.params.id, 'id'), billId: idParam(req.params.bill_id, 'bill_id') }, context)).removeBillFromWatchlist),
+    ),
+  );
+
+  const createThreshold = route(
+    services,
+    async (req, context) => {
+      const body = jsonObject(req);
+      const watchlistId = optionalInteger(body.watchlist_id, 'watchlist_id');
+      if (!watchlistId) throw badInput('watchlist_id must be a positive integer');
+      if (typeof body.threshold_value !== 'number' || !Number.isFinite(body.threshold_value)) throw badInput('threshold_value must be a number');
+      const input = {
+        watchlistId,
+        billId: optionalInteger(body.bill_id, 'bill_id') ?? null,
+        alertType: enumName(body.alert_type, 'alert_type', ALERT_TYPES),
+        thresholdValue: body.threshold_value,
+        comparison: body.comparison === undefined || body.comparison === null ? null : enumName(body.comparison, 'comparison', COMPARISONS),
+      };
+      return threshold((await run<{ createAlertThreshold: GqlThreshold }>('CreateThreshold', { input }, context)).createAlertThreshold);
+    },
+    201,
+  );
+  router.post('/predictions/alerts/thresholds', json, createThreshold);
+  router.post('/alerts/thresholds', json, createThreshold);
+
+  router.get('/predictions/alerts/thresholds', route(services, async (_req, context) => ({ thresholds: (await run<{ alertThresholds: GqlThreshold[] }>('ListThresholds', {}, context)).alertThresholds.map(threshold) })));
+
+  router.delete('/predictions/alerts/thresholds/:id', route(services, async (req, context) => run('DeleteThreshold', { id: idParam(req.params.id, 'id') }, context), 204));
+
+  router.post(
+    '/predictions/alerts/check',
+    route(services, async (_req, context) => {
+      const result = (await run<{ checkAlerts: { checkedAt: string; thresholdsChecked: number; billsChecked: number; triggered: GqlTrigger[] } }>('CheckAlerts', {}, context)).checkAlerts;
+      return { checked_at: result.checkedAt, thresholds_checked: result.thresholdsChecked, bills_checked: result.billsChecked, triggered: result.triggered.map(trigger), count: result.triggered.length };
+    }),
+  );
+
+  router.get(
+    '/predictions/alerts/history',
+    route(services, async (req, context) => {
+      const q = req.query;
+      const filter = {
+        billId: q.bill_id === undefined ? undefined : idParam(q.bill_id, 'bill_id'),
+        alertType: q.alert_type === undefined ? undefined : enumName(q.alert_type, 'alert_type', ALERT_TYPES),
+        from: q.from === undefined ? undefined : dateParam(q.from, 'from'),
+        to: q.to === undefined ? undefined : dateParam(q.to, 'to'),
+      };
+      const variables = { filter, first: integerQuery(req, 'limit', 50, 1, 100), after: typeof q.cursor === 'string' ? q.cursor : null };
+      return history((await run<{ alertHistory: Parameters<typeof history>[0] }>('AlertHistory', variables, context)).alertHistory);
+    }),
+  );
+
+  return router;
+}
+
+function dateParam(value: unknown, name: string): string {
+  try {
+    return referenceDateParam(value)!;
+  } catch {
+    throw badInput(`${name} must be a calendar date, YYYY-MM-DD`);
+  }
+}

@@ -1,0 +1,91 @@
+import type { DataSource } from 'typeorm';
+import type { Logger } from '../logger';
+import type { AlertService } from '../services/alert.service';
+
+const JOB = 'pro-alert-check';
+const ADVISORY_LOCK_KEY = 74_110_002;
+/** How often the scheduler looks whether a new hour has begun. */
+const TICK_MS = 60_000;
+
+export interface HourlyRun {
+  ran: boolean;
+  hour: string;
+  accounts: number;
+  triggered: number;
+}
+
+/**
+ * Checks the alert thresholds of every Pro account once an hour. With several instances on
+ * PostgreSQL only one runs each hour: the hour is claimed in job_run (an atomic upsert that
+ * only succeeds for a later hour) while holding an advisory lock. The clock is injected so
+ * tests can move through hours.
+ */
+export class HourlyAlertCheck {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly alerts: AlertService,
+    private readonly logger: Logger,
+    private readonly options: { postgres: boolean; now?: () => Date },
+  ) {}
+
+  private now(): Date {
+    return this.options.now?.() ?? new Date();
+  }
+
+  /** Runs the check if this hour has not been run by anyone yet. */
+  runDue(): Promise<HourlyRun> {
+    const run = this.running.then(() => this.runOnce());
+    this.running = run.catch(() => undefined);
+    return run;
+  }
+
+  private async runOnce(): Promise<HourlyRun> {
+    const now = this.now();
+    const hour = new Date(Math.floor(now.getTime() / 3_600_000) * 3_600_000);
+    const result: HourlyRun = { ran: false, hour: hour.toISOString(), accounts: 0, triggered: 0 };
+    const lock = this.options.postgres ? this.dataSource.createQueryRunner() : null;
+    try {
+      if (lock) {
+        const [{ locked }] = (await lock.query('SELECT pg_try_advisory_lock($1) AS locked', [ADVISORY_LOCK_KEY])) as { locked: boolean }[];
+        if (!locked) return result;
+      }
+      const claimed = (await this.dataSource.query(
+        `INSERT INTO job_run (name, period_start, claimed_at) VALUES ($1, $2, $3)
+         ON CONFLICT (name) DO UPDATE SET period_start = EXCLUDED.period_start, claimed_at = EXCLUDED.claimed_at
+         WHERE job_run.period_start < EXCLUDED.period_start
+         RETURNING name`,
+        [JOB, hour, now],
+      )) as unknown[];
+      if (!claimed.length) return result;
+      const accounts = (await this.dataSource.query(
+        `SELECT DISTINCT a.id FROM account a JOIN alert_threshold t ON t.account_id = a.id WHERE a.tier = 'pro' ORDER BY a.id`,
+      )) as { id: number }[];
+      result.ran = true;
+      for (const { id } of accounts) {
+        const check = await this.alerts.check(id, 'scheduled', now);
+        result.accounts++;
+        result.triggered += check.triggered.length;
+      }
+      this.logger.info(result, 'hourly alert check');
+      return result;
+    } finally {
+      if (lock) {
+        await lock.query('SELECT pg_advisory_unlock($1)', [ADVISORY_LOCK_KEY]).catch(() => undefined);
+        await lock.release();
+      }
+    }
+  }
+
+  start(): void {
+    this.timer = setInterval(() => void this.runDue().catch((error: Error) => this.logger.error({ err: error }, 'hourly alert check failed')), TICK_MS);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.running;
+  }
+}

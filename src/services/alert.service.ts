@@ -1,0 +1,277 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import { AlertArmStateEntity } from '../../entities/alert-arm-state.entity';
+import { ALERT_TYPES, type AlertType, AlertThresholdEntity, COMPARISONS, type Comparison } from '../../entities/alert-threshold.entity';
+import { AlertTriggerEntity } from '../../entities/alert-trigger.entity';
+import { PredictionSnapshotEntity } from '../../entities/prediction-snapshot.entity';
+import type { Tier } from '../../entities/account.entity';
+import { AppError, badInput, notFound } from '../errors';
+import type { PredictionResult, PredictionService } from './prediction.service';
+import type { WatchlistService } from './watchlist.service';
+
+/** Pilot: thresholds per watchlist; Pro: unlimited. */
+export const PILOT_THRESHOLDS_PER_WATCHLIST = 5;
+const PRO_ONLY: ReadonlySet<AlertType> = new Set(['trend', 'spike']);
+/** How many recent snapshots a trend looks back over. */
+export const TREND_WINDOW = 5;
+
+/** The comparison a type means when the request leaves it out (4.4: "alert when the risk exceeds the threshold"). */
+export const DEFAULT_COMPARISON: Record<AlertType, Comparison> = {
+  timeline_eta: 'less_than',
+  probability: 'greater_than',
+  trend: 'greater_than',
+  spike: 'greater_than',
+  stall_risk: 'greater_than',
+  amendment_risk: 'greater_than',
+  close_vote: 'greater_than',
+  withdrawal_risk: 'greater_than',
+};
+
+export interface ThresholdInput {
+  watchlistId: unknown;
+  billId?: unknown;
+  alertType: unknown;
+  thresholdValue: unknown;
+  comparison?: unknown;
+}
+
+export interface ThresholdView extends AlertThresholdEntity {
+  /** false while the condition holds for some bill (it fired and is quiet until the condition ends) */
+  armed: boolean;
+  /** bills for which it fired and is waiting to re-arm */
+  quietBillIds: number[];
+}
+
+export interface CheckResult {
+  checkedAt: Date;
+  thresholdsChecked: number;
+  billsChecked: number;
+  triggered: AlertTriggerEntity[];
+}
+
+export interface HistoryFilter {
+  billId?: number;
+  alertType?: AlertType;
+  from?: string;
+  to?: string;
+}
+
+export interface HistoryPage {
+  triggers: AlertTriggerEntity[];
+  hasNextPage: boolean;
+  totalCount: number;
+  analytics: { byType: { key: string; count: number }[]; byBill: { key: string; count: number }[]; byDay: { key: string; count: number }[] };
+}
+
+function validValue(type: AlertType, value: unknown): number {
+  if (typeof value !== 'number' || !Number.isFinite(value)) throw badInput('threshold_value must be a number');
+  if (type === 'timeline_eta') {
+    if (value < 0 || value > 3650) throw badInput('threshold_value for timeline_eta is a number of days from 0 to 3650');
+  } else if (value < 0 || value > 1) {
+    throw badInput(`threshold_value for ${type} is a probability from 0 to 1`);
+  }
+  return value;
+}
+
+/**
+ * Alert thresholds on a user's watchlists, and their evaluation against today's nowcasts. A
+ * threshold fires for a bill when its condition becomes true, stays quiet while it holds, and
+ * re-arms when it becomes false. Triggers are the single record events will be made from.
+ */
+export class AlertService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly watchlists: WatchlistService,
+    private readonly predictions: PredictionService,
+  ) {}
+
+  async create(accountId: number, tier: Tier, input: ThresholdInput): Promise<ThresholdView> {
+    if (typeof input.watchlistId !== 'number' || !Number.isInteger(input.watchlistId)) throw badInput('watchlist_id must be an integer');
+    const watchlist = await this.watchlists.owned(accountId, input.watchlistId);
+    if (typeof input.alertType !== 'string' || !(ALERT_TYPES as readonly string[]).includes(input.alertType)) {
+      throw badInput(`alert_type must be one of ${ALERT_TYPES.join(', ')}`);
+    }
+    const alertType = input.alertType as AlertType;
+    if (PRO_ONLY.has(alertType) && tier !== 'pro') throw new AppError('FORBIDDEN', `alert_type ${alertType} needs the Pro tier`);
+    const comparison = input.comparison === undefined || input.comparison === null ? DEFAULT_COMPARISON[alertType] : input.comparison;
+    if (typeof comparison !== 'string' || !(COMPARISONS as readonly string[]).includes(comparison)) throw badInput(`comparison must be one of ${COMPARISONS.join(', ')}`);
+    if (PRO_ONLY.has(alertType) && comparison !== 'greater_than') throw badInput(`${alertType} alerts on a rise of at least threshold_value: comparison must be greater_than`);
+    const thresholdValue = validValue(alertType, input.thresholdValue);
+    let billId: number | null = null;
+    if (input.billId !== undefined && input.billId !== null) {
+      if (typeof input.billId !== 'number' || !Number.isInteger(input.billId) || input.billId < 1) throw badInput('bill_id must be a positive integer or null');
+      if (!(await this.watchlists.billIds(watchlist.id)).includes(input.billId)) throw badInput(`bill ${input.billId} is not on watchlist ${watchlist.id}`);
+      billId = input.billId;
+    }
+    const saved = await this.dataSource.transaction(async (manager) => {
+      if (tier !== 'pro') {
+        // Counted inside the transaction that inserts, under a lock on the watchlist row, so racing requests cannot pass the limit.
+        await manager.query('SELECT id FROM watchlist WHERE id = $1 FOR UPDATE', [watchlist.id]);
+        const count = await manager.countBy(AlertThresholdEntity, { watchlistId: watchlist.id });
+        if (count >= PILOT_THRESHOLDS_PER_WATCHLIST) {
+          throw new AppError('FORBIDDEN', `The Pilot tier allows ${PILOT_THRESHOLDS_PER_WATCHLIST} alert thresholds per watchlist; Pro has no limit`);
+        }
+      }
+      return manager.save(AlertThresholdEntity, { accountId, watchlistId: watchlist.id, billId, alertType, thresholdValue, comparison: comparison as Comparison, lastTriggeredAt: null });
+    });
+    return { ...saved, armed: true, quietBillIds: [] };
+  }
+
+  async list(accountId: number): Promise<ThresholdView[]> {
+    const thresholds = await this.dataSource.getRepository(AlertThresholdEntity).find({ where: { accountId }, order: { id: 'ASC' } });
+    if (!thresholds.length) return [];
+    const quiet = (await this.dataSource.query('SELECT threshold_id, bill_id FROM alert_arm_state WHERE armed = false AND threshold_id = ANY($1) ORDER BY bill_id', [thresholds.map((t) => t.id)])) as { threshold_id: number; bill_id: number }[];
+    return thresholds.map((t) => {
+      const quietBillIds = quiet.filter((q) => q.threshold_id === t.id).map((q) => q.bill_id);
+      return { ...t, armed: quietBillIds.length === 0, quietBillIds };
+    });
+  }
+
+  async delete(accountId: number, id: number): Promise<void> {
+    const removed = Number.isSafeInteger(id) ? await this.dataSource.getRepository(AlertThresholdEntity).delete({ id, accountId }) : { affected: 0 };
+    if (!removed.affected) throw notFound(`alert threshold ${id} does not exist`);
+  }
+
+  /** Evaluates every threshold of the account against today's nowcasts and records what fires. */
+  async check(accountId: number, source: 'manual' | 'scheduled', now: Date = new Date()): Promise<CheckResult> {
+    const thresholds = await this.dataSource.getRepository(AlertThresholdEntity).find({ where: { accountId }, relations: { watchlist: true }, order: { id: 'ASC' } });
+    const billsOf = new Map<number, number[]>();
+    for (const t of thresholds) if (!billsOf.has(t.watchlistId)) billsOf.set(t.watchlistId, await this.watchlists.billIds(t.watchlistId));
+    const targets = thresholds.map((t) => ({ threshold: t, bills: t.billId !== null ? [t.billId] : billsOf.get(t.watchlistId)! }));
+    const billIds = [...new Set(targets.flatMap((t) => t.bills))];
+    const today = this.predictions.referenceDate(null);
+    const results = billIds.length ? await this.predictions.nowcasts(billIds, today) : [];
+    const nowcast = new Map<number, PredictionResult>();
+    results.forEach((r, i) => !(r instanceof AppError) && nowcast.set(billIds[i], r));
+
+    const triggered: AlertTriggerEntity[] = [];
+    await this.dataSource.transaction(async (manager) => {
+      const history = await this.recordSnapshots(manager, [...nowcast.values()]);
+      for (const { threshold, bills } of targets) {
+        for (const billId of bills) {
+          const prediction = nowcast.get(billId);
+          if (!prediction) continue;
+          const value = metric(threshold.alertType, prediction, history.get(billId) ?? []);
+          const holds = conditionHolds(threshold, value);
+          const state = await manager.findOneBy(AlertArmStateEntity, { thresholdId: threshold.id, billId });
+          const armed = state?.armed ?? true;
+          if (holds && armed) {
+            const trigger = await manager.save(AlertTriggerEntity, {
+              accountId,
+              thresholdId: threshold.id,
+              watchlistId: threshold.watchlistId,
+              watchlistName: threshold.watchlist!.name,
+              billId,
+              alertType: threshold.alertType,
+              comparison: threshold.comparison,
+              thresholdValue: threshold.thresholdValue,
+              valueSeen: value!,
+              referenceDate: today,
+              triggeredAt: now,
+              source,
+            });
+            triggered.push(trigger);
+            await manager.update(AlertThresholdEntity, { id: threshold.id }, { lastTriggeredAt: now });
+          }
+          if (holds === armed) await manager.upsert(AlertArmStateEntity, { thresholdId: threshold.id, billId, armed: !holds }, ['thresholdId', 'billId']);
+        }
+      }
+    });
+    return { checkedAt: now, thresholdsChecked: thresholds.length, billsChecked: nowcast.size, triggered };
+  }
+
+  /**
+   * Keeps each bill's headline nowcast when it differs from the last one kept, and returns each
+   * bill's recent Royal Assent probabilities, oldest first, ending with today's.
+   */
+  private async recordSnapshots(manager: EntityManager, nowcasts: PredictionResult[]): Promise<Map<number, number[]>> {
+    const history = new Map<number, number[]>();
+    for (const n of nowcasts) {
+      const recent = await manager.find(PredictionSnapshotEntity, { where: { billId: n.billId }, order: { id: 'DESC' }, take: TREND_WINDOW });
+      const last = recent[0];
+      const same =
+        last && last.modelVersion === n.modelVersion && last.referenceDate === n.referenceDate && last.royalAssent === n.probabilities.royal_assent && last.nextStage30d === n.probabilities.next_stage_30d;
+      if (!same) {
+        const saved = await manager.save(PredictionSnapshotEntity, {
+          billId: n.billId,
+          referenceDate: n.referenceDate,
+          modelVersion: n.modelVersion,
+          royalAssent: n.probabilities.royal_assent,
+          nextStage30d: n.probabilities.next_stage_30d,
+          timelineEtaDays: n.timelineEtaDays,
+        });
+        recent.unshift(saved);
+      }
+      history.set(n.billId, recent.slice(0, TREND_WINDOW).map((s) => s.royalAssent).reverse());
+    }
+    return history;
+  }
+
+  /** Triggers of the account, newest first, filtered and a page at a time, with counts over the whole filtered set. */
+  async history(accountId: number, filter: HistoryFilter, first: number, afterId: number | null): Promise<HistoryPage> {
+    const where: string[] = ['account_id = $1'];
+    const params: unknown[] = [accountId];
+    const add = (sql: string, value: unknown) => {
+      params.push(value);
+      where.push(sql.replace('?', `$${params.length}`));
+    };
+    // an absent filter may arrive as undefined or as null (GraphQL): both mean "any"
+    if (filter.billId != null) add('bill_id = ?', filter.billId);
+    if (filter.alertType != null) add('alert_type = ?', filter.alertType);
+    if (filter.from != null) add('triggered_at >= ?::date', filter.from);
+    if (filter.to != null) add('triggered_at < (?::date + 1)', filter.to);
+    const clause = where.join(' AND ');
+    const group = async (expression: string) =>
+      ((await this.dataSource.query(`SELECT ${expression} AS key, count(*)::int AS count FROM alert_trigger WHERE ${clause} GROUP BY 1 ORDER BY 1`, params)) as { key: unknown; count: number }[]).map((r) => ({
+        key: String(r.key),
+        count: r.count,
+      }));
+    const [byType, byBill, byDay] = await Promise.all([group('alert_type'), group('bill_id'), group("to_char(triggered_at AT TIME ZONE 'UTC', 'YYYY-MM-DD')")]);
+    const totalCount = byType.reduce((n, r) => n + r.count, 0);
+    const pageParams = afterId !== null ? [...params, afterId] : params;
+    const pageWhere = afterId !== null ? `${clause} AND id < $${pageParams.length}` : clause;
+    const raw = (await this.dataSource.query(`SELECT * FROM alert_trigger WHERE ${pageWhere} ORDER BY id DESC LIMIT ${first + 1}`, pageParams)) as Record<string, unknown>[];
+    const rows = raw.map(triggerFromRow);
+    return { triggers: rows.slice(0, first), hasNextPage: rows.length > first, totalCount, analytics: { byType, byBill, byDay } };
+  }
+}
+
+/** Trend and spike fire on a rise of at least the threshold; the others compare strictly, as their comparison says. */
+function conditionHolds(threshold: AlertThresholdEntity, value: number | null): boolean {
+  if (value === null) return false;
+  if (PRO_ONLY.has(threshold.alertType)) return value >= threshold.thresholdValue;
+  return threshold.comparison === 'less_than' ? value < threshold.thresholdValue : value > threshold.thresholdValue;
+}
+
+const triggerFromRow = (r: Record<string, unknown>): AlertTriggerEntity => ({
+  id: r.id as number,
+  accountId: r.account_id as number,
+  thresholdId: r.threshold_id as number,
+  watchlistId: r.watchlist_id as number,
+  watchlistName: r.watchlist_name as string,
+  billId: r.bill_id as number,
+  alertType: r.alert_type as AlertType,
+  comparison: r.comparison as Comparison,
+  thresholdValue: r.threshold_value as number,
+  valueSeen: r.value_seen as number,
+  referenceDate: r.reference_date as string,
+  triggeredAt: r.triggered_at as Date,
+  source: r.source as 'manual' | 'scheduled',
+});
+
+/** The number a threshold compares: days, a probability, or for trend and spike a rise of the Royal Assent probability. */
+function metric(type: AlertType, p: PredictionResult, royalAssentHistory: number[]): number | null {
+  switch (type) {
+    case 'timeline_eta':
+      return p.timelineEtaDays;
+    case 'probability':
+      return p.probabilities.royal_assent;
+    case 'trend':
+      // rise from the oldest of the recent snapshots to today's
+      return royalAssentHistory.length >= 2 ? royalAssentHistory[royalAssentHistory.length - 1] - royalAssentHistory[0] : null;
+    case 'spike':
+      // jump between the two latest snapshots, in either direction
+      return royalAssentHistory.length >= 2 ? Math.abs(royalAssentHistory[royalAssentHistory.length - 1] - royalAssentHistory[royalAssentHistory.length - 2]) : null;
+    default:
+      return p.probabilities[type];
+  }
+}
