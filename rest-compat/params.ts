@@ -1,9 +1,9 @@
 import type { Request } from 'express';
 import { badInput } from '../src/errors';
+import { isId, parseIdText } from '../src/ids';
 
 // Validation at the REST edge: every bad parameter is a 400 whose detail names it.
 
-const MAX_ID = 2_147_483_647;
 
 function single(value: unknown, name: string): string | undefined {
   if (value === undefined) return undefined;
@@ -12,9 +12,9 @@ function single(value: unknown, name: string): string | undefined {
 }
 
 export function billIdParam(value: unknown): number {
-  const text = single(value, 'bill_id') ?? '';
-  if (!/^\d{1,10}$/.test(text) || Number(text) < 1 || Number(text) > MAX_ID) throw badInput('bill_id must be a positive integer (a UK Parliament bill id)');
-  return Number(text);
+  const id = parseIdText(single(value, 'bill_id'));
+  if (id === null) throw badInput('bill_id must be a positive integer (a UK Parliament bill id)');
+  return id;
 }
 
 const isCalendarDate = (text: string) => /^\d{4}-\d{2}-\d{2}$/.test(text) && !Number.isNaN(Date.parse(text)) && new Date(`${text}T00:00:00Z`).toISOString().startsWith(text);
@@ -49,7 +49,7 @@ export function batchBody(req: Request): { billIds: number[]; referenceDate: str
   const { bill_ids: ids, reference_date: date } = body as { bill_ids?: unknown; reference_date?: unknown };
   if (!Array.isArray(ids) || ids.length < 1 || ids.length > MAX_BATCH_BILLS) throw badInput(`bill_ids must be an array of 1 to ${MAX_BATCH_BILLS} bill ids`);
   for (const id of ids) {
-    if (typeof id !== 'number' || !Number.isInteger(id) || id < 1 || id > MAX_ID) throw badInput('bill_ids must hold positive integers (UK Parliament bill ids)');
+    if (!isId(id)) throw badInput('bill_ids must hold positive integers (UK Parliament bill ids)');
   }
   return { billIds: ids as number[], referenceDate: referenceDateParam(date) };
 }

@@ -1,17 +1,17 @@
 import express, { type Router } from 'express';
 import { ALERT_TYPES, COMPARISONS } from '../entities/alert-threshold.entity';
 import { badInput } from '../src/errors';
+import { isId, parseIdText } from '../src/ids';
 import type { Services } from '../src/services';
 import type { RunOperation } from './operations';
 import { integerQuery, referenceDateParam } from './params';
 import { route } from './route';
 import { type GqlThreshold, type GqlTrigger, type GqlWatchlist, history, threshold, trigger, watchlistDetail, watchlistSummary } from './watchlist.mapper';
 
-const MAX_ID = 2_147_483_647;
-
 function idParam(value: unknown, name: string): number {
-  if (typeof value !== 'string' || !/^\d{1,10}$/.test(value) || Number(value) < 1 || Number(value) > MAX_ID) throw badInput(`${name} must be a positive integer`);
-  return Number(value);
+  const id = parseIdText(value);
+  if (id === null) throw badInput(`${name} must be a positive integer`);
+  return id;
 }
 
 function jsonObject(req: express.Request): Record<string, unknown> {
@@ -23,7 +23,7 @@ function jsonObject(req: express.Request): Record<string, unknown> {
 
 const optionalInteger = (value: unknown, name: string) => {
   if (value === undefined || value === null) return value as null | undefined;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > MAX_ID) throw badInput(`${name} must be a positive integer`);
+  if (!isId(value)) throw badInput(`${name} must be a positive integer`);
   return value;
 };
 

@@ -7,6 +7,7 @@ import { DivisionEntity } from '../../entities/division.entity';
 import { ParliamentarySessionEntity } from '../../entities/parliamentary-session.entity';
 import type { BillKind, BillOutcome, House } from '../ingest/bill-record';
 import { badInput } from '../errors';
+import { MAX_ID } from '../ids';
 
 export interface BillFilter {
   sessionId?: number;
@@ -29,7 +30,6 @@ const CURSOR_PREFIX = 'bill:';
 export const encodeBillCursor = (id: number) => Buffer.from(`${CURSOR_PREFIX}${id}`).toString('base64url');
 
 const CURSOR = /^bill:(\d{1,10})$/;
-const MAX_ID = 2_147_483_647;
 
 export function decodeBillCursor(cursor: string): number {
   const match = CURSOR.exec(Buffer.from(cursor, 'base64url').toString());

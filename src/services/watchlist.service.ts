@@ -4,9 +4,9 @@ import { BillEntity } from '../../entities/bill.entity';
 import { WatchlistBillEntity } from '../../entities/watchlist-bill.entity';
 import { WatchlistEntity } from '../../entities/watchlist.entity';
 import { AppError, badInput, notFound } from '../errors';
+import { isId } from '../ids';
 
 export const MAX_WATCHLIST_BILLS = 500;
-const MAX_ID = 2_147_483_647;
 
 export interface WatchlistInput {
   name: unknown;
@@ -31,7 +31,7 @@ function parseDescription(description: unknown): string | null {
 
 export function parseBillIds(ids: unknown, name = 'bill_ids'): number[] {
   if (!Array.isArray(ids) || ids.length > MAX_WATCHLIST_BILLS) throw badInput(`${name} must be an array of at most ${MAX_WATCHLIST_BILLS} bill ids`);
-  for (const id of ids) if (typeof id !== 'number' || !Number.isInteger(id) || id < 1 || id > MAX_ID) throw badInput(`${name} must hold positive integers (UK Parliament bill ids)`);
+  for (const id of ids) if (!isId(id)) throw badInput(`${name} must hold positive integers (UK Parliament bill ids)`);
   return [...new Set(ids as number[])];
 }
 
