@@ -39,17 +39,13 @@ export class PredictionResolver {
     const started = process.hrtime.bigint();
     const date = services.predictions.referenceDate(referenceDate);
     await quota?.require('batches');
-    const results = await services.predictions.nowcasts(billIds, date);
+    const nowcasts = await services.predictions.nowcasts(billIds, date);
     // Each prediction counts against the daily limit in request order; those past it are blocked.
-    const successes = results.filter((r) => !(r instanceof AppError)).length;
-    let granted = quota ? await quota.takeUpTo('predictions', successes) : successes;
-    const blocked = quota?.exceeded('predictions').message ?? '';
+    const results = quota ? await quota.chargeEach('predictions', nowcasts) : nowcasts;
     const items = results.map((r, i) =>
-      r instanceof AppError
-        ? { billId: billIds[i], status: BatchItemStatus.ERROR, detail: r.message, prediction: null }
-        : granted-- > 0
-          ? { billId: billIds[i], status: BatchItemStatus.SUCCESS, detail: null, prediction: toPredictionType(r) }
-          : { billId: billIds[i], status: BatchItemStatus.BLOCKED, detail: blocked, prediction: null },
+      !(r instanceof AppError)
+        ? { billId: billIds[i], status: BatchItemStatus.SUCCESS, detail: null, prediction: toPredictionType(r) }
+        : { billId: billIds[i], status: r.code === 'RATE_LIMITED' ? BatchItemStatus.BLOCKED : BatchItemStatus.ERROR, detail: r.message, prediction: null },
     );
     const count = (status: BatchItemStatus) => items.filter((item) => item.status === status).length;
     return {

@@ -4,7 +4,7 @@ import type { BillStageEntity } from '../entities/bill-stage.entity';
 import type { BillEntity } from '../entities/bill.entity';
 import type { DivisionEntity } from '../entities/division.entity';
 import type { ParliamentarySessionEntity } from '../entities/parliamentary-session.entity';
-import { AppError } from './errors';
+import type { AppError } from './errors';
 import type { RequestQuota } from './quota/request-quota';
 import type { BillService } from './services/bill.service';
 import type { PredictionResult, PredictionService } from './services/prediction.service';
@@ -33,9 +33,7 @@ async function predictionsByKey(predictions: PredictionService, quota: RequestQu
     ids.forEach((id, i) => results.set(`${id}@${date}`, nowcasts[i]));
   }
   const answered = keys.map((key) => results.get(key)!);
-  const successes = answered.filter((r) => !(r instanceof AppError)).length;
-  let granted = quota ? await quota.takeUpTo('predictions', successes) : successes;
-  return answered.map((r) => (r instanceof AppError ? r : granted-- > 0 ? r : quota!.exceeded('predictions')));
+  return quota ? quota.chargeEach('predictions', answered) : answered;
 }
 
 export function createLoaders({ bills, predictions }: { bills: BillService; predictions: PredictionService }, quota: RequestQuota | null = null): Loaders {

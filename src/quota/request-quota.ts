@@ -47,6 +47,15 @@ export class RequestQuota {
     return granted;
   }
 
+  /**
+   * Charges one unit per success, in order, as far as the limit allows: the successes past it
+   * become its 429 error. Errors are passed through and cost nothing.
+   */
+  async chargeEach<T>(kind: QuotaKind, results: readonly (T | AppError)[]): Promise<(T | AppError)[]> {
+    let granted = await this.takeUpTo(kind, results.filter((r) => !(r instanceof AppError)).length);
+    return results.map((r) => (r instanceof AppError ? r : granted-- > 0 ? r : this.exceeded(kind)));
+  }
+
   /** Takes `amount` whole, or nothing and a 429 that says which limit and when it resets. */
   async require(kind: QuotaKind, amount = 1): Promise<void> {
     const granted = await this.takeUpTo(kind, amount);
