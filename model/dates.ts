@@ -9,3 +9,6 @@ export const fromDayNumber = (day: number): string => new Date(day * DAY_MS).toI
 export const addDays = (date: string, days: number): string => fromDayNumber(toDayNumber(date) + days);
 
 export const daysBetween = (from: string, to: string): number => toDayNumber(to) - toDayNumber(from);
+
+/** YYYY-MM-DD of a day that exists (Date.parse alone would roll 2021-02-30 over to 2 March). */
+export const isCalendarDate = (text: string): boolean => /^\d{4}-\d{2}-\d{2}$/.test(text) && !Number.isNaN(toDayNumber(text)) && fromDayNumber(toDayNumber(text)) === text;

@@ -1,5 +1,6 @@
 import type { Request } from 'express';
 import { badInput } from '../src/errors';
+import { isCalendarDate } from '../model/dates';
 import { isId, parseIdText } from '../src/ids';
 
 // Validation at the REST edge: every bad parameter is a 400 whose detail names it.
@@ -17,13 +18,14 @@ export function billIdParam(value: unknown): number {
   return id;
 }
 
-const isCalendarDate = (text: string) => /^\d{4}-\d{2}-\d{2}$/.test(text) && !Number.isNaN(Date.parse(text)) && new Date(`${text}T00:00:00Z`).toISOString().startsWith(text);
-
-export function referenceDateParam(value: unknown): string | undefined {
+/** An optional date parameter: absent, or a calendar date (else 400 naming it). */
+export function dateParam(value: unknown, name: string): string | undefined {
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string' || !isCalendarDate(value)) throw badInput('reference_date must be a calendar date, YYYY-MM-DD');
+  if (typeof value !== 'string' || !isCalendarDate(value)) throw badInput(`${name} must be a calendar date, YYYY-MM-DD`);
   return value;
 }
+
+export const referenceDateParam = (value: unknown) => dateParam(value, 'reference_date');
 
 export function integerQuery(req: Request, name: string, fallback: number, min: number, max: number): number {
   const text = single(req.query[name], name);

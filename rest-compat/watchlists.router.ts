@@ -4,7 +4,7 @@ import { badInput } from '../src/errors';
 import { isId, parseIdText } from '../src/ids';
 import type { Services } from '../src/services';
 import type { RunOperation } from './operations';
-import { integerQuery, referenceDateParam } from './params';
+import { dateParam, integerQuery } from './params';
 import { route } from './route';
 import { type GqlThreshold, type GqlTrigger, type GqlWatchlist, history, threshold, trigger, watchlistDetail, watchlistSummary } from './watchlist.mapper';
 
@@ -121,8 +121,8 @@ export function watchlistsRouter(services: Services, run: RunOperation): Router 
       const filter = {
         billId: q.bill_id === undefined ? undefined : idParam(q.bill_id, 'bill_id'),
         alertType: q.alert_type === undefined ? undefined : enumName(q.alert_type, 'alert_type', ALERT_TYPES),
-        from: q.from === undefined ? undefined : dateParam(q.from, 'from'),
-        to: q.to === undefined ? undefined : dateParam(q.to, 'to'),
+        from: dateParam(q.from, 'from'),
+        to: dateParam(q.to, 'to'),
       };
       const variables = { filter, first: integerQuery(req, 'limit', 50, 1, 100), after: typeof q.cursor === 'string' ? q.cursor : null };
       return history((await run<{ alertHistory: Parameters<typeof history>[0] }>('AlertHistory', variables, context)).alertHistory);
@@ -130,12 +130,4 @@ export function watchlistsRouter(services: Services, run: RunOperation): Router 
   );
 
   return router;
-}
-
-function dateParam(value: unknown, name: string): string {
-  try {
-    return referenceDateParam(value)!;
-  } catch {
-    throw badInput(`${name} must be a calendar date, YYYY-MM-DD`);
-  }
 }

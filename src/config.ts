@@ -1,12 +1,9 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { isCalendarDate } from '../model/dates';
 
-/** YYYY-MM-DD of a real calendar day (Date.parse alone would roll 2021-02-30 over to 2 March). */
-const isoDate = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be YYYY-MM-DD')
-  .refine((s) => !Number.isNaN(Date.parse(s)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), 'is not a calendar date');
+const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be YYYY-MM-DD').refine(isCalendarDate, 'is not a calendar date');
 
 /** An empty variable counts as unset, so `PORT=` does not quietly become port 0. */
 const unsetIfEmpty = (value: unknown) => (value === '' ? undefined : value);
