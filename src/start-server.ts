@@ -117,9 +117,10 @@ export async function startServer(config: Config, logger: Logger, options: { tra
   const watch = setInterval(() => {
     void (async () => {
       await services.apiKeys.checkForChanges();
-      if (!(await hasCompletedSync(db.dataSource))) return;
-      clock.setDataAsOf(await servedDataAsOf(db.dataSource));
-      await services.predictions.checkDataState();
+      // one read of the sync state a tick; the as-of date only when a sync has completed since
+      const { state, changed } = await services.predictions.checkDataState();
+      if (!state) return;
+      if (changed) clock.setDataAsOf(await servedDataAsOf(db.dataSource));
       if (!readiness.isReady('data') && !firstStartSyncRunning) readiness.unblock('data');
       // also serves a version trained by `npm run train` in another process, without a restart
       if (services.models.activeVersion()) await services.models.refresh();

@@ -107,10 +107,11 @@ export class PredictionService {
   /**
    * Notices new data (a completed sync, here or in another process) and rebuilds the bill index.
    * The server calls it after each sync and every few seconds; requests never wait on it.
+   * Returns the data state ('' until a sync has completed) and whether it changed.
    */
-  async checkDataState(): Promise<void> {
+  async checkDataState(): Promise<{ state: string; changed: boolean }> {
     const [{ state }] = (await this.dataSource.query(`SELECT coalesce(max(completed_at)::text, '') AS state FROM sync_state`)) as { state: string }[];
-    if (this.index?.state === state) return;
+    if (this.index?.state === state) return { state, changed: false };
     const rows = (await this.dataSource.query('SELECT id, content_hash, introduced_date, title, originating_house FROM bill')) as {
       id: number;
       content_hash: string;
@@ -122,6 +123,7 @@ export class PredictionService {
       state,
       bills: new Map(rows.map((r) => [r.id, { contentHash: r.content_hash, introducedDate: r.introduced_date, title: r.title, originatingHouse: r.originating_house }])),
     };
+    return { state, changed: true };
   }
 
   private async billIndex(): Promise<NonNullable<PredictionService['index']>> {
