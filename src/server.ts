@@ -1,6 +1,9 @@
+// first: refuses an unsupported Node.js and sets production mode before any library loads
+import './server-preamble';
 import 'reflect-metadata';
 import { loadConfig } from './config';
 import { createLogger } from './logger';
+import { shutDownOnSignals } from './shutdown';
 import { startServer } from './start-server';
 
 /** The composition root: configuration, logger, server, and the signals that stop it. */
@@ -15,20 +18,7 @@ function main(): void {
   const logger = createLogger(config.logLevel);
   const started = startServer(config, logger);
   // Installed before the database opens: a signal during start-up waits for it, then shuts down cleanly.
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.once(signal, () => {
-      logger.info({ signal }, 'signal received');
-      started
-        .then((server) => server.close())
-        .then(
-          () => process.exit(0),
-          (error: Error) => {
-            logger.error({ err: error }, 'shutdown failed');
-            process.exit(1);
-          },
-        );
-    });
-  }
+  shutDownOnSignals({ logger, close: () => started.then((server) => server.close()) });
   started.catch((error: Error) => {
     process.stderr.write(`bill-progress: ${error.message}\n`);
     process.exit(1);

@@ -137,6 +137,7 @@ export async function startServer(config: Config, logger: Logger, options: { tra
       logger.info('shutting down');
       clearInterval(watch);
       stopping.abort();
+      services.models.stop();
       await hourlyAlerts.stop();
       if (embedded) removeAdminEndpointFile(config.dataDir);
       await admin?.close();

@@ -18,16 +18,26 @@ export interface TrainingResult {
   durationMs: number;
 }
 
-/** Trains in a worker thread so the server keeps answering while brain.js runs. */
-export function trainInWorker(data: TrainingData, options: Omit<TrainingOptions, 'onProgress'>, onProgress?: (message: string) => void): Promise<TrainingResult> {
+/**
+ * Trains in a worker thread so the server keeps answering while brain.js runs. Aborting stops the
+ * worker at once (a shutdown must not wait for a training of tens of seconds) and rejects.
+ */
+export function trainInWorker(data: TrainingData, options: Omit<TrainingOptions, 'onProgress'>, onProgress?: (message: string) => void, signal?: AbortSignal): Promise<TrainingResult> {
   return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(new Error('training was stopped'));
     const worker = new Worker(workerScript(), { workerData: { data, options } });
+    const stop = () => void worker.terminate();
+    signal?.addEventListener('abort', stop, { once: true });
+    worker.once('exit', () => signal?.removeEventListener('abort', stop));
     let result: TrainingResult | null = null;
     worker.on('message', (message: { type: 'progress'; message: string } | ({ type: 'done' } & TrainingResult)) => {
       if (message.type === 'progress') onProgress?.(message.message);
       else result = { artifact: message.artifact, durationMs: message.durationMs };
     });
     worker.once('error', reject);
-    worker.once('exit', (code) => (result ? resolve(result) : reject(new Error(`the training worker exited with code ${code}`))));
+    worker.once('exit', (code) => {
+      if (result) resolve(result);
+      else reject(new Error(signal?.aborted ? 'training was stopped' : `the training worker exited with code ${code}`));
+    });
   });
 }

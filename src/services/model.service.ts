@@ -41,6 +41,7 @@ export class ModelService {
   private active: { version: ModelVersionSummary; predictor: Predictor } | null = null;
   private training: Promise<ModelVersionSummary> | null = null;
   private readonly listeners: Array<(version: ModelVersionSummary) => void> = [];
+  private readonly stopping = new AbortController();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -65,6 +66,7 @@ export class ModelService {
     this.readiness.block('model', MODELS_LOADING);
     if (options.trainIfMissing && !this.training) {
       this.train().catch((error: Error) => {
+        if (this.stopping.signal.aborted) return this.logger.info('training stopped by the shutdown');
         if (!this.active) this.readiness.block('model', TRAINING_FAILED);
         this.logger.error({ err: error }, 'training at start failed');
       });
@@ -92,6 +94,11 @@ export class ModelService {
     this.readiness.unblock('model');
     this.logger.info({ modelVersion: version.id, loadMs: Number(process.hrtime.bigint() - started) / 1e6 }, 'model version serving');
     for (const listener of this.listeners) listener(this.active.version);
+  }
+
+  /** Stops a training under way without saving it, and refuses new ones: the process is shutting down. */
+  stop(): void {
+    this.stopping.abort();
   }
 
   /** Resolves when no training is under way (shutdown waits for it: the worker writes nothing, the save does). */
@@ -126,7 +133,7 @@ export class ModelService {
     ]);
     if (!data.bills.length) throw new AppError('SERVICE_UNAVAILABLE', 'there are no bills to train on: run npm run sync first');
     this.logger.info({ cutoff, bills: data.bills.length }, 'training started');
-    const { artifact, durationMs } = await trainInWorker(data, { ...this.trainingOptions, cutoff }, (message) => this.logger.info({ progress: message }, 'training'));
+    const { artifact, durationMs } = await trainInWorker(data, { ...this.trainingOptions, cutoff }, (message) => this.logger.info({ progress: message }, 'training'), this.stopping.signal);
     const saved = await this.dataSource.getRepository(ModelVersionEntity).save({
       featureSchemaVersion: artifact.featureSchemaVersion,
       trainingCutoff: cutoff,

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { makeSnapshot } from '../support/fixtures';
-import { adminCli, graphqlOver, type ServerProcess, startServerProcess, syncCli, waitUntilReady } from '../support/processes';
+import { adminCli, graphqlOver, requestInFlight, type ServerProcess, startServerProcess, syncCli, waitUntilReady } from '../support/processes';
 import { createPostgresDatabase, usingPostgres } from '../support/test-database';
 
 /** The service as an operator runs it: a server process, the admin CLI and sync beside it, restarts. */
@@ -153,5 +153,83 @@ describe('a first start whose ingest fails', () => {
     const fixed = await syncCli(['--snapshot', makeSnapshot([26, 27])], brokenEnv);
     expect(fixed.json).toMatchObject({ billsChanged: 2 });
     await waitUntilReady(broken.url, 10_000);
+  });
+});
+
+describe('stopping on a signal', () => {
+  let stopEnv: Record<string, string>;
+  let dropStopDb: (() => Promise<void>) | undefined;
+  const running: ServerProcess[] = [];
+  const started = async (options?: { viaNpm?: boolean }) => {
+    const process = await startServerProcess(stopEnv, options);
+    running.push(process);
+    return process;
+  };
+  const lockFile = () => path.join(stopEnv.DATA_DIR, 'bill-progress.lock');
+  const serviceStatus = '{ serviceStatus { billCount } }';
+
+  beforeAll(async () => {
+    stopEnv = { DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'bp-server-')), BILLS_SNAPSHOT: makeSnapshot([26, 2900]) };
+    if (usingPostgres()) {
+      const db = await createPostgresDatabase();
+      stopEnv.DATABASE_URL = db.url;
+      dropStopDb = db.drop;
+    }
+  });
+  afterAll(async () => {
+    for (const p of running) await p.stop();
+    await dropStopDb?.();
+    rmSync(stopEnv.DATA_DIR, { recursive: true, force: true });
+  });
+
+  it('npm start: SIGTERM to the npm process stops the server, and the next server opens the same data directory', async () => {
+    const first = await started({ viaNpm: true });
+    await waitUntilReady(first.url);
+    process.kill(first.child.pid!, 'SIGTERM');
+    expect(await first.exited).toBe(0);
+    expect(first.logs.at(-1)).toMatchObject({ msg: 'stopped' });
+    if (!usingPostgres()) expect(existsSync(lockFile())).toBe(false);
+
+    const second = await started();
+    expect((await graphqlOver(second.url, serviceStatus)).body.data.serviceStatus.billCount).toBe(2);
+    expect(await second.stop()).toBe(0);
+  });
+
+  it('Ctrl-C on npm start (SIGINT to the process group, echoed by npm) shuts down once, finishing the request in flight', async () => {
+    const server = await started({ viaNpm: true });
+    const pending = await requestInFlight(server.url, serviceStatus);
+    process.kill(-server.child.pid!, 'SIGINT');
+    await server.logged('shutting down');
+    const answer = await pending.finish();
+    expect(answer.status).toBe(200);
+    expect(JSON.parse(answer.body).data.serviceStatus.billCount).toBe(2);
+    expect(await server.exited).toBe(0);
+    expect(server.logs.filter((l) => l.msg === 'signal received')).toHaveLength(1);
+    expect(server.logs.at(-1)).toMatchObject({ msg: 'stopped' });
+  });
+
+  it('node directly: SIGTERM finishes the request in flight, flushes and closes, then exits 0', async () => {
+    const server = await started();
+    const pending = await requestInFlight(server.url, serviceStatus);
+    server.child.kill('SIGTERM');
+    await server.logged('shutting down');
+    expect((await pending.finish()).status).toBe(200);
+    expect(await server.exited).toBe(0);
+    expect(server.logs.at(-1)).toMatchObject({ msg: 'stopped' });
+    if (!usingPostgres()) expect(existsSync(lockFile())).toBe(false);
+  });
+
+  it('a second signal exits at once, without waiting for the request in flight, and still frees the data directory', async () => {
+    const server = await started();
+    await requestInFlight(server.url, serviceStatus);
+    server.child.kill('SIGTERM');
+    await server.logged('shutting down');
+    server.child.kill('SIGINT');
+    expect(await server.exited).toBe(130);
+    expect(server.logs.some((l) => l.msg === 'stopped')).toBe(false);
+    expect(server.logs.at(-1)).toMatchObject({ msg: 'second signal: exiting without finishing the shutdown', signal: 'SIGINT' });
+    if (!usingPostgres()) expect(existsSync(lockFile())).toBe(false);
+    const next = await started();
+    expect(await next.stop()).toBe(0);
   });
 });

@@ -1,4 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -7,22 +9,49 @@ const ADMIN = path.join(ROOT, 'dist', 'src', 'cli', 'admin.js');
 const SYNC = path.join(ROOT, 'dist', 'src', 'cli', 'sync.js');
 
 export interface ServerProcess {
+  /** the process started: node itself, or npm when started through `npm start` */
   child: ChildProcess;
   url: string;
   /** parsed JSON log lines so far */
   logs: Array<Record<string, unknown>>;
+  /** resolves with the exit code, or 128 + the signal's number when a signal killed it (as a shell reports it) */
   exited: Promise<number | null>;
+  /** sends SIGTERM and waits for the exit */
   stop(): Promise<number | null>;
+  /** resolves with the first log line with this message (already written or still to come) */
+  logged(msg: string): Promise<Record<string, unknown>>;
+}
+
+export interface StartOptions {
+  /** `npm start` in the repository, as an operator runs it; node on the built server otherwise */
+  viaNpm?: boolean;
 }
 
 const baseEnv = (env: Record<string, string>) => ({ ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'info', HOST: '127.0.0.1', PORT: '0', ...env });
 
-/** The built server (`npm test` builds first) as its own process; resolves once it listens. */
-export function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [SERVER], { env: baseEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+function exitCode(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => child.once('exit', (code, signal) => resolve(signal ? 128 + os.constants.signals[signal] : code)));
+}
+
+/**
+ * The built server (`npm test` builds first) as its own process; resolves once it listens. Through
+ * npm it runs in a process group of its own, so a test can send a signal to the group as a
+ * terminal's Ctrl-C does.
+ */
+export function startServerProcess(env: Record<string, string>, options: StartOptions = {}): Promise<ServerProcess> {
+  const child = options.viaNpm
+    ? spawn('npm', ['start', '--silent'], { cwd: ROOT, env: baseEnv(env), stdio: ['ignore', 'pipe', 'pipe'], detached: true })
+    : spawn(process.execPath, [SERVER], { env: baseEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
   const logs: Array<Record<string, unknown>> = [];
+  const waiting: Array<{ msg: string; resolve: (entry: Record<string, unknown>) => void }> = [];
   let stderr = '';
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const exited = exitCode(child);
+  const logged = (msg: string) =>
+    new Promise<Record<string, unknown>>((resolve) => {
+      const seen = logs.find((l) => l.msg === msg);
+      if (seen) resolve(seen);
+      else waiting.push({ msg, resolve });
+    });
   return new Promise((resolve, reject) => {
     let buffered = '';
     child.stderr!.on('data', (chunk) => (stderr += chunk));
@@ -31,21 +60,56 @@ export function startServerProcess(env: Record<string, string>): Promise<ServerP
       const lines = buffered.split('\n');
       buffered = lines.pop()!;
       for (const line of lines) {
+        if (!line.startsWith('{')) continue; // npm's own lines
         const entry = JSON.parse(line) as Record<string, unknown>;
         logs.push(entry);
+        for (const w of waiting.filter((w) => w.msg === entry.msg)) w.resolve(entry);
         if (entry.msg === 'listening') {
           resolve({
             child,
             url: `http://127.0.0.1:${entry.port}`,
             logs,
             exited,
-            stop: () => (child.exitCode === null ? (child.kill('SIGTERM'), exited) : exited),
+            stop: () => (child.exitCode === null && child.signalCode === null ? (child.kill('SIGTERM'), exited) : exited),
+            logged,
           });
         }
       }
     });
     void exited.then((code) => reject(new Error(`server exited (${code}) before listening: ${stderr}`)));
   });
+}
+
+/**
+ * Starts a POST /graphql whose body is held back, so the server has a request in flight: it resolves
+ * once the server has answered `100 Continue`, that is once it has read the headers and is handling
+ * the request. `finish` sends the body and resolves with the final status and body.
+ */
+export async function requestInFlight(url: string, query: string): Promise<{ finish(): Promise<{ status: number; body: string }> }> {
+  const { hostname, port } = new URL(url);
+  const body = JSON.stringify({ query });
+  const socket = net.connect(Number(port), hostname);
+  let received = '';
+  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  await new Promise<void>((resolve, reject) => {
+    socket.on('data', (chunk) => {
+      received += chunk;
+      if (received.startsWith('HTTP/1.1 100 Continue\r\n\r\n')) resolve();
+    });
+    socket.once('error', reject);
+    socket.once('close', () => reject(new Error(`the server closed the connection: ${JSON.stringify(received)}`)));
+    socket.write(`POST /graphql HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nExpect: 100-continue\r\n\r\n`);
+  });
+  return {
+    async finish() {
+      // a server that is shutting down closes the connection once it has answered
+      socket.write(body);
+      await closed;
+      const final = received.slice('HTTP/1.1 100 Continue\r\n\r\n'.length);
+      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(final)?.[1] ?? 0);
+      return { status, body: final.slice(final.indexOf('\r\n\r\n') + 4) };
+    },
+  };
 }
 
 export interface CliResult {

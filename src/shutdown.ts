@@ -1,0 +1,59 @@
+import { constants } from 'node:os';
+import type { Logger } from './logger';
+
+/** The longest a graceful shutdown may take; past it the process exits with status 1. */
+export const SHUTDOWN_DEADLINE_MS = 10_000;
+/**
+ * Ctrl-C under `npm start` delivers SIGINT twice within milliseconds: the terminal sends it to the
+ * whole process group, and npm forwards its own copy. A repeat of the first signal this soon is
+ * that echo, not an operator asking to hurry.
+ */
+export const SIGNAL_ECHO_MS = 1_000;
+
+export interface ShutdownOnSignalsOptions {
+  /** stops accepting, finishes in-flight work, flushes and closes everything */
+  close(): Promise<void>;
+  logger: Logger;
+  deadlineMs?: number;
+  /** where signals arrive and how the process ends: the process itself, outside unit tests */
+  target?: Pick<NodeJS.Process, 'on'>;
+  exit?: (code: number) => void;
+}
+
+/**
+ * SIGTERM or SIGINT starts a graceful shutdown, bounded by a deadline; a second signal exits at
+ * once (status 128 + the signal's number, as a shell reports a process the signal killed).
+ */
+export function shutDownOnSignals(options: ShutdownOnSignalsOptions): void {
+  const { close, logger, deadlineMs = SHUTDOWN_DEADLINE_MS, target = process, exit = (code: number) => process.exit(code) } = options;
+  let first: { signal: NodeJS.Signals; at: number } | null = null;
+
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (first) {
+      if (signal === first.signal && Date.now() - first.at < SIGNAL_ECHO_MS) return;
+      logger.warn({ signal }, 'second signal: exiting without finishing the shutdown');
+      exit(128 + constants.signals[signal]);
+      return;
+    }
+    first = { signal, at: Date.now() };
+    logger.info({ signal }, 'signal received');
+    // not unref'd: a shutdown stuck with nothing else scheduled must still end in a failure, not a quiet exit 0
+    const deadline = setTimeout(() => {
+      logger.error({ deadlineMs }, 'shutdown did not finish in time: exiting');
+      exit(1);
+    }, deadlineMs);
+    close().then(
+      () => {
+        clearTimeout(deadline);
+        exit(0);
+      },
+      (error: Error) => {
+        clearTimeout(deadline);
+        logger.error({ err: error }, 'shutdown failed');
+        exit(1);
+      },
+    );
+  };
+  target.on('SIGTERM', onSignal);
+  target.on('SIGINT', onSignal);
+}
