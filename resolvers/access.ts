@@ -6,9 +6,8 @@ import { AppError } from '../src/errors';
  * Who may call a root field. Every Query, Mutation and Subscription field declares one (a test
  * walks the schema); the rule is also visible in the field's extensions.
  * - `public`: anyone, with or without a key;
- * - `authenticated`: any user with a valid key (Free users never get this far: see context.ts);
+ * - `authenticated`: any user with a valid key (Free users never get this far: see src/gateway/principal.ts);
  * - `pro`: Pro tier only.
- * The same guard applies the per-user burst limit of each root field (see burst-limit.ts).
  */
 export type AccessRule = 'public' | 'authenticated' | 'pro';
 
@@ -20,7 +19,7 @@ export interface AccessOptions {
 export const ACCESS_EXTENSION = 'access';
 
 function guard(rule: AccessRule, requires: string[]): MiddlewareFn<RequestContext> {
-  return async ({ context, info, args }, next) => {
+  return async ({ context }, next) => {
     if (rule !== 'public' && !context.user) {
       throw new AppError('UNAUTHENTICATED', 'An API key is required: send "Authorization: Bearer <key>" or "X-API-Key: <key>"');
     }
@@ -30,7 +29,6 @@ function guard(rule: AccessRule, requires: string[]): MiddlewareFn<RequestContex
         throw new AppError('SERVICE_UNAVAILABLE', `Service unavailable: ${context.services.readiness.reasons().join('; ')}`);
       }
     }
-    await context.services.burstLimiter.check(context, info, args);
     return next();
   };
 }

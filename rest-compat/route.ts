@@ -1,33 +1,36 @@
 import type express from 'express';
 import type { RequestHandler } from 'express';
-import { createRequestContext, type RequestContext } from '../src/context';
-import { AppError } from '../src/errors';
-import type { Services } from '../src/services';
+import type { RequestContext } from '../src/context';
+import type { Gateway, GatewayRequest } from '../src/gateway/pipeline';
 
 export type Handler = (req: express.Request, context: RequestContext) => Promise<unknown>;
 
+/** What the gateway needs of an express request: its headers (the credential), id and peer address. */
+export function gatewayRequest(req: express.Request): GatewayRequest {
+  return { credentials: { kind: 'http-headers', headers: req.headers }, requestId: String((req as { id?: unknown }).id ?? ''), clientAddress: req.socket.remoteAddress };
+}
+
 /**
- * Authenticates as GraphQL does (same context), counts the API call, runs the handler and
- * answers its JSON (with `status`; 204 sends no body) and the user's rate-limit headers; errors go to the app's {"detail"} handler
- * with the headers too.
+ * The REST adapter: hands the request to the gateway (who is calling, the call charged), runs the
+ * handler (its parameters, then one named operation through the gateway) and answers its JSON
+ * with `status` (204 sends no body) and the user's rate-limit headers; errors go to the app's
+ * {"detail"} handler with those headers too.
  */
-export function route(services: Services, handler: Handler, status = 200): RequestHandler {
+export function route(gateway: Gateway, handler: Handler, status = 200): RequestHandler {
   return async (req, res, next) => {
+    const request = gatewayRequest(req);
     let context: RequestContext | undefined;
     try {
-      context = await createRequestContext(services, req.headers, String((req as { id?: unknown }).id ?? ''));
-      await context.quota?.chargeCall();
+      context = await gateway.start(request);
       const body = await handler(req, context);
-      res.set(context.quota?.headers() ?? {});
+      res.set(gateway.headers(context));
       if (status === 204) res.status(204).end();
       else res.status(status).json(body);
+      gateway.finish(request, context, status);
     } catch (error) {
-      if (context?.quota) {
-        if (error instanceof AppError && error.code === 'RATE_LIMITED') await context.quota.refundCallOfRefusedRequest().catch(() => undefined);
-        res.set(context.quota.headers());
-      }
+      res.set(gateway.headers(context));
       next(error);
+      gateway.finish(request, context, res.statusCode);
     }
   };
 }
-

@@ -2,7 +2,7 @@ import express, { type Router } from 'express';
 import { ALERT_TYPES, COMPARISONS } from '../entities/alert-threshold.entity';
 import { badInput } from '../src/errors';
 import { isId, parseIdText } from '../src/ids';
-import type { Services } from '../src/services';
+import type { Gateway } from '../src/gateway/pipeline';
 import type { RunOperation } from './operations';
 import { dateParam, integerQuery } from './params';
 import { route } from './route';
@@ -34,17 +34,17 @@ function enumName(value: unknown, name: string, allowed: readonly string[]): str
 }
 
 /** Specification 4.4 (alert thresholds, check, history) and 4.5 (watchlists). */
-export function watchlistsRouter(services: Services, run: RunOperation): Router {
+export function watchlistsRouter(gateway: Gateway, run: RunOperation): Router {
   const router = express.Router();
   const json = express.json({ limit: '100kb' });
 
-  router.get('/dashboard/watchlists', route(services, async (_req, context) => ({ watchlists: (await run<{ watchlists: GqlWatchlist[] }>('ListWatchlists', {}, context)).watchlists.map(watchlistSummary) })));
+  router.get('/dashboard/watchlists', route(gateway, async (_req, context) => ({ watchlists: (await run<{ watchlists: GqlWatchlist[] }>('ListWatchlists', {}, context)).watchlists.map(watchlistSummary) })));
 
   router.post(
     '/dashboard/watchlists',
     json,
     route(
-      services,
+      gateway,
       async (req, context) => {
         const body = jsonObject(req);
         const input = { name: body.name, description: body.description ?? null, billIds: body.bill_ids ?? null };
@@ -58,14 +58,14 @@ export function watchlistsRouter(services: Services, run: RunOperation): Router 
     ),
   );
 
-  router.get('/dashboard/watchlists/:id', route(services, async (req, context) => watchlistDetail((await run<{ watchlist: GqlWatchlist }>('GetWatchlist', { id: idParam(req.params.id, 'id') }, context)).watchlist)));
+  router.get('/dashboard/watchlists/:id', route(gateway, async (req, context) => watchlistDetail((await run<{ watchlist: GqlWatchlist }>('GetWatchlist', { id: idParam(req.params.id, 'id') }, context)).watchlist)));
 
-  router.delete('/dashboard/watchlists/:id', route(services, async (req, context) => run('DeleteWatchlist', { id: idParam(req.params.id, 'id') }, context), 204));
+  router.delete('/dashboard/watchlists/:id', route(gateway, async (req, context) => run('DeleteWatchlist', { id: idParam(req.params.id, 'id') }, context), 204));
 
   router.post(
     '/dashboard/watchlists/:id/bills',
     json,
-    route(services, async (req, context) => {
+    route(gateway, async (req, context) => {
       const body = jsonObject(req);
       const ids = body.bill_ids !== undefined ? body.bill_ids : body.bill_id !== undefined ? [body.bill_id] : null;
       if (!Array.isArray(ids) || !ids.length) throw badInput('give bill_id (an integer) or bill_ids (an array of integers)');
@@ -76,13 +76,13 @@ export function watchlistsRouter(services: Services, run: RunOperation): Router 
 
   router.delete(
     '/dashboard/watchlists/:id/bills/:bill_id',
-    route(services, async (req, context) =>
+    route(gateway, async (req, context) =>
       watchlistDetail((await run<{ removeBillFromWatchlist: GqlWatchlist }>('RemoveWatchlistBill', { id: idParam(req.params.id, 'id'), billId: idParam(req.params.bill_id, 'bill_id') }, context)).removeBillFromWatchlist),
     ),
   );
 
   const createThreshold = route(
-    services,
+    gateway,
     async (req, context) => {
       const body = jsonObject(req);
       const watchlistId = optionalInteger(body.watchlist_id, 'watchlist_id');
@@ -102,13 +102,13 @@ export function watchlistsRouter(services: Services, run: RunOperation): Router 
   router.post('/predictions/alerts/thresholds', json, createThreshold);
   router.post('/alerts/thresholds', json, createThreshold);
 
-  router.get('/predictions/alerts/thresholds', route(services, async (_req, context) => ({ thresholds: (await run<{ alertThresholds: GqlThreshold[] }>('ListThresholds', {}, context)).alertThresholds.map(threshold) })));
+  router.get('/predictions/alerts/thresholds', route(gateway, async (_req, context) => ({ thresholds: (await run<{ alertThresholds: GqlThreshold[] }>('ListThresholds', {}, context)).alertThresholds.map(threshold) })));
 
-  router.delete('/predictions/alerts/thresholds/:id', route(services, async (req, context) => run('DeleteThreshold', { id: idParam(req.params.id, 'id') }, context), 204));
+  router.delete('/predictions/alerts/thresholds/:id', route(gateway, async (req, context) => run('DeleteThreshold', { id: idParam(req.params.id, 'id') }, context), 204));
 
   router.post(
     '/predictions/alerts/check',
-    route(services, async (_req, context) => {
+    route(gateway, async (_req, context) => {
       const result = (await run<{ checkAlerts: { checkedAt: string; thresholdsChecked: number; billsChecked: number; triggered: GqlTrigger[] } }>('CheckAlerts', {}, context)).checkAlerts;
       return { checked_at: result.checkedAt, thresholds_checked: result.thresholdsChecked, bills_checked: result.billsChecked, triggered: result.triggered.map(trigger), count: result.triggered.length };
     }),
@@ -116,7 +116,7 @@ export function watchlistsRouter(services: Services, run: RunOperation): Router 
 
   router.get(
     '/predictions/alerts/history',
-    route(services, async (req, context) => {
+    route(gateway, async (req, context) => {
       const q = req.query;
       const filter = {
         billId: q.bill_id === undefined ? undefined : idParam(q.bill_id, 'bill_id'),

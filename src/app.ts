@@ -1,24 +1,19 @@
 import http from 'node:http';
-import { ApolloServer } from '@apollo/server';
-import { unwrapResolverError } from '@apollo/server/errors';
-import { expressMiddleware } from '@as-integrations/express5';
-import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
-import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
-import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import express from 'express';
-import { GraphQLError, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
+import type { GraphQLSchema } from 'graphql';
 import { pinoHttp } from 'pino-http';
 import { createRestRouter } from '../rest-compat';
-import { createRequestContext, type RequestContext } from './context';
-import { AppError, INTERNAL_DETAIL } from './errors';
+import { createApolloDoor } from './apollo.adapter';
+import { Gateway, type GatewayHooks } from './gateway/pipeline';
 import { jsonErrorHandler, notFoundHandler } from './http-errors';
 import { depthLimit, queryCostLimit } from './query-cost';
-import { graphqlQuotaPlugin } from './quota/graphql-quota.plugin';
 import { requestId } from './request-id';
 import type { Services } from './services';
 
 export interface AppOptions {
   schema: GraphQLSchema;
+  /** cross-cutting steps run by the gateway for every door (see GatewayHooks) */
+  gatewayHooks?: GatewayHooks;
 }
 
 export interface App {
@@ -27,24 +22,6 @@ export interface App {
   restRoutes(): string[];
   /** stops Apollo and drains open requests; the caller closes the database afterwards */
   stop(): Promise<void>;
-}
-
-/**
- * GraphQL errors with the service's codes only: ours keep theirs; errors graphql-js or Apollo
- * raise about the request itself (syntax, validation, variables, an operation type the schema
- * lacks) are the client's, BAD_USER_INPUT; anything else failed inside and is masked.
- */
-function formatGraphQLError(services: Services) {
-  return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
-    const original = unwrapResolverError(error);
-    const client = { message: formatted.message, locations: formatted.locations, path: formatted.path };
-    if (original instanceof AppError) return { ...client, message: original.message, extensions: { code: original.code } };
-    const code = formatted.extensions?.code;
-    const raisedByGraphQL = original instanceof GraphQLError && (!original.originalError || original.originalError instanceof GraphQLError);
-    if (raisedByGraphQL || (code && code !== 'INTERNAL_SERVER_ERROR')) return { ...client, extensions: { code: 'BAD_USER_INPUT' } };
-    services.logger.error({ err: original }, 'GraphQL operation failed');
-    return { ...client, message: INTERNAL_DETAIL, extensions: { code: 'INTERNAL_SERVER_ERROR' } };
-  };
 }
 
 interface RouterLayer {
@@ -90,31 +67,20 @@ export async function createApp(services: Services, options: AppOptions): Promis
     else res.status(503).json({ detail: `Not ready: ${services.readiness.reasons().join('; ')}` });
   });
 
-  const apollo = new ApolloServer<RequestContext>({
-    schema: options.schema,
-    introspection: true,
-    // No automatic persisted queries: nothing here needs them, and they add an error vocabulary of their own.
-    persistedQueries: false,
+  // One pipeline for every door: who is calling, what it costs, execution, errors (src/gateway).
+  const gateway = new Gateway(services, options.schema, options.gatewayHooks);
+  const graphql = await createApolloDoor(gateway, {
+    httpServer,
     validationRules: [depthLimit()],
-    includeStacktraceInErrorResponses: false,
-    stopOnTerminationSignals: false,
-    formatError: formatGraphQLError(services),
-    plugins: [ApolloServerPluginCacheControlDisabled(), ApolloServerPluginLandingPageDisabled(), ApolloServerPluginDrainHttpServer({ httpServer }), queryCostLimit(options.schema), graphqlQuotaPlugin()],
+    plugins: [queryCostLimit(options.schema)],
+    logger: services.logger,
   });
-  await apollo.start();
-
-  app.use(
-    '/graphql',
-    express.json({ limit: '100kb' }),
-    expressMiddleware(apollo, {
-      context: ({ req }) => createRequestContext(services, req.headers, String((req as { id?: unknown }).id ?? '')),
-    }),
-  );
-  const restRouter = createRestRouter(services, options.schema);
+  app.use('/graphql', express.json({ limit: '100kb' }), graphql.middleware);
+  const restRouter = createRestRouter(gateway);
   app.use('/api/v1', restRouter);
 
   app.use(notFoundHandler);
   app.use(jsonErrorHandler(services.logger));
 
-  return { httpServer, restRoutes: () => listRoutes(restRouter as unknown as { stack: RouterLayer[] }), stop: () => apollo.stop() };
+  return { httpServer, restRoutes: () => listRoutes(restRouter as unknown as { stack: RouterLayer[] }), stop: () => graphql.stop() };
 }

@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { AppError, publicError } from './errors';
+import { AppError } from './errors';
+import { restError } from './gateway/error-mapping';
 import type { Logger } from './logger';
 
 /** 404 `{"detail"}` for any path no route answered. */
@@ -31,10 +32,10 @@ function fromBodyParser(error: BodyParserError): AppError | null {
 export function jsonErrorHandler(logger: Logger): ErrorRequestHandler {
   return (error, req, res, _next) => {
     const known = error instanceof AppError ? error : fromBodyParser(error as BodyParserError);
-    const { status, detail } = publicError(known ?? error);
-    if (status >= 500) logger.error({ err: error, method: req.method, path: req.path }, 'request failed');
-    const headers = known?.extensions.http as { headers?: Map<string, string> } | undefined;
-    for (const [name, value] of headers?.headers ?? []) res.setHeader(name, value);
-    if (!res.headersSent) res.status(status).json({ detail });
+    const mapped = restError(known ?? error);
+    if (mapped.internal) logger.error({ err: error, method: req.method, path: req.path }, 'request failed');
+    if (res.headersSent) return;
+    res.set(mapped.headers);
+    res.status(mapped.status).json(mapped.body);
   };
 }

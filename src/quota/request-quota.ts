@@ -1,5 +1,6 @@
 import type { Tier } from '../../entities/account.entity';
 import { AppError } from '../errors';
+import { DeliveryLedger } from './delivery-ledger';
 import type { QuotaStore } from './quota-store';
 import { QUOTA_LABEL, type QuotaKind, TIER_LIMITS } from './tier-limits';
 
@@ -12,7 +13,8 @@ const TIER_NAME: Record<Tier, string> = { free: 'Free', pilot: 'Pilot', pro: 'Pr
  */
 export class RequestQuota {
   private readonly remaining = new Map<QuotaKind, number>();
-  private callCharged = false;
+  /** what this request took for things it delivers; settled against the response (see settleDeliveries) */
+  readonly deliveries = new DeliveryLedger();
 
   constructor(
     private readonly store: QuotaStore,
@@ -67,23 +69,21 @@ export class RequestQuota {
     throw this.exceeded(kind);
   }
 
-  /** Counts the request as one API call (429 past the limit). */
+  /** Counts the request as one API call (429 past the limit). Never given back: a request that started was a call. */
   async chargeCall(): Promise<void> {
     await this.require('calls');
-    this.callCharged = true;
   }
 
-  /** A request refused by a limit (429) costs nothing: its API call is given back. */
-  async refundCallOfRefusedRequest(): Promise<void> {
-    if (!this.callCharged) return;
-    this.callCharged = false;
-    await this.refund('calls');
-  }
-
-  /** Gives back what a refused request had taken. */
+  /** Gives back units taken for something that was not delivered (a prediction in a failed request, a batch whose items were all blocked). */
   async refund(kind: QuotaKind, amount = 1): Promise<void> {
+    if (amount <= 0) return;
     await this.store.refund(this.accountId, this.day, kind, amount);
     this.remaining.set(kind, Math.min(this.limit(kind), (this.remaining.get(kind) ?? 0) + amount));
+  }
+
+  /** Gives back what was charged for things the response does not hold (`data` null: the request failed as a whole). */
+  async settleDeliveries(data: Record<string, unknown> | null | undefined): Promise<void> {
+    for (const [kind, units] of this.deliveries.undelivered(data)) await this.refund(kind, units);
   }
 
   exceeded(kind: QuotaKind): AppError {
@@ -91,13 +91,22 @@ export class RequestQuota {
     return new AppError(
       'RATE_LIMITED',
       `Daily ${QUOTA_LABEL[kind]} limit reached: the ${TIER_NAME[this.tier]} tier allows ${limit.toLocaleString('en-GB')} a day; it resets at ${this.resetAt.toISOString()}`,
-      { headers: { 'Retry-After': String(this.secondsToReset), ...this.headers() } },
+      {
+        headers: {
+          'Retry-After': String(this.secondsToReset),
+          ...this.headers(),
+          // the limit that refused, whatever else the request touched
+          'X-RateLimit-Limit': String(limit),
+          'X-RateLimit-Remaining': '0',
+          RateLimit: `"${kind}";r=0;t=${this.secondsToReset}`,
+        },
+      },
     );
   }
 
   /**
-   * X-RateLimit-Remaining: what is left of the tightest limit this request touched;
-   * X-RateLimit-Reset: Unix seconds of the next midnight UTC; and the IETF RateLimit-Policy /
+   * X-RateLimit-Remaining: what is left of the tightest limit this request touched, and
+   * X-RateLimit-Limit its size; X-RateLimit-Reset: Unix seconds of the next midnight UTC; and the IETF RateLimit-Policy /
    * RateLimit pair naming the same limits.
    */
   headers(): Record<string, string> {
@@ -106,6 +115,7 @@ export class RequestQuota {
     const [tightestKind, tightest] = touched.reduce((min, entry) => (entry[1] < min[1] ? entry : min));
     const policies = (Object.keys(TIER_LIMITS[this.tier]) as QuotaKind[]).map((k) => `"${k}";q=${this.limit(k)};w=${DAY_SECONDS}`);
     return {
+      'X-RateLimit-Limit': String(this.limit(tightestKind)),
       'X-RateLimit-Remaining': String(tightest),
       'X-RateLimit-Reset': String(Math.floor(this.resetAt.getTime() / 1000)),
       'RateLimit-Policy': policies.join(', '),

@@ -73,14 +73,14 @@ describe('daily limits, per user across all their keys', () => {
     expect(res.headers['x-ratelimit-remaining']).toBe('0');
   });
 
-  it('allow 10 batch requests a day on Pilot, then 429, and a refused batch costs no API call', async () => {
+  it('allow 10 batch requests a day on Pilot, then 429; a refused batch still counts as an API call', async () => {
     const { key, accountId } = await user('pilot');
     await use(accountId, 'batches', 9, 10);
     expect((await batch(key, [26])).status).toBe(200);
     const refused = await batch(key, [26]);
     expect(refused.status).toBe(429);
     expect(refused.body.detail).toMatch(/Daily batch request limit reached: the Pilot tier allows 10 a day/);
-    expect((await use(accountId, 'calls', 0, 1000)).used).toBe(1);
+    expect((await use(accountId, 'calls', 0, 1000)).used).toBe(2);
   });
 
   it('allow 1,000 API calls a day on Pilot, for every endpoint', async () => {
@@ -184,7 +184,7 @@ describe('the burst limit per root field', () => {
     for (let i = 0; i < 4; i++) statuses.push((await limited.graphql('{ me { id } }', { key })).status);
     expect(statuses).toEqual([200, 200, 200, 429]);
     const refused = await limited.graphql('{ me { id } }', { key });
-    expect(refused.body.errors[0]).toMatchObject({ extensions: { code: 'RATE_LIMITED' }, message: 'Too many me requests: at most 3 every 10 seconds' });
+    expect(refused.body.errors[0]).toMatchObject({ extensions: { code: 'RATE_LIMITED' }, message: expect.stringMatching(/^Burst limit reached: at most 3 calls of the same operation every 10 seconds; retry in \d+ seconds$/) });
     expect((await limited.graphql('{ sessions { id } }', { key })).status).toBe(200);
     // another user has a burst allowance of their own
     expect((await limited.graphql('{ me { id } }', { key: await limited.userWithKey('pro') })).status).toBe(200);

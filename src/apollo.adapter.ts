@@ -1,0 +1,85 @@
+import type http from 'node:http';
+import { ApolloServer, type ApolloServerOptionsWithGateway, type ApolloServerPlugin } from '@apollo/server';
+import { expressMiddleware } from '@as-integrations/express5';
+import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
+import type { RequestHandler } from 'express';
+import type { ValidationRule } from 'graphql';
+import { gatewayRequest } from '../rest-compat/route';
+import type { RequestContext } from './context';
+import { graphqlError } from './gateway/error-mapping';
+import type { Gateway, GatewayRequest } from './gateway/pipeline';
+import type { Logger } from './logger';
+
+type ApolloContext = RequestContext & { gatewayRequest?: GatewayRequest };
+type GatewayInterface = ApolloServerOptionsWithGateway<ApolloContext>['gateway'];
+type GatewayExecutor = NonNullable<Awaited<ReturnType<GatewayInterface['load']>>['executor']>;
+
+/**
+ * Apollo serves the GraphQL-over-HTTP protocol (bodies, GET, CSRF prevention, status codes) and
+ * its own parsing and validation caches; execution is the gateway's. Apollo's "gateway" hook is
+ * its supported way to bring an executor of one's own: ours runs each document through the
+ * pipeline (burst limit, graphql-jit compiled once per document hash, charges settled).
+ */
+function pipelineExecutor(gateway: Gateway): GatewayInterface {
+  const executor: GatewayExecutor = (request) =>
+    gateway.execute(gateway.operations.prepare(request.document, request.operationName, request.queryHash), request.request.variables, request.context as RequestContext) as ReturnType<GatewayExecutor>;
+  return {
+    onSchemaLoadOrUpdate(callback) {
+      callback({ apiSchema: gateway.schema, coreSupergraphSdl: '' });
+      return () => undefined;
+    },
+    load: async () => ({ executor }),
+    stop: async () => undefined,
+  };
+}
+
+/** Every response carries the user's rate-limit headers; the gateway hears how the request ended. */
+function rateLimitHeaders(gateway: Gateway): ApolloServerPlugin<ApolloContext> {
+  return {
+    async requestDidStart() {
+      return {
+        async willSendResponse({ contextValue, response }) {
+          for (const [name, value] of Object.entries(gateway.headers(contextValue))) response.http.headers.set(name.toLowerCase(), value);
+          if (contextValue.gatewayRequest) gateway.finish(contextValue.gatewayRequest, contextValue, response.http.status ?? 200);
+        },
+      };
+    },
+  };
+}
+
+export interface ApolloDoorOptions {
+  httpServer: http.Server;
+  validationRules: ValidationRule[];
+  plugins: ApolloServerPlugin<RequestContext>[];
+  logger: Logger;
+}
+
+/** The /graphql door: Apollo Server as a thin adapter over the gateway. */
+export async function createApolloDoor(gateway: Gateway, options: ApolloDoorOptions): Promise<{ middleware: RequestHandler; stop(): Promise<void> }> {
+  const apollo = new ApolloServer<ApolloContext>({
+    gateway: pipelineExecutor(gateway),
+    introspection: true,
+    // No automatic persisted queries: nothing here needs them, and they add an error vocabulary of their own.
+    persistedQueries: false,
+    validationRules: options.validationRules,
+    includeStacktraceInErrorResponses: false,
+    stopOnTerminationSignals: false,
+    formatError: (formatted, error) => graphqlError(formatted, error, (internal) => options.logger.error({ err: internal }, 'GraphQL operation failed')),
+    plugins: [
+      ApolloServerPluginCacheControlDisabled(),
+      ApolloServerPluginLandingPageDisabled(),
+      ApolloServerPluginDrainHttpServer({ httpServer: options.httpServer }),
+      ...(options.plugins as ApolloServerPlugin<ApolloContext>[]),
+      rateLimitHeaders(gateway),
+    ],
+  });
+  await apollo.start();
+  const middleware = expressMiddleware(apollo, {
+    context: async ({ req }) => {
+      const request = gatewayRequest(req);
+      return { ...(await gateway.start(request)), gatewayRequest: request };
+    },
+  });
+  return { middleware, stop: () => apollo.stop() };
+}

@@ -1,0 +1,44 @@
+import { type DocumentNode, type FragmentDefinitionNode, Kind, type OperationDefinitionNode, type SelectionSetNode } from 'graphql';
+import type { BurstLimiter } from '../burst-limit';
+import type { RequestQuota } from '../quota/request-quota';
+import type { Principal } from './principal';
+
+/**
+ * Charging, step 3 of the pipeline. An API call is charged once, when an authenticated request
+ * starts, whatever it holds, and never given back. The burst limit is then applied to the
+ * request as a whole, before any field runs. Predictions and batches are charged by the fields
+ * that deliver them and settled against the response (see DeliveryLedger).
+ */
+export async function chargeCall(quota: RequestQuota | null): Promise<void> {
+  await quota?.chargeCall();
+}
+
+/** How many times each root field appears in the operation: aliases and fragments included. */
+export function rootFieldCopies(document: DocumentNode, operation: OperationDefinitionNode): Map<string, number> {
+  const fragments = new Map(document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]));
+  const copies = new Map<string, number>();
+  const count = (selectionSet: SelectionSetNode, visiting: ReadonlySet<string>) => {
+    for (const selection of selectionSet.selections) {
+      if (selection.kind === Kind.FIELD) {
+        // __typename and introspection cost nothing
+        if (!selection.name.value.startsWith('__')) copies.set(selection.name.value, (copies.get(selection.name.value) ?? 0) + 1);
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) count(selection.selectionSet, visiting);
+      else {
+        const fragment = fragments.get(selection.name.value);
+        if (fragment && !visiting.has(fragment.name.value)) count(fragment.selectionSet, new Set([...visiting, fragment.name.value]));
+      }
+    }
+  };
+  count(operation.selectionSet, new Set());
+  return copies;
+}
+
+/** The burst limit for a request that is about to run these root fields; anonymous requests are limited elsewhere (per address). */
+export function admitBurst(limiter: BurstLimiter, principal: Principal | null, copies: ReadonlyMap<string, number>): void {
+  if (principal) limiter.admit(principal.accountId, copies);
+}
+
+/** After execution: gives back what the response does not deliver. */
+export async function settleCharges(quota: RequestQuota | null, data: Record<string, unknown> | null | undefined): Promise<void> {
+  await quota?.settleDeliveries(data);
+}

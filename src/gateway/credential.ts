@@ -1,0 +1,42 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { AppError } from '../errors';
+
+/**
+ * What a door hands the gateway to find out who is calling. Each transport has its own kind;
+ * the WebSocket door (a `connection_init` payload) and the dashboard (a session cookie) will add
+ * theirs here, and only this file reads any of them.
+ */
+export type CredentialSource = { kind: 'http-headers'; headers: IncomingHttpHeaders };
+
+/** A credential the caller presented: today only an API key. */
+export type Credential = { kind: 'api-key'; key: string };
+
+const header = (headers: IncomingHttpHeaders, name: string): string | undefined => {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+};
+
+/**
+ * `Authorization: Bearer <key>` or `X-API-Key: <key>`; null when none. An Authorization header
+ * of another scheme (a proxy's Basic credentials) yields to X-API-Key when both are sent, and is
+ * refused when it is the only credential.
+ */
+function fromHeaders(headers: IncomingHttpHeaders): Credential | null {
+  const authorization = header(headers, 'authorization');
+  const apiKey = header(headers, 'x-api-key');
+  if (authorization !== undefined) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+    if (match) return { kind: 'api-key', key: match[1] };
+    if (apiKey === undefined) throw new AppError('UNAUTHENTICATED', 'The Authorization header must be "Bearer <API key>"');
+  }
+  if (apiKey !== undefined) return { kind: 'api-key', key: apiKey.trim() };
+  return null;
+}
+
+/** The credential a request presents, or null when it presents none (public fields only). */
+export function readCredential(source: CredentialSource): Credential | null {
+  switch (source.kind) {
+    case 'http-headers':
+      return fromHeaders(source.headers);
+  }
+}
