@@ -1,13 +1,12 @@
 import http from 'node:http';
 import express from 'express';
 import type { GraphQLSchema } from 'graphql';
-import { pinoHttp } from 'pino-http';
 import { createRestRouter } from '../rest-compat';
 import { createApolloDoor } from './apollo.adapter';
 import { Gateway, type GatewayHooks } from './gateway/pipeline';
 import { jsonErrorHandler, notFoundHandler } from './http-errors';
 import { depthLimit, queryCostLimit } from './query-cost';
-import { requestId } from './request-id';
+import { requestLogging } from './gateway/request-id';
 import type { Services } from './services';
 
 export interface AppOptions {
@@ -45,19 +44,7 @@ export async function createApp(services: Services, options: AppOptions): Promis
   app.disable('x-powered-by');
   app.set('trust proxy', false);
 
-  app.use(
-    pinoHttp({
-      logger: services.logger,
-      genReqId: requestId,
-      // Only what is needed to trace a request: never headers (they carry keys) or bodies.
-      serializers: {
-        req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, path: req.url.split('?')[0] }),
-        res: (res: { statusCode: number }) => ({ status: res.statusCode }),
-      },
-      // 503 is an expected state (loading), not a failure of ours
-      customLogLevel: (_req, res, error) => (error || (res.statusCode >= 500 && res.statusCode !== 503) ? 'error' : res.statusCode === 503 ? 'warn' : 'info'),
-    }),
-  );
+  app.use(requestLogging(services.logger));
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });

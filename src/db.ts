@@ -28,6 +28,9 @@ export interface Database {
   close(): Promise<void>;
 }
 
+/** Also bounds the wait for a free connection of the pool: past it the request is a 503. */
+const POOL_CONNECTION_TIMEOUT_MS = 1_000;
+
 const DATE_OID = 1082;
 const DATE_ARRAY_OID = 1182;
 const TEXT_ARRAY_OID = 1009;
@@ -50,9 +53,19 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   };
 
   if (options.databaseUrl) {
-    const dataSource = new DataSource({ ...common, url: options.databaseUrl, extra: { max: options.poolSize ?? 10 } } as DataSourceOptions);
-    await dataSource.initialize();
-    if (!options.synchronize) await migrateWithLock(dataSource);
+    const dataSource = new DataSource({
+      ...common,
+      url: options.databaseUrl,
+      // A connection that cannot be had within a second fails (503) rather than holding the request.
+      extra: { max: options.poolSize ?? 10, connectionTimeoutMillis: POOL_CONNECTION_TIMEOUT_MS },
+    } as DataSourceOptions);
+    try {
+      await dataSource.initialize();
+      if (!options.synchronize) await migrateWithLock(dataSource);
+    } catch (error) {
+      if (dataSource.isInitialized) await dataSource.destroy().catch(() => undefined);
+      throw error;
+    }
     return { kind: 'postgres', dataSource, close: () => dataSource.destroy() };
   }
 

@@ -1,4 +1,5 @@
 import { GraphQLError } from 'graphql';
+import { isConnectionFailure } from './db/connection-failure';
 
 /**
  * The service's one error type. Its code decides the GraphQL `extensions.code` and the HTTP status,
@@ -36,8 +37,21 @@ export const unavailable = (detail: string) => new AppError('SERVICE_UNAVAILABLE
 
 export const INTERNAL_DETAIL = 'Internal server error';
 
+export const DATABASE_UNAVAILABLE = 'Service unavailable: the database is unreachable; retry shortly';
+
+/**
+ * The service's error for a thrown value when it has one: an AppError itself, or a 503 for a
+ * database that could not be reached (its driver's errors reach us from anywhere a query runs).
+ */
+export function asAppError(error: unknown): AppError | null {
+  if (error instanceof AppError) return error;
+  if (isConnectionFailure(error)) return new AppError('SERVICE_UNAVAILABLE', DATABASE_UNAVAILABLE);
+  return null;
+}
+
 /** The status and detail a client may see for any thrown value; anything not an AppError is masked as a 500. */
-export function publicError(error: unknown): { status: number; detail: string; code: ErrorCode } {
-  if (error instanceof AppError) return { status: error.status, detail: error.message, code: error.code };
+export function publicError(thrown: unknown): { status: number; detail: string; code: ErrorCode } {
+  const error = asAppError(thrown);
+  if (error) return { status: error.status, detail: error.message, code: error.code };
   return { status: 500, detail: INTERNAL_DETAIL, code: 'INTERNAL_SERVER_ERROR' };
 }

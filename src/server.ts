@@ -16,10 +16,22 @@ function main(): void {
     process.exit(1);
   }
   const logger = createLogger(config.logLevel);
-  const started = startServer(config, logger);
+  // aborted by a signal that arrives while start-up still waits for an unreachable PostgreSQL
+  const starting = new AbortController();
+  const started = startServer(config, logger, { signal: starting.signal });
   // Installed before the database opens: a signal during start-up waits for it, then shuts down cleanly.
-  shutDownOnSignals({ logger, close: () => started.then((server) => server.close()) });
+  shutDownOnSignals({
+    logger,
+    close: () => {
+      starting.abort();
+      return started.then(
+        (server) => server.close(),
+        () => undefined,
+      );
+    },
+  });
   started.catch((error: Error) => {
+    if (starting.signal.aborted) return;
     process.stderr.write(`bill-progress: ${error.message}\n`);
     process.exit(1);
   });

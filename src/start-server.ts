@@ -5,7 +5,8 @@ import { type AdminEndpoint, removeAdminEndpointFile, startAdminEndpoint, writeA
 import { createApp } from './app';
 import { ServiceClock } from './clock';
 import type { Config } from './config';
-import { openDatabase } from './db';
+import { isConnectionFailure } from './db/connection-failure';
+import { openServedDatabase } from './db/open-served-database';
 import { billSourceFor, hasCompletedSync, servedDataAsOf, syncBills } from './ingest/sync';
 import type { Logger } from './logger';
 import type { ServiceDeps } from './services';
@@ -37,10 +38,12 @@ const DATA_FAILED = 'bill data failed to load (see the server log); run `npm run
  * Opens the database, serves HTTP at once (/healthz answers while data loads) and, when no sync
  * has ever completed, ingests before /readyz turns 200.
  */
-export async function startServer(config: Config, logger: Logger, options: { trainingOptions?: ServiceDepsTraining } = {}): Promise<RunningServer> {
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.dbPoolSize });
-  const clock = new ServiceClock(config.serviceDate);
+export async function startServer(config: Config, logger: Logger, options: { trainingOptions?: ServiceDepsTraining; signal?: AbortSignal } = {}): Promise<RunningServer> {
   const readiness = new Readiness();
+  // PostgreSQL unreachable at start: retried, with 503s naming it on the port meanwhile; `signal` stops the wait
+  const database = await openServedDatabase(config, logger, readiness, options.signal);
+  const db = database.db;
+  const clock = new ServiceClock(config.serviceDate);
   const services = createServices({ dataSource: db.dataSource, embeddedDatabase: db.kind === 'pglite', clock, readiness, logger, trainingOptions: options.trainingOptions, redisUrl: config.redisUrl, burstLimit: { max: config.burstLimit, windowSeconds: 10 } });
   const embedded = db.kind === 'pglite';
   const stopping = new AbortController();
@@ -82,7 +85,7 @@ export async function startServer(config: Config, logger: Logger, options: { tra
     app = await createApp(services, { schema: await buildAppSchema() });
     await new Promise<void>((resolve, reject) => {
       app!.httpServer.once('error', reject);
-      app!.httpServer.listen(config.port, config.host, resolve);
+      void database.handOverPort().then((port) => app!.httpServer.listen(port, config.host, resolve), reject);
     });
     if (embedded) {
       admin = await startAdminEndpoint(adminDeps, logger);
@@ -91,6 +94,7 @@ export async function startServer(config: Config, logger: Logger, options: { tra
   } catch (error) {
     await admin?.close();
     await app?.stop();
+    database.stopWatching();
     await db.close();
     throw error;
   }
@@ -125,7 +129,10 @@ export async function startServer(config: Config, logger: Logger, options: { tra
       // also serves a version trained by `npm run train` in another process, without a restart
       if (services.models.activeVersion()) await services.models.refresh();
       else startModels();
-    })().catch((error: Error) => logger.warn({ err: error }, 'could not read the sync state'));
+    })().catch((error: Error) => {
+      // an unreachable database is logged once, by its health, not every tick
+      if (!isConnectionFailure(error)) logger.warn({ err: error }, 'could not read the sync state');
+    });
   }, SYNC_STATE_POLL_MS).unref();
 
   const hourlyAlerts = new HourlyAlertCheck(db.dataSource, services.alerts, logger, { postgres: !embedded });
@@ -146,6 +153,7 @@ export async function startServer(config: Config, logger: Logger, options: { tra
       await modelsStarted;
       await services.models.idle();
       await services.quotas.close();
+      database.stopWatching();
       await db.close();
       logger.info('stopped');
     })());

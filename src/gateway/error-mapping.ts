@@ -1,5 +1,5 @@
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
-import { AppError, ERROR_CODES, type ErrorCode, INTERNAL_DETAIL } from '../errors';
+import { AppError, asAppError, ERROR_CODES, type ErrorCode, INTERNAL_DETAIL } from '../errors';
 
 /**
  * Error mapping, the last step of the pipeline: one error, one code, and from the code a REST
@@ -27,7 +27,8 @@ function raisedByGraphQL(error: unknown): boolean {
 }
 
 export function mapError(error: unknown): MappedError {
-  const original = unwrapResolverError(error);
+  // a dependency's failure (the database unreachable) becomes our 503 here, on both doors
+  const original = asAppError(unwrapResolverError(error)) ?? unwrapResolverError(error);
   if (original instanceof AppError) {
     const http = original.extensions.http as { headers?: Map<string, string> } | undefined;
     return { code: original.code, status: ERROR_CODES[original.code], detail: original.message, headers: Object.fromEntries(http?.headers ?? []), internal: false };

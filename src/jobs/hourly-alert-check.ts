@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import type { Logger } from '../logger';
+import { isConnectionFailure } from '../db/connection-failure';
 import type { AlertService } from '../services/alert.service';
 
 const JOB = 'pro-alert-check';
@@ -80,7 +81,7 @@ export class HourlyAlertCheck {
   }
 
   start(): void {
-    this.timer = setInterval(() => void this.runDue().catch((error: Error) => this.logger.error({ err: error }, 'hourly alert check failed')), TICK_MS);
+    this.timer = setInterval(() => void this.runDue().catch((error: Error) => isConnectionFailure(error) || this.logger.error({ err: error }, 'hourly alert check failed')), TICK_MS);
     this.timer.unref();
   }
 

@@ -1,4 +1,7 @@
 import type { DataSource } from 'typeorm';
+import { DependencyHealth } from '../dependency-health';
+import { createLogger, type Logger } from '../logger';
+import { Readiness } from '../readiness';
 import type { AuthenticatedUser } from '../services/api-key.service';
 import { type QuotaStore, SqlQuotaStore } from './quota-store';
 import { RedisQuotaStore } from './redis-quota-store';
@@ -15,12 +18,13 @@ export class QuotaService {
 
   constructor(
     dataSource: DataSource,
-    options: { redisUrl?: string; embedded: boolean },
+    /** Redis's state goes to `readiness` and `logger` (a second service on the same counters may leave them out) */
+    options: { redisUrl?: string; embedded: boolean; readiness?: Readiness; logger?: Logger },
     /** the real time: quotas run on UTC days, not on the service's (snapshot) today */
     private readonly now: () => Date = () => new Date(),
   ) {
     this.store = options.redisUrl
-      ? new RedisQuotaStore(options.redisUrl)
+      ? new RedisQuotaStore(options.redisUrl, new DependencyHealth('Redis', options.readiness ?? new Readiness(), options.logger ?? createLogger('silent')))
       : options.embedded
         ? new WriteBehindQuotaStore(dataSource)
         : new SqlQuotaStore(dataSource);

@@ -64,7 +64,7 @@ export function createServices({ trainingOptions, redisUrl, now, burstLimit, emb
     predictions,
     watchlists,
     alerts: new AlertService(deps.dataSource, watchlists, predictions),
-    quotas: new QuotaService(deps.dataSource, { redisUrl, embedded: embeddedDatabase }, now),
+    quotas: new QuotaService(deps.dataSource, { redisUrl, embedded: embeddedDatabase, readiness: deps.readiness, logger: deps.logger }, now),
     burstLimiter: new BurstLimiter(burstLimit ?? DEFAULT_BURST_LIMIT),
   };
 }

@@ -1,0 +1,53 @@
+import type { Config } from '../config';
+import { type Database, openDatabase } from '../db';
+import { DependencyHealth } from '../dependency-health';
+import type { Logger } from '../logger';
+import { listenNotReady, type NotReadyServer } from '../not-ready-server';
+import type { Readiness } from '../readiness';
+import { watchDatabase } from './database-watch';
+import { openDatabaseWithRetry } from './open-with-retry';
+
+export interface ServedDatabase {
+  db: Database;
+  /** frees the service's port if a not-ready listener held it; returns the port the app should listen on */
+  handOverPort(): Promise<number>;
+  stopWatching(): void;
+}
+
+/**
+ * The server's database. The embedded one opens or fails at once. PostgreSQL that cannot be
+ * reached is retried with backoff, meanwhile a not-ready listener answers on the service's port
+ * (503 naming PostgreSQL); once open, a probe follows later outages for /readyz.
+ */
+export async function openServedDatabase(config: Config, logger: Logger, readiness: Readiness, signal?: AbortSignal): Promise<ServedDatabase> {
+  const options = { databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.dbPoolSize };
+  if (!config.databaseUrl) {
+    return { db: await openDatabase(options), handOverPort: async () => config.port, stopWatching: () => undefined };
+  }
+  const health = new DependencyHealth('PostgreSQL', readiness, logger);
+  let notReady: NotReadyServer | undefined;
+  let db: Database;
+  try {
+    db = await openDatabaseWithRetry(options, {
+      health,
+      signal,
+      onUnreachable: async () => {
+        notReady = await listenNotReady(config.port, config.host, readiness);
+        logger.info({ port: notReady.port, waitingFor: 'PostgreSQL' }, 'listening');
+      },
+    });
+  } catch (error) {
+    await notReady?.close();
+    throw error;
+  }
+  const watch = watchDatabase(db.dataSource, health);
+  return {
+    db,
+    handOverPort: async () => {
+      if (!notReady) return config.port;
+      await notReady.close();
+      return notReady.port;
+    },
+    stopWatching: () => watch.stop(),
+  };
+}
