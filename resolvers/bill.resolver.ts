@@ -20,11 +20,7 @@ export class BillResolver {
     return loaders.bill.load(parseBillId(id));
   }
 
-  @Query(() => BillConnectionType, {
-    description: 'Bills in id order, filtered, a page at a time',
-    // edges and nodes each repeat the page's selection once per bill
-    complexity: ({ args, childComplexity }) => 1 + (Number(args.first) || 20) * childComplexity,
-  })
+  @Query(() => BillConnectionType, { description: 'Bills in id order, filtered, a page at a time' })
   @Access('authenticated', { requires: ['data'] })
   async bills(@Args(() => BillsArgs) { filter, first, after }: BillsArgs, @Ctx() { services, loaders }: RequestContext): Promise<BillConnectionType> {
     const page = await services.bills.list(filter ?? {}, first, after ? decodeBillCursor(after) : null);

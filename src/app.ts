@@ -5,6 +5,7 @@ import { createRestRouter } from '../rest-compat';
 import { createApolloDoor } from './apollo.adapter';
 import { Gateway, type GatewayHooks } from './gateway/pipeline';
 import { jsonErrorHandler, notFoundHandler } from './http-errors';
+import { graphqlDocumentGuard } from './document-guard';
 import { depthLimit, queryCostLimit } from './query-cost';
 import { requestLogging } from './gateway/request-id';
 import type { Services } from './services';
@@ -62,7 +63,7 @@ export async function createApp(services: Services, options: AppOptions): Promis
     plugins: [queryCostLimit(options.schema)],
     logger: services.logger,
   });
-  app.use('/graphql', express.json({ limit: '100kb' }), graphql.middleware);
+  app.use('/graphql', express.json({ limit: '100kb' }), graphqlDocumentGuard(), graphql.middleware);
   const restRouter = createRestRouter(gateway);
   app.use('/api/v1', restRouter);
 

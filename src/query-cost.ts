@@ -1,36 +1,140 @@
 import type { ApolloServerPlugin } from '@apollo/server';
-import { type FragmentDefinitionNode, GraphQLError, type GraphQLSchema, Kind, type SelectionSetNode, type ValidationRule } from 'graphql';
-import { fieldExtensionsEstimator, getComplexity, simpleEstimator } from 'graphql-query-complexity';
-import { AppError } from './errors';
+import {
+  type DocumentNode,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  getArgumentValues,
+  getNamedType,
+  getVariableValues,
+  GraphQLError,
+  type GraphQLNamedType,
+  type GraphQLSchema,
+  isInterfaceType,
+  isObjectType,
+  Kind,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+  type ValidationRule,
+} from 'graphql';
+import { ACCESS_EXTENSION } from '../resolvers/access';
+import type { RequestContext } from './context';
+import { badInput } from './errors';
+import { ANONYMOUS_QUERY_BUDGET, KEYED_QUERY_BUDGET, MAX_MUTATIONS, weightOf } from './query-weights';
+
+/*
+ * Both walks below remember what each named fragment adds, so a fragment spread a thousand
+ * times, or fragments that each spread the next twice, are walked once each: the time to check a
+ * document grows with its size, never with the number of paths through its fragments.
+ */
+
+const fragmentsOf = (document: DocumentNode) =>
+  new Map(document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]));
+
+export interface CostReport {
+  /** in units of about 20 µs of server time (see query-weights.ts) */
+  cost: number;
+  /** mutation fields at the operation's root, fragments included */
+  mutations: number;
+  /** how many times a fragment's selection was walked: once per fragment used */
+  fragmentWalks: number;
+}
+
+export interface CostOptions {
+  /** a request without a key: fields it may not call cost only the refusal */
+  anonymous: boolean;
+  variables?: Record<string, unknown>;
+}
+
+interface Tally {
+  cost: number;
+  /** fields selected at this level, through fragments too */
+  fields: number;
+}
+
+const INTROSPECTION_TYPES: Record<string, string> = { __schema: '__Schema', __type: '__Type' };
+
+/** What an operation would cost to run, and how many mutations it holds. */
+export function operationCost(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, options: CostOptions): CostReport {
+  const fragments = fragmentsOf(document);
+  const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], options.variables ?? {});
+  const variables = 'coerced' in coerced ? coerced.coerced : {};
+  const rootTypes = new Set([schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()].filter(Boolean));
+  const mutationType = schema.getMutationType();
+  const known = new Map<string, Tally>();
+  let fragmentWalks = 0;
+
+  const fieldCost = (parent: GraphQLNamedType | undefined, node: FieldNode): number => {
+    const name = node.name.value;
+    const definition = parent && (isObjectType(parent) || isInterfaceType(parent)) ? parent.getFields()[name] : undefined;
+    const childType = definition ? getNamedType(definition.type) : schema.getType(INTROSPECTION_TYPES[name] ?? '');
+    if (definition && parent && rootTypes.has(parent as never) && options.anonymous && definition.extensions?.[ACCESS_EXTENSION] !== 'public') {
+      return 1; // refused by its access rule before it runs
+    }
+    const child = node.selectionSet ? selectionTally(childType, node.selectionSet).cost : 0;
+    if (!definition) return 1 + child;
+    let args: Record<string, unknown> = {};
+    try {
+      args = getArgumentValues(definition, node, variables);
+    } catch {
+      // bad arguments: execution refuses them; the field is costed with its defaults
+    }
+    return weightOf(parent!.name, name, parent === mutationType)(args, child);
+  };
+
+  const fragmentTally = (name: string): Tally => {
+    const remembered = known.get(name);
+    if (remembered) return remembered;
+    const fragment = fragments.get(name);
+    if (!fragment) return { cost: 0, fields: 0 };
+    known.set(name, { cost: 0, fields: 0 }); // a cycle (refused by validation) adds nothing
+    fragmentWalks += 1;
+    const tally = selectionTally(schema.getType(fragment.typeCondition.name.value), fragment.selectionSet);
+    known.set(name, tally);
+    return tally;
+  };
+
+  const selectionTally = (type: GraphQLNamedType | undefined, selectionSet: SelectionSetNode): Tally => {
+    const tally = { cost: 0, fields: 0 };
+    for (const selection of selectionSet.selections) {
+      const part =
+        selection.kind === Kind.FIELD
+          ? { cost: fieldCost(type, selection), fields: 1 }
+          : selection.kind === Kind.INLINE_FRAGMENT
+            ? selectionTally(selection.typeCondition ? schema.getType(selection.typeCondition.name.value) : type, selection.selectionSet)
+            : fragmentTally(selection.name.value);
+      tally.cost += part.cost;
+      tally.fields += part.fields;
+    }
+    return tally;
+  };
+
+  const rootType = operation.operation === 'mutation' ? mutationType : operation.operation === 'subscription' ? schema.getSubscriptionType() : schema.getQueryType();
+  const root = selectionTally(rootType ?? undefined, operation.selectionSet);
+  return { cost: Math.ceil(root.cost), mutations: operation.operation === 'mutation' ? root.fields : 0, fragmentWalks };
+}
 
 /**
- * The most a single GraphQL operation may cost: each field costs 1, and a list field declares
- * how its children multiply (e.g. `bills(first: 100)` costs 100 × its selection). A full page
- * of 100 bills with their stages, sponsors and divisions stays well below it; a query that
- * repeats that page hundreds of times under aliases does not.
+ * Refuses, before anything runs, an operation over its cost budget (the keyed one, or the small
+ * anonymous one) or holding more than MAX_MUTATIONS mutation fields: 400 with the cost in the detail.
  */
-export const MAX_QUERY_COST = 5_000;
-
-export function queryCostLimit(schema: GraphQLSchema, maxCost = MAX_QUERY_COST): ApolloServerPlugin {
+export function queryCostLimit(
+  schema: GraphQLSchema,
+  limits: { keyed: number; anonymous: number; mutations: number } = { keyed: KEYED_QUERY_BUDGET, anonymous: ANONYMOUS_QUERY_BUDGET, mutations: MAX_MUTATIONS },
+): ApolloServerPlugin<RequestContext> {
   return {
     async requestDidStart() {
       return {
-        async didResolveOperation({ request, document }) {
-          let cost: number;
-          try {
-            cost = getComplexity({
-              schema,
-              query: document,
-              operationName: request.operationName,
-              variables: request.variables,
-              estimators: [fieldExtensionsEstimator(), simpleEstimator({ defaultComplexity: 1 })],
-            });
-          } catch {
-            // Variables that do not fit their types: execution reports them as bad input.
-            return;
+        async didResolveOperation({ request, document, operation, contextValue }) {
+          if (!operation) return;
+          const anonymous = !contextValue.user;
+          const { cost, mutations } = operationCost(schema, document, operation, { anonymous, variables: request.variables });
+          if (mutations > limits.mutations) {
+            throw badInput(`This request holds ${mutations} mutations; at most ${limits.mutations} may be sent in one request`);
           }
-          if (cost > maxCost) {
-            throw new AppError('BAD_USER_INPUT', `This query would cost ${cost}, over the limit of ${maxCost}: ask for fewer bills or fields per request`);
+          const budget = anonymous ? limits.anonymous : limits.keyed;
+          if (cost > budget) {
+            const whose = anonymous ? ' for a request without an API key' : '';
+            throw badInput(`This query would cost ${cost}, over the limit of ${budget}${whose}: ask for fewer bills, fields or aliases per request`);
           }
         },
       };
@@ -44,27 +148,44 @@ export function queryCostLimit(schema: GraphQLSchema, maxCost = MAX_QUERY_COST):
  */
 export const MAX_QUERY_DEPTH = 10;
 
+/** How deep an operation's selections go, counting through fragments (each walked once). */
+export function operationDepth(document: DocumentNode, operation: OperationDefinitionNode): { depth: number; fragmentWalks: number } {
+  const fragments = fragmentsOf(document);
+  const known = new Map<string, number>();
+  let fragmentWalks = 0;
+  const fragmentDepth = (name: string): number => {
+    const remembered = known.get(name);
+    if (remembered !== undefined) return remembered;
+    const fragment = fragments.get(name);
+    if (!fragment) return 0;
+    known.set(name, 0); // a cycle (refused by validation) adds nothing
+    fragmentWalks += 1;
+    const depth = depthOf(fragment.selectionSet);
+    known.set(name, depth);
+    return depth;
+  };
+  const depthOf = (selectionSet: SelectionSetNode): number => {
+    let deepest = 0;
+    for (const selection of selectionSet.selections) {
+      const depth =
+        selection.kind === Kind.FIELD
+          ? 1 + (selection.selectionSet ? depthOf(selection.selectionSet) : 0)
+          : selection.kind === Kind.INLINE_FRAGMENT
+            ? depthOf(selection.selectionSet)
+            : fragmentDepth(selection.name.value);
+      deepest = Math.max(deepest, depth);
+    }
+    return deepest;
+  };
+  return { depth: depthOf(operation.selectionSet), fragmentWalks };
+}
+
 /** A validation rule refusing operations nested deeper than `maxDepth`, counting through fragments. */
 export function depthLimit(maxDepth = MAX_QUERY_DEPTH): ValidationRule {
-  return (context) => {
-    const fragments = new Map(context.getDocument().definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]));
-    const depthOf = (selectionSet: SelectionSetNode | undefined, visited: Set<string>): number => {
-      if (!selectionSet) return 0;
-      let deepest = 0;
-      for (const selection of selectionSet.selections) {
-        if (selection.kind === Kind.FIELD) deepest = Math.max(deepest, selection.selectionSet ? 1 + depthOf(selection.selectionSet, visited) : 1);
-        else if (selection.kind === Kind.INLINE_FRAGMENT) deepest = Math.max(deepest, depthOf(selection.selectionSet, visited));
-        else if (!visited.has(selection.name.value)) {
-          deepest = Math.max(deepest, depthOf(fragments.get(selection.name.value)?.selectionSet, new Set([...visited, selection.name.value])));
-        }
-      }
-      return deepest;
-    };
-    return {
-      OperationDefinition(operation) {
-        const depth = depthOf(operation.selectionSet, new Set());
-        if (depth > maxDepth) context.reportError(new GraphQLError(`This query is ${depth} levels deep, over the limit of ${maxDepth}`, { nodes: [operation] }));
-      },
-    };
-  };
+  return (context) => ({
+    OperationDefinition(operation) {
+      const { depth } = operationDepth(context.getDocument(), operation);
+      if (depth > maxDepth) context.reportError(new GraphQLError(`This query is ${depth} levels deep, over the limit of ${maxDepth}`, { nodes: [operation] }));
+    },
+  });
 }

@@ -1,0 +1,100 @@
+import type { RequestHandler } from 'express';
+import { type DocumentNode, type FragmentDefinitionNode, Kind, parse, type SelectionSetNode } from 'graphql';
+
+/**
+ * Limits a GraphQL document must meet before graphql-js validates it. Validation compares the
+ * fields of a selection set that share a response name pairwise, and the fragments spread in it
+ * pairwise, so a document of 1,000 copies of `me { id }` (4 KB) took hundreds of milliseconds to
+ * validate. Within these limits the worst document we know is checked in tens of milliseconds
+ * (scripts/query-limits-timing.mjs prints the figures).
+ */
+export const DOCUMENT_LIMITS = {
+  /** lexical tokens: the introspection query has about 200, a page of bills with its relations about 40 */
+  maxTokens: 3_000,
+  /** copies of one response name in one selection set (inline fragments included): aliases are the way to repeat a field */
+  maxSameName: 20,
+  /** fragment spreads in one selection set (each fragment is compared with every other) */
+  maxSpreads: 20,
+  /** fragment definitions in a document */
+  maxFragments: 100,
+};
+
+/**
+ * The first way a document breaks the shape limits, or null. Validation merges into a selection
+ * set the fields of its inline fragments and of the fragments it spreads (and those they spread),
+ * so the copies of a response name are counted through them; each fragment is counted once.
+ */
+function shapeProblem(document: DocumentNode, limits: typeof DOCUMENT_LIMITS): string | null {
+  const definitions = new Map<string, FragmentDefinitionNode>();
+  for (const definition of document.definitions) if (definition.kind === Kind.FRAGMENT_DEFINITION) definitions.set(definition.name.value, definition);
+  if (definitions.size > limits.maxFragments) return `The query defines ${definitions.size} fragments, over the limit of ${limits.maxFragments}`;
+
+  const fragmentNames = new Map<string, Map<string, number>>();
+  let problem: string | null = null;
+  const add = (names: Map<string, number>, name: string, count: number) => {
+    const total = Math.min((names.get(name) ?? 0) + count, limits.maxSameName + 1);
+    names.set(name, total);
+    if (total > limits.maxSameName) problem ??= `The field "${name}" is selected more than ${limits.maxSameName} times in one selection set (fragments included), over the limit: use aliases to ask for it more than once`;
+  };
+  const namesOfFragment = (name: string): Map<string, number> => {
+    const known = fragmentNames.get(name);
+    if (known) return known;
+    fragmentNames.set(name, new Map()); // a cycle (refused by validation) adds nothing
+    const fragment = definitions.get(name);
+    const names = fragment ? namesOf(fragment.selectionSet) : new Map<string, number>();
+    fragmentNames.set(name, names);
+    return names;
+  };
+  /** response name → copies, at this level of a selection set */
+  const namesOf = (selectionSet: SelectionSetNode): Map<string, number> => {
+    const names = new Map<string, number>();
+    let spreads = 0;
+    const pending = [selectionSet];
+    while (pending.length > 0 && !problem) {
+      for (const selection of pending.pop()!.selections) {
+        if (selection.kind === Kind.FIELD) add(names, selection.alias?.value ?? selection.name.value, 1);
+        else if (selection.kind === Kind.INLINE_FRAGMENT) pending.push(selection.selectionSet);
+        else {
+          spreads += 1;
+          if (spreads > limits.maxSpreads) problem ??= `A selection set spreads more than ${limits.maxSpreads} fragments, over the limit`;
+          for (const [name, count] of namesOfFragment(selection.name.value)) add(names, name, count);
+        }
+      }
+    }
+    return names;
+  };
+  const visitAll = (selectionSet: SelectionSetNode): void => {
+    namesOf(selectionSet);
+    for (const selection of selectionSet.selections) {
+      if (problem) return;
+      if (selection.kind !== Kind.FRAGMENT_SPREAD && selection.selectionSet) visitAll(selection.selectionSet);
+    }
+  };
+  for (const definition of document.definitions) {
+    if (problem) break;
+    if (definition.kind === Kind.OPERATION_DEFINITION || definition.kind === Kind.FRAGMENT_DEFINITION) visitAll(definition.selectionSet);
+  }
+  return problem;
+}
+
+/** The limits' problem with a GraphQL document, or null when it is within them (or is not GraphQL at all: the GraphQL server reports syntax). */
+export function documentProblem(text: string, limits = DOCUMENT_LIMITS): string | null {
+  let document: DocumentNode;
+  try {
+    document = parse(text, { maxTokens: limits.maxTokens });
+  } catch (error) {
+    return /more th\w+ \d+ tokens/.test((error as Error).message) ? `The query has more than ${limits.maxTokens} tokens, over the limit` : null;
+  }
+  return shapeProblem(document, limits);
+}
+
+/** Express middleware in front of the GraphQL server: a document beyond the limits is answered 400 before graphql-js validates it. */
+export function graphqlDocumentGuard(limits = DOCUMENT_LIMITS): RequestHandler {
+  return (req, res, next) => {
+    const body = req.body as { query?: unknown } | undefined;
+    const query = body?.query ?? (req.query as { query?: unknown }).query;
+    const problem = typeof query === 'string' ? documentProblem(query, limits) : null;
+    if (problem) res.status(400).json({ errors: [{ message: problem, extensions: { code: 'BAD_USER_INPUT' } }] });
+    else next();
+  };
+}

@@ -1,0 +1,36 @@
+import { documentProblem } from '../../../src/document-guard';
+
+const limits = { maxTokens: 200, maxSameName: 3, maxSpreads: 2, maxFragments: 3 };
+
+describe('the limits a GraphQL document meets before validation', () => {
+  it('lets an ordinary document through', () => {
+    expect(documentProblem('query Q($id: Int!) { a: bill(id: $id) { id title } b: bill(id: 2) { ...B } } fragment B on Bill { id stages { stage } }', limits)).toBeNull();
+  });
+
+  it('leaves syntax errors to the GraphQL server', () => {
+    expect(documentProblem('{ bill(', limits)).toBeNull();
+  });
+
+  it('refuses more tokens than the limit', () => {
+    expect(documentProblem(`{ ${Array.from({ length: 100 }, (_, i) => `a${i}: me { id }`).join(' ')} }`, limits)).toBe('The query has more than 200 tokens, over the limit');
+  });
+
+  it('refuses a response name repeated beyond the limit, directly, in inline fragments or through fragments', () => {
+    expect(documentProblem('{ me { id } me { id } me { id } }', limits)).toBeNull();
+    expect(documentProblem('{ me { id } me { id } me { id } me { id } }', limits)).toMatch(/"me" is selected more than 3 times/);
+    expect(documentProblem('{ me { id } ... on Query { me { id } ... on Query { me { id } me { id } } } }', limits)).toMatch(/"me"/);
+    expect(documentProblem('{ ...A ...A } fragment A on Query { ...B ...B } fragment B on Query { x: me { id } }', limits)).toMatch(/"x"/);
+    // in a nested selection set too
+    expect(documentProblem('{ bill(id: 1) { id id id id } }', limits)).toMatch(/"id"/);
+  });
+
+  it('refuses more fragment spreads in one selection set, or more fragments, than the limits', () => {
+    expect(documentProblem('{ ...A ...B ...C } fragment A on Query { a: me { id } } fragment B on Query { b: me { id } } fragment C on Query { c: me { id } }', limits)).toMatch(/spreads more than 2 fragments/);
+    const four = ['A', 'B', 'C', 'D'].map((f) => `fragment ${f} on Query { ${f.toLowerCase()}: me { id } }`).join(' ');
+    expect(documentProblem(`{ ...A } ${four}`, limits)).toBe('The query defines 4 fragments, over the limit of 3');
+  });
+
+  it('does not loop on fragments that spread each other', () => {
+    expect(documentProblem('{ ...A } fragment A on Query { ...B } fragment B on Query { ...A }', limits)).toBeNull();
+  });
+});
