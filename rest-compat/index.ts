@@ -5,6 +5,8 @@ import { compileOperations } from './operations';
 import { predictionsRouter } from './predictions.router';
 import { watchlistsRouter } from './watchlists.router';
 
+export { docsRouter } from './docs.router';
+
 /**
  * The specification's `/api/v1` paths. Each route runs a named GraphQL operation through the
  * gateway (the same pipeline as /graphql) and maps its result to the specified JSON. Unknown

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import express from 'express';
 import type { GraphQLSchema } from 'graphql';
-import { createRestRouter } from '../rest-compat';
+import { createRestRouter, docsRouter } from '../rest-compat';
 import { createApolloDoor } from './apollo.adapter';
 import { Gateway, type GatewayHooks } from './gateway/pipeline';
 import { jsonErrorHandler, notFoundHandler } from './http-errors';
@@ -66,6 +66,7 @@ export async function createApp(services: Services, options: AppOptions): Promis
   app.use('/graphql', express.json({ limit: '100kb' }), graphqlDocumentGuard(), graphql.middleware);
   const restRouter = createRestRouter(gateway);
   app.use('/api/v1', restRouter);
+  app.use('/docs', docsRouter({ openapiUrl: '/api/v1/openapi.json' }));
 
   app.use(notFoundHandler);
   app.use(jsonErrorHandler(services.logger));
