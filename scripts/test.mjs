@@ -13,7 +13,7 @@ const run = (title, command, args, env = process.env) => {
 const withVmModules = (env) => ({ ...env, NODE_OPTIONS: `${env.NODE_OPTIONS ?? ''} --experimental-vm-modules --no-warnings=ExperimentalWarning`.trim() });
 
 run('type-check', 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']);
-run('build', 'npm', ['run', '-s', 'build']);
+run('build (when a source changed since the last one)', process.execPath, ['scripts/build.mjs', '--if-stale']);
 
 const { TEST_DATABASE_URL, DATABASE_URL, ...embeddedEnv } = process.env;
 run('tests on the embedded database (PGlite)', 'npx', ['jest', ...jestArgs], withVmModules(embeddedEnv));

@@ -1,10 +1,11 @@
+import { existsSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { types as pgliteTypes } from '@electric-sql/pglite';
 import pg from 'pg';
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import { SnakeNamingStrategy } from 'typeorm-naming-strategies';
 import { DataDirLock } from './db/data-dir-lock';
-import { exclusivePGliteDriver } from './db/exclusive-pglite-pool';
+import { dumpPGlite, exclusivePGliteDriver } from './db/exclusive-pglite-pool';
 import { ENTITIES } from './db/entities';
 import { MIGRATIONS } from './migrations';
 
@@ -18,13 +19,19 @@ export interface DatabaseOptions {
   poolSize?: number;
   /** build the schema from the entities instead of migrations: unit tests only */
   synchronize?: boolean;
-  /** start PGlite from a dump made by `dumpDataDir` (fast test fixtures) */
+  /** start PGlite from a dump made by `dumpDataDir` (fast test fixtures, `npm run admin -- restore`) */
   loadDataDir?: Blob;
+  /** with loadDataDir and a dataDir: a database already there is moved aside (see Database.setAside) instead of refused */
+  replaceExisting?: boolean;
 }
 
 export interface Database {
   kind: DatabaseKind;
   dataSource: DataSource;
+  /** the embedded database as a gzipped tar (PGlite only: PostgreSQL has pg_dump) */
+  dump?: () => Promise<Blob>;
+  /** where a database replaced by `replaceExisting` was moved */
+  setAside?: string;
   close(): Promise<void>;
 }
 
@@ -70,7 +77,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   }
 
   const lock = options.dataDir ? DataDirLock.acquire(options.dataDir) : null;
+  let setAside: string | undefined;
   try {
+    if (options.dataDir && options.loadDataDir && options.replaceExisting) setAside = setAsideExisting(options.dataDir);
     const driver = exclusivePGliteDriver({
       dataDir: options.dataDir ? pgliteDir(options.dataDir) : undefined,
       loadDataDir: options.loadDataDir,
@@ -82,6 +91,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     return {
       kind: 'pglite',
       dataSource,
+      dump: dumpPGlite,
+      setAside,
       close: async () => {
         try {
           if (dataSource.isInitialized) await dataSource.destroy();
@@ -91,9 +102,23 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       },
     };
   } catch (error) {
+    // a dump that could not be loaded leaves the data directory as it was
+    if (setAside && options.dataDir) {
+      rmSync(pgliteDir(options.dataDir), { recursive: true, force: true });
+      renameSync(setAside, pgliteDir(options.dataDir));
+    }
     lock?.release();
     throw error;
   }
+}
+
+/** Moves the PGlite files of a data directory aside (kept, never deleted); returns where, or undefined when there were none. */
+function setAsideExisting(dataDir: string): string | undefined {
+  const current = pgliteDir(dataDir);
+  if (!existsSync(current)) return undefined;
+  const aside = `${current}.replaced-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+  renameSync(current, aside);
+  return aside;
 }
 
 const MIGRATION_LOCK_KEY = 74_110_001;

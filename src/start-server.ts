@@ -1,7 +1,8 @@
 import type { AddressInfo } from 'node:net';
 import { buildAppSchema } from '../resolvers/schema';
 import type { AdminDeps } from './admin/admin-commands';
-import { type AdminEndpoint, removeAdminEndpointFile, startAdminEndpoint, writeAdminEndpointFile } from './admin/admin-endpoint';
+import { type AdminEndpoint, startAdminEndpoint } from './admin/admin-endpoint';
+import { removeAdminEndpointFile, writeAdminEndpointFile } from './admin/admin-endpoint-file';
 import { createApp } from './app';
 import { ServiceClock } from './clock';
 import type { Config } from './config';
@@ -70,7 +71,7 @@ export async function startServer(config: Config, logger: Logger, options: { tra
     syncing = run.catch(() => undefined);
     return run;
   };
-  const adminDeps: AdminDeps = { accounts: services.accounts, apiKeys: services.apiKeys, sync, train: () => services.models.train() };
+  const adminDeps: AdminDeps = { accounts: services.accounts, apiKeys: services.apiKeys, dataSource: db.dataSource, sync, train: () => services.models.train(), dump: db.dump };
 
   let app: Awaited<ReturnType<typeof createApp>> | undefined;
   let admin: AdminEndpoint | undefined;

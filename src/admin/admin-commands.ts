@@ -1,25 +1,38 @@
+import type { DataSource } from 'typeorm';
 import { badInput } from '../errors';
 import { SnapshotFormatError } from '../ingest/snapshot.source';
 import type { IngestReport } from '../ingest/ingest.service';
 import type { AccountService } from '../services/account.service';
 import type { ApiKeyService } from '../services/api-key.service';
+import { collectStats } from './admin-stats';
+import { writeBackup } from './backup';
 
 export interface AdminDeps {
   accounts: AccountService;
   apiKeys: ApiKeyService;
+  dataSource: DataSource;
   /** ingests from a snapshot folder, or from the configured source when none is given */
   sync: (snapshotDir?: string) => Promise<IngestReport>;
   /** trains a model version on the stored data and serves it */
   train: () => Promise<object>;
+  /** the embedded database as a gzipped tar; absent on PostgreSQL */
+  dump?: () => Promise<Blob>;
 }
 
-export const ADMIN_COMMANDS = ['create-user', 'create-key', 'set-tier', 'revoke-key', 'list-users', 'sync', 'train'] as const;
+/** What the admin CLI runs itself or asks a running server to run (restore never runs inside a server). */
+export const ADMIN_COMMANDS = ['create-user', 'create-key', 'set-tier', 'revoke-key', 'list-users', 'list-keys', 'delete-user', 'stats', 'backup', 'sync', 'train'] as const;
 export type AdminCommand = (typeof ADMIN_COMMANDS)[number];
 
-const optionalString = (value: unknown, name: string): string | undefined => {
+export const optionalString = (value: unknown, name: string): string | undefined => {
   if (value === undefined) return undefined;
   if (typeof value !== 'string' || !value) throw badInput(`--${name} needs a value`);
   return value;
+};
+
+export const requiredString = (value: unknown, name: string): string => {
+  const given = optionalString(value, name);
+  if (given === undefined) throw badInput(`--${name} is required`);
+  return given;
 };
 
 /** One implementation of every admin command, whether the CLI runs it itself or asks the running server. */
@@ -35,6 +48,14 @@ export async function runAdminCommand(deps: AdminDeps, command: string, args: Re
       return deps.apiKeys.revoke(args.prefix);
     case 'list-users':
       return { users: await deps.accounts.list() };
+    case 'list-keys':
+      return deps.apiKeys.listFor(args.email);
+    case 'delete-user':
+      return deps.accounts.delete(args.email);
+    case 'stats':
+      return collectStats(deps.dataSource);
+    case 'backup':
+      return writeBackup(deps.dump, requiredString(args.to, 'to'));
     case 'sync':
       try {
         return await deps.sync(optionalString(args.snapshot, 'snapshot'));

@@ -1,6 +1,4 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
+import { timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type Router } from 'express';
@@ -8,39 +6,7 @@ import { AppError } from '../errors';
 import { jsonErrorHandler, notFoundHandler } from '../http-errors';
 import type { Logger } from '../logger';
 import { type AdminDeps, runAdminCommand } from './admin-commands';
-
-/**
- * While a server holds an embedded database no other process may open it, so the admin CLI and
- * `npm run sync` ask the server to act for them. The server writes where it listens and a fresh
- * token to this file (mode 0600) in DATA_DIR; only someone who can read the data directory can
- * use the endpoint, and only from this machine: it has a listener of its own on the loopback
- * interface, whatever HOST the public server binds.
- */
-export const ADMIN_ENDPOINT_FILE = 'admin-endpoint.json';
-
-export interface AdminEndpointInfo {
-  url: string;
-  token: string;
-  pid: number;
-}
-
-export const newAdminToken = () => randomBytes(32).toString('base64url');
-
-export function writeAdminEndpointFile(dataDir: string, info: AdminEndpointInfo): void {
-  writeFileSync(path.join(dataDir, ADMIN_ENDPOINT_FILE), JSON.stringify(info), { mode: 0o600 });
-}
-
-export function readAdminEndpointFile(dataDir: string): AdminEndpointInfo | null {
-  try {
-    return JSON.parse(readFileSync(path.join(dataDir, ADMIN_ENDPOINT_FILE), 'utf8')) as AdminEndpointInfo;
-  } catch {
-    return null;
-  }
-}
-
-export function removeAdminEndpointFile(dataDir: string): void {
-  rmSync(path.join(dataDir, ADMIN_ENDPOINT_FILE), { force: true });
-}
+import { newAdminToken } from './admin-endpoint-file';
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 
@@ -50,6 +16,7 @@ function tokenMatches(presented: string, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
+/** The server's admin listener (see admin-endpoint-file.ts for who may use it and how it is found). */
 export function adminRouter(token: string, deps: AdminDeps): Router {
   const router = express.Router();
   router.post('/commands/:command', express.json({ limit: '10kb' }), async (req, res, next) => {

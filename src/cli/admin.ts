@@ -1,34 +1,92 @@
 import { parseArgs } from 'node:util';
-import { ADMIN_COMMANDS } from '../admin/admin-commands';
 import { runAdminCli } from './run-admin-command';
 
-const USAGE = `usage: npm run admin -- <command> [options]
-  create-user --email E --tier free|pilot|pro
-  create-key  --email E [--name N]
-  set-tier    --email E --tier free|pilot|pro
-  revoke-key  --prefix P
-  list-users`;
+interface CommandHelp {
+  options: readonly ('email' | 'tier' | 'name' | 'prefix' | 'to' | 'from')[];
+  synopsis: string;
+  about: string;
+}
+
+/** The operator's commands; their names and JSON output are a stable interface. */
+const COMMANDS: Record<string, CommandHelp> = {
+  'create-user': { options: ['email', 'tier'], synopsis: '--email E --tier free|pilot|pro', about: 'Creates an account. Prints {id, email, tier}.' },
+  'create-key': {
+    options: ['email', 'name'],
+    synopsis: '--email E [--name N]',
+    about: 'Issues an API key to a Pilot or Pro account (refused for Free). Prints {api_key, prefix, id}: the key is shown this once, only its hash is kept.',
+  },
+  'set-tier': { options: ['email', 'tier'], synopsis: '--email E --tier free|pilot|pro', about: 'Changes an account\'s tier, at once on a running server. Prints {id, email, tier}.' },
+  'revoke-key': { options: ['prefix'], synopsis: '--prefix bp_0123abcd', about: 'Revokes a key, at once on a running server. Prints {prefix, revoked_at}.' },
+  'list-users': { options: [], synopsis: '', about: 'Prints {users: [{id, email, tier}]}.' },
+  'list-keys': {
+    options: ['email'],
+    synopsis: '--email E',
+    about: 'Prints an account\'s keys: {email, keys: [{prefix, name, created_at, last_used_at, revoked_at}]}; never a key or its hash.',
+  },
+  'delete-user': {
+    options: ['email'],
+    synopsis: '--email E',
+    about: 'Deletes an account with its keys, watchlists, thresholds, alert history and quota counters; its keys stop working at once on a running server. Prints {id, email, tier, deleted, keys, watchlists}.',
+  },
+  stats: { options: [], synopsis: '', about: 'Prints {bills, users, keys: {active, revoked}, model_version, last_sync}.' },
+  backup: {
+    options: ['to'],
+    synopsis: '--to FILE',
+    about: 'Writes the embedded database to FILE (a gzipped tar, mode 0600), through the running server if one holds DATA_DIR. Prints {backup, bytes, taken_at}. With DATABASE_URL: use pg_dump.',
+  },
+  restore: {
+    options: ['from'],
+    synopsis: '--from FILE',
+    about: 'Replaces the embedded database in DATA_DIR with a backup; the database found there is moved aside, not deleted. Refused while a server runs on DATA_DIR. Prints {restored_from, data_dir, previous_data, bills, users, keys}. With DATABASE_URL: use pg_restore.',
+  },
+};
+
+const usageLine = (name: string) => `  ${name.padEnd(12)}${COMMANDS[name].synopsis}`;
+const USAGE = `usage: npm run admin -- <command> [options]     (npm run admin -- <command> --help for one command)
+${Object.keys(COMMANDS).map(usageLine).join('\n')}
+Each command prints one JSON object on the last line of stdout; on failure {"error": "…"} and exit code 1.`;
+
+function fail(detail: string, usage: string): never {
+  process.stderr.write(`${detail}\n${usage}\n`);
+  process.stdout.write(`${JSON.stringify({ error: detail })}\n`);
+  process.exit(1);
+}
 
 function main(): void {
   let parsed;
   try {
     parsed = parseArgs({
       allowPositionals: true,
-      options: { email: { type: 'string' }, tier: { type: 'string' }, name: { type: 'string' }, prefix: { type: 'string' } },
+      options: {
+        email: { type: 'string' },
+        tier: { type: 'string' },
+        name: { type: 'string' },
+        prefix: { type: 'string' },
+        to: { type: 'string' },
+        from: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
     });
   } catch (error) {
-    process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
-    process.stdout.write(`${JSON.stringify({ error: (error as Error).message })}\n`);
-    process.exit(1);
+    fail((error as Error).message, USAGE);
   }
+  const { help, ...options } = parsed.values;
   const [command, ...rest] = parsed.positionals;
-  if (!command || rest.length || command === 'sync' || command === 'train' || !(ADMIN_COMMANDS as readonly string[]).includes(command)) {
-    const detail = command ? `unknown command "${[command, ...rest].join(' ')}"` : 'a command is required';
-    process.stderr.write(`${detail}\n${USAGE}\n`);
-    process.stdout.write(`${JSON.stringify({ error: detail })}\n`);
-    process.exit(1);
+  if (help && (!command || command === 'help')) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
   }
-  void runAdminCli(command, parsed.values);
+  if (!command || rest.length || !Object.hasOwn(COMMANDS, command)) {
+    fail(command ? `unknown command "${[command, ...rest].join(' ')}"` : 'a command is required', USAGE);
+  }
+  const spec = COMMANDS[command];
+  if (help) {
+    process.stdout.write(`usage: npm run admin -- ${command} ${spec.synopsis}\n${spec.about}\n`);
+    return;
+  }
+  const unexpected = Object.keys(options).filter((name) => !(spec.options as readonly string[]).includes(name));
+  if (unexpected.length) fail(`${command} takes no --${unexpected.join(', --')}`, usageLine(command));
+  void runAdminCli(command, options);
 }
 
 main();

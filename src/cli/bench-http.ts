@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import net from 'node:net';
 import autocannon from 'autocannon';
-import { readAdminEndpointFile } from '../admin/admin-endpoint';
+import { readAdminEndpointFile } from '../admin/admin-endpoint-file';
 
 /**
  * `npm run bench` (HTTP part): starts the server on the snapshot in its own process, and a bare

@@ -1,47 +1,20 @@
-import 'reflect-metadata';
+import path from 'node:path';
 import pino from 'pino';
-import { runAdminCommand } from '../admin/admin-commands';
-import { readAdminEndpointFile } from '../admin/admin-endpoint';
-import { ServiceClock } from '../clock';
-import { loadConfig } from '../config';
-import { openDatabase } from '../db';
-import { DataDirLockedError } from '../db/data-dir-lock';
+import { readAdminEndpointFile } from '../admin/admin-endpoint-file';
+import { requiredString } from '../admin/admin-commands';
+import { USE_PG_TOOLS } from '../admin/backup';
+import { type Config, loadConfig } from '../config';
+import { DataDirLockedError, lockHolder } from '../db/data-dir-lock';
 import { publicError } from '../errors';
-import { billSourceFor, servedDataAsOf, syncBills } from '../ingest/sync';
 import { createLogger, type Logger } from '../logger';
-import { Readiness } from '../readiness';
-import { createServices } from '../services';
 
 class CliError extends Error {}
 
-/** Runs the command on the database itself: PostgreSQL, or an embedded database no server holds. */
-async function runDirectly(command: string, args: Record<string, unknown>, logger: Logger): Promise<object> {
-  const config = loadConfig();
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 2 });
-  try {
-    const clock = new ServiceClock(config.serviceDate);
-    clock.setDataAsOf(await servedDataAsOf(db.dataSource));
-    const services = createServices({ dataSource: db.dataSource, embeddedDatabase: db.kind === 'pglite', clock, readiness: new Readiness(), logger });
-    return await runAdminCommand(
-      {
-        accounts: services.accounts,
-        apiKeys: services.apiKeys,
-        sync: (dir) => syncBills(db.dataSource, billSourceFor(config, dir), logger),
-        train: () => services.models.train(),
-      },
-      command,
-      args,
-    );
-  } finally {
-    await db.close();
-  }
-}
-
 /** Asks the server that holds the embedded database to run the command. */
-async function runThroughServer(command: string, args: Record<string, unknown>, error: DataDirLockedError): Promise<object> {
-  const endpoint = readAdminEndpointFile(error.dir);
-  if (!endpoint || endpoint.pid !== error.holder.pid) {
-    throw new CliError(`${error.message} It has not published its admin endpoint yet: try again in a moment.`);
+async function runThroughServer(command: string, args: Record<string, unknown>, dataDir: string, holderPid: number, locked: string): Promise<object> {
+  const endpoint = readAdminEndpointFile(dataDir);
+  if (!endpoint || endpoint.pid !== holderPid) {
+    throw new CliError(`${locked} It has not published its admin endpoint yet: try again in a moment.`);
   }
   const response = await fetch(`${endpoint.url}/admin/commands/${encodeURIComponent(command)}`, {
     method: 'POST',
@@ -53,18 +26,37 @@ async function runThroughServer(command: string, args: Record<string, unknown>, 
   return body;
 }
 
+async function run(config: Config, command: string, args: Record<string, unknown>, logger: Logger): Promise<object> {
+  const embedded = !config.databaseUrl;
+  if (command === 'restore') {
+    if (!embedded) throw new CliError(USE_PG_TOOLS);
+    const holder = lockHolder(config.dataDir);
+    if (holder) throw new CliError(`a server (process ${holder.pid} on ${holder.hostname}) is using ${config.dataDir}: stop it, then restore`);
+    const { restoreDirectly } = await import('./run-admin-directly');
+    return restoreDirectly(config, path.resolve(requiredString(args.from, 'from')));
+  }
+  if (command === 'backup' && !embedded) throw new CliError(USE_PG_TOOLS);
+  // The server may run elsewhere in the file system: it gets absolute paths.
+  if (typeof args.to === 'string') args = { ...args, to: path.resolve(args.to) };
+  // A running server answers without this process loading the database code at all.
+  const holder = embedded ? lockHolder(config.dataDir) : null;
+  if (holder) return runThroughServer(command, args, config.dataDir, holder.pid, new DataDirLockedError(config.dataDir, holder).message);
+  const { runDirectly } = await import('./run-admin-directly');
+  try {
+    return await runDirectly(config, command, args, logger);
+  } catch (error) {
+    // a server took the directory between the look and the open
+    if (!(error instanceof DataDirLockedError)) throw error;
+    return runThroughServer(command, args, error.dir, error.holder.pid, error.message);
+  }
+}
+
 /** Prints the result as one JSON object on the last line of stdout; on failure `{"error": …}` and exit code 1. */
 export async function runAdminCli(command: string, args: Record<string, unknown>): Promise<void> {
   // Logs go to stderr so stdout holds only the result.
   const logger = createLogger(process.env.LOG_LEVEL ?? 'info', pino.destination(2));
   try {
-    let result: object;
-    try {
-      result = await runDirectly(command, args, logger);
-    } catch (error) {
-      if (!(error instanceof DataDirLockedError)) throw error;
-      result = await runThroughServer(command, args, error);
-    }
+    const result = await run(loadConfig(), command, args, logger);
     process.stdout.write(`${JSON.stringify(result)}\n`);
   } catch (error) {
     const detail = error instanceof CliError ? error.message : publicError(error).status < 500 ? publicError(error).detail : (error as Error).message;

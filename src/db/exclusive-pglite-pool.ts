@@ -51,6 +51,24 @@ class PGliteSessionClient extends EventEmitter {
   }
 }
 
+/** The process's one PGlite session (typeorm-pglite keeps one instance per process), shared by every pool. */
+const SESSION = new SessionMutex();
+
+/**
+ * The embedded database as a gzipped tar of its data directory (PGlite's dumpDataDir), taken while
+ * no query runner holds the session, after a checkpoint, so it never catches a transaction halfway.
+ */
+export async function dumpPGlite(): Promise<Blob> {
+  const unlock = await SESSION.acquire();
+  try {
+    const pglite = await getPGliteInstance();
+    await pglite.exec('CHECKPOINT');
+    return await pglite.dumpDataDir('gzip');
+  } finally {
+    unlock();
+  }
+}
+
 /**
  * typeorm-pglite hands every caller the same PGlite session and its release does nothing, so a
  * write from one request could run inside another's transaction and vanish with its rollback.
@@ -59,7 +77,7 @@ class PGliteSessionClient extends EventEmitter {
  */
 export class ExclusivePGlitePool extends EventEmitter {
   private readonly session = new PGlitePool();
-  private readonly mutex = new SessionMutex();
+  private readonly mutex = SESSION;
 
   connect(callback: ConnectCallback): void {
     void this.mutex.acquire().then(async (unlock) => {

@@ -1,5 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { AccountEntity, TIERS, type Tier } from '../../entities/account.entity';
+import { AlertTriggerEntity } from '../../entities/alert-trigger.entity';
+import { QuotaCounterEntity } from '../../entities/quota-counter.entity';
 import { AppError, badInput, notFound } from '../errors';
 
 export interface AccountView {
@@ -27,8 +29,8 @@ export const accountView = (a: AccountEntity): AccountView => ({ id: a.id, email
 export class AccountService {
   constructor(
     private readonly dataSource: DataSource,
-    /** told when a tier changes, so cached authentications are dropped */
-    private readonly onTierChange: () => void = () => {},
+    /** told when a tier changes or an account goes, so cached authentications are dropped */
+    private readonly onCredentialsChange: () => void = () => {},
   ) {}
 
   private get repo() {
@@ -60,8 +62,29 @@ export class AccountService {
     const account = await this.findByEmail(email);
     account.tier = parseTier(tier);
     const saved = accountView(await this.repo.save(account));
-    this.onTierChange();
+    this.onCredentialsChange();
     return saved;
+  }
+
+  /**
+   * Deletes an account and everything that is its own: keys, watchlists with their bills and
+   * thresholds (by foreign key), and its alert history and quota counters (kept without foreign
+   * keys). Cached authentications are dropped, so its keys stop working at once.
+   */
+  async delete(email: unknown): Promise<AccountView & { deleted: true; keys: number; watchlists: number }> {
+    const account = await this.findByEmail(email);
+    const counts = await this.dataSource.transaction(async (manager) => {
+      const [{ keys, watchlists }] = (await manager.query(
+        'SELECT (SELECT count(*) FROM api_key WHERE account_id = $1)::int AS keys, (SELECT count(*) FROM watchlist WHERE account_id = $1)::int AS watchlists',
+        [account.id],
+      )) as { keys: number; watchlists: number }[];
+      await manager.getRepository(AlertTriggerEntity).delete({ accountId: account.id });
+      await manager.getRepository(QuotaCounterEntity).delete({ accountId: account.id });
+      await manager.getRepository(AccountEntity).delete({ id: account.id });
+      return { keys, watchlists };
+    });
+    this.onCredentialsChange();
+    return { ...accountView(account), deleted: true, ...counts };
   }
 
   async list(): Promise<AccountView[]> {

@@ -26,6 +26,14 @@ export interface IssuedKey {
   id: number;
 }
 
+export interface KeyView {
+  prefix: string;
+  name: string | null;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
 // last_used_at is a hint for the owner, not an audit log: write it at most once a minute per key.
 const LAST_USED_RESOLUTION_MS = 60_000;
 /**
@@ -71,15 +79,31 @@ export class ApiKeyService {
     return { prefix, revoked_at: key.revokedAt.toISOString() };
   }
 
+  /** An account's keys as the owner may see them: never the key or its hash. */
+  async listFor(email: unknown): Promise<{ email: string; keys: KeyView[] }> {
+    const account = await this.accounts.findByEmail(email);
+    const keys = await this.repo.find({ where: { accountId: account.id }, order: { id: 'ASC' } });
+    return {
+      email: account.email,
+      keys: keys.map((k) => ({
+        prefix: k.prefix,
+        name: k.name,
+        created_at: k.createdAt.toISOString(),
+        last_used_at: k.lastUsedAt?.toISOString() ?? null,
+        revoked_at: k.revokedAt?.toISOString() ?? null,
+      })),
+    };
+  }
+
   private credentialsState: string | null = null;
 
   /**
-   * Notices revocations and tier changes made by other processes (the server polls this every
+   * Notices revocations, tier changes and deleted accounts made by other processes (the server polls this every
    * few seconds) and drops the verified keys when there are any.
    */
   async checkForChanges(): Promise<void> {
     const [{ state }] = (await this.dataSource.query(
-      `SELECT coalesce((SELECT max(revoked_at) FROM api_key)::text, '') || '|' || coalesce((SELECT max(updated_at) FROM account)::text, '') AS state`,
+      `SELECT coalesce((SELECT max(revoked_at) FROM api_key)::text, '') || '|' || coalesce((SELECT max(updated_at) FROM account)::text, '') || '|' || (SELECT count(*) FROM account)::text AS state`,
     )) as { state: string }[];
     if (this.credentialsState !== null && state !== this.credentialsState) this.forgetVerified();
     this.credentialsState = state;

@@ -1,0 +1,176 @@
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { makeSnapshot } from '../support/fixtures';
+import { adminCli, type ServerProcess, startServerProcess, waitUntilReady } from '../support/processes';
+import { createPostgresDatabase, usingPostgres } from '../support/test-database';
+
+/** The admin CLI as an operator uses it beside a running server: help, keys, stats, deleting an account, backup and restore. */
+let env: Record<string, string>;
+let dropDatabase: (() => Promise<void>) | undefined;
+let server: ServerProcess;
+const scratch = mkdtempSync(path.join(os.tmpdir(), 'bp-admin-'));
+const snapshot = makeSnapshot([26, 2900]);
+
+beforeAll(async () => {
+  env = { DATA_DIR: path.join(scratch, 'data'), BILLS_SNAPSHOT: snapshot };
+  if (usingPostgres()) {
+    const db = await createPostgresDatabase();
+    env.DATABASE_URL = db.url;
+    dropDatabase = db.drop;
+  }
+  server = await startServerProcess(env);
+  await waitUntilReady(server.url);
+});
+afterAll(async () => {
+  await server?.stop();
+  await dropDatabase?.();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+async function api(url: string, key: string, route: string, body?: object): Promise<{ status: number; body: any }> {
+  const res = await fetch(`${url}/api/v1${route}`, {
+    method: body ? 'POST' : 'GET',
+    headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return { status: res.status, body: await res.json() };
+}
+
+/** At once on the embedded database (the CLI asks the server); on PostgreSQL within the server's 2-second poll. */
+async function eventually<T>(probe: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  const deadline = Date.now() + 5_000;
+  for (;;) {
+    const value = await probe();
+    if (done(value) || Date.now() > deadline) return value;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+async function userWithKey(email: string): Promise<string> {
+  expect((await adminCli(['create-user', '--email', email, '--tier', 'pro'], env)).code).toBe(0);
+  return (await adminCli(['create-key', '--email', email], env)).json.api_key;
+}
+
+describe('help', () => {
+  it('lists every command with --help, and explains one with <command> --help', async () => {
+    const all = await adminCli(['--help'], env);
+    expect(all.code).toBe(0);
+    for (const command of ['create-user', 'create-key', 'set-tier', 'revoke-key', 'list-users', 'list-keys', 'delete-user', 'stats', 'backup', 'restore']) {
+      expect(all.stdout).toContain(`\n  ${command}`);
+    }
+    const one = await adminCli(['create-key', '--help'], env);
+    expect(one.code).toBe(0);
+    expect(one.stdout).toMatch(/^usage: npm run admin -- create-key --email E \[--name N\]\n.*shown this once/);
+  });
+
+  it('refuses an option the command does not take, naming it', async () => {
+    const wrong = await adminCli(['list-users', '--email', 'ann@example.com'], env);
+    expect(wrong.code).toBe(1);
+    expect(wrong.json).toEqual({ error: 'list-users takes no --email' });
+  });
+});
+
+it("lists an account's keys with their dates, never a key or its hash", async () => {
+  const first = await userWithKey('keys@example.com');
+  const second = (await adminCli(['create-key', '--email', 'keys@example.com', '--name', 'laptop'], env)).json;
+  await adminCli(['revoke-key', '--prefix', first.slice(0, 11)], env);
+  expect((await api(server.url, second.api_key, '/predict/2900')).status).toBe(200);
+
+  const listed = await adminCli(['list-keys', '--email', 'KEYS@example.com'], env);
+  expect(listed.code).toBe(0);
+  expect(listed.json).toEqual({
+    email: 'keys@example.com',
+    keys: [
+      { prefix: first.slice(0, 11), name: null, created_at: expect.any(String), last_used_at: null, revoked_at: expect.any(String) },
+      { prefix: second.prefix, name: 'laptop', created_at: expect.any(String), last_used_at: expect.any(String), revoked_at: null },
+    ],
+  });
+  expect(listed.stdout).not.toContain(second.api_key.slice(12));
+  const unknown = await adminCli(['list-keys', '--email', 'nobody@example.com'], env);
+  expect(unknown.code).toBe(1);
+  expect(unknown.json.error).toMatch(/no account with email nobody@example.com/);
+});
+
+it('reports bills, users, keys, the model version and the last sync', async () => {
+  const stats = await adminCli(['stats'], env);
+  expect(stats.code).toBe(0);
+  const users = (await adminCli(['list-users'], env)).json.users.length;
+  expect(stats.json).toEqual({
+    bills: 2,
+    users,
+    keys: { active: expect.any(Number), revoked: expect.any(Number) },
+    model_version: { id: expect.any(Number), training_cutoff: '2021-12-31', created_at: expect.any(String) },
+    last_sync: { source: `snapshot:${snapshot}`, completed_at: expect.any(String), as_of: '2021-12-31', bills_seen: 2, bills_changed: 2 },
+  });
+});
+
+it('deletes an account with its keys and watchlists; the running server stops accepting its keys', async () => {
+  const key = await userWithKey('leaving@example.com');
+  const watchlist = await api(server.url, key, '/dashboard/watchlists', { name: 'mine', bill_ids: [2900] });
+  expect(watchlist.status).toBeLessThan(300);
+  expect((await api(server.url, key, '/dashboard/watchlists')).status).toBe(200);
+
+  const deleted = await adminCli(['delete-user', '--email', 'leaving@example.com'], env);
+  expect(deleted.code).toBe(0);
+  expect(deleted.json).toEqual({ id: expect.any(Number), email: 'leaving@example.com', tier: 'pro', deleted: true, keys: 1, watchlists: 1 });
+  expect((await eventually(() => api(server.url, key, '/dashboard/watchlists'), (r) => r.status === 401)).status).toBe(401);
+  expect((await adminCli(['list-users'], env)).json.users.map((u: { email: string }) => u.email)).not.toContain('leaving@example.com');
+  expect((await adminCli(['delete-user', '--email', 'leaving@example.com'], env)).json.error).toMatch(/no account/);
+});
+
+(usingPostgres() ? it : it.skip)('on PostgreSQL, backup and restore send the operator to pg_dump and pg_restore', async () => {
+  for (const args of [['backup', '--to', path.join(scratch, 'b.tgz')], ['restore', '--from', path.join(scratch, 'b.tgz')]]) {
+    const result = await adminCli(args, env);
+    expect(result.code).toBe(1);
+    expect(result.json.error).toMatch(/with DATABASE_URL use pg_dump and pg_restore/);
+  }
+});
+
+(usingPostgres() ? describe.skip : describe)('backup and restore of the embedded database', () => {
+  let restored: ServerProcess | undefined;
+  afterAll(async () => {
+    await restored?.stop();
+  });
+
+  it('a backup taken while the server runs, restored on a fresh data directory, serves the same users, keys, watchlists and nowcasts', async () => {
+    const key = await userWithKey('kept@example.com');
+    const watchlist = (await api(server.url, key, '/dashboard/watchlists', { name: 'kept', bill_ids: [2900] })).body;
+    const nowcast = await api(server.url, key, '/predict/2900?reference_date=2021-12-15');
+    expect(nowcast.status).toBe(200);
+    const users = (await adminCli(['list-users'], env)).json.users;
+
+    const file = path.join(scratch, 'backup.tgz');
+    const backup = await adminCli(['backup', '--to', file], env);
+    expect(backup.code).toBe(0);
+    expect(backup.json).toEqual({ backup: file, bytes: statSync(file).size, taken_at: expect.any(String) });
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+
+    const refused = await adminCli(['restore', '--from', file], env);
+    expect(refused.code).toBe(1);
+    expect(refused.json.error).toMatch(new RegExp(`a server \\(process ${server.child.pid} .*\\) is using .*: stop it, then restore`));
+
+    const freshEnv = { ...env, DATA_DIR: path.join(scratch, 'restored') };
+    const restore = await adminCli(['restore', '--from', file], freshEnv);
+    expect(restore.code).toBe(0);
+    expect(restore.json).toMatchObject({ restored_from: file, previous_data: null, bills: 2, users: users.length });
+
+    restored = await startServerProcess(freshEnv);
+    await waitUntilReady(restored.url);
+    expect(restored.logs.some((l) => l.msg === 'ingest started' || l.msg === 'training started')).toBe(false);
+    expect((await adminCli(['list-users'], freshEnv)).json.users).toEqual(users);
+    const lists = await api(restored.url, key, '/dashboard/watchlists');
+    expect(lists.status).toBe(200);
+    expect(lists.body.watchlists).toEqual([expect.objectContaining({ id: watchlist.id, name: 'kept', bill_count: 1 })]);
+    expect(await api(restored.url, key, '/predict/2900?reference_date=2021-12-15')).toEqual(nowcast);
+  });
+
+  it('a restore over an existing database keeps the old one aside', async () => {
+    await restored!.stop();
+    const freshEnv = { ...env, DATA_DIR: path.join(scratch, 'restored') };
+    const again = await adminCli(['restore', '--from', path.join(scratch, 'backup.tgz')], freshEnv);
+    expect(again.code).toBe(0);
+    expect(again.json.previous_data).toMatch(/restored\/pglite\.replaced-/);
+    expect(statSync(again.json.previous_data).isDirectory()).toBe(true);
+  });
+});
