@@ -5,6 +5,9 @@ import { makeSnapshot } from '../support/fixtures';
 import { adminCli, type ServerProcess, startServerProcess, waitUntilReady } from '../support/processes';
 import { createPostgresDatabase, usingPostgres } from '../support/test-database';
 
+// each test starts CLI processes (and one, servers) on a machine that may be busy
+jest.setTimeout(120_000);
+
 /** The admin CLI as an operator uses it beside a running server: help, keys, stats, deleting an account, backup and restore. */
 let env: Record<string, string>;
 let dropDatabase: (() => Promise<void>) | undefined;
