@@ -1,15 +1,15 @@
-import { Arg, Args, Ctx, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Args, Ctx, FieldResolver, Info, Int, Query, Resolver, Root } from 'type-graphql';
+import { deliverPrediction } from './deliver-prediction';
 import type { BillEntity } from '../entities/bill.entity';
 import type { BillStageEntity } from '../entities/bill-stage.entity';
 import type { RequestContext } from '../src/context';
-import { AppError } from '../src/errors';
 import { decodeBillCursor, encodeBillCursor } from '../src/services/bill.service';
 import { Access } from './access';
 import { BillsArgs } from './bill.input';
 import { BillConnectionType, BillType, DivisionType, ParliamentarySessionType, SponsorType, StageType } from './bill.type';
 import { DateScalar } from './date.scalar';
 import { parseBillId } from './bill-id';
-import { toPredictionType } from './prediction.mapper';
 import { PredictionType } from './prediction.type';
 
 @Resolver(() => BillType)
@@ -63,11 +63,10 @@ export class BillResolver {
   async prediction(
     @Root() bill: BillEntity,
     @Arg('referenceDate', () => DateScalar, { nullable: true }) referenceDate: string | null,
-    @Ctx() { services, loaders }: RequestContext,
+    @Ctx() context: RequestContext,
+    @Info() info: GraphQLResolveInfo,
   ): Promise<PredictionType> {
-    const result = await loaders.prediction.load(`${bill.id}@${services.predictions.referenceDate(referenceDate)}`);
-    if (result instanceof AppError) throw result;
-    return toPredictionType(result);
+    return deliverPrediction(context, bill.id, context.services.predictions.referenceDate(referenceDate), info);
   }
 
   @FieldResolver(() => [DivisionType], { description: 'Commons divisions on the bill (data to July 2018 only)' })

@@ -1,4 +1,6 @@
-import { Arg, Args, Ctx, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
+import { type GraphQLResolveInfo, responsePathAsArray } from 'graphql';
+import { Arg, Args, Ctx, FieldResolver, Info, Int, Query, Resolver, Root } from 'type-graphql';
+import { deliverPrediction } from './deliver-prediction';
 import type { RequestContext } from '../src/context';
 import { Access } from './access';
 import { BillType } from './bill.type';
@@ -25,29 +27,47 @@ export class PredictionResolver {
   async prediction(
     @Arg('billId', () => Int) billId: number,
     @Arg('referenceDate', () => DateScalar, { nullable: true }) referenceDate: string | null,
-    @Ctx() { services, quota }: RequestContext,
+    @Ctx() context: RequestContext,
+    @Info() info: GraphQLResolveInfo,
   ): Promise<PredictionType> {
-    const id = parseBillId(billId, 'billId');
-    const result = await services.predictions.nowcast(id, services.predictions.referenceDate(referenceDate));
-    await quota?.require('predictions');
-    return toPredictionType(result);
+    return deliverPrediction(context, parseBillId(billId, 'billId'), context.services.predictions.referenceDate(referenceDate), info);
   }
 
   @Query(() => BatchPredictionsType, { description: 'Nowcasts of up to 100 bills; each item succeeds or fails on its own' })
   @Access('authenticated', { requires: ['data', 'model'] })
-  async predictions(@Args(() => BatchPredictionArgs) { billIds, referenceDate }: BatchPredictionArgs, @Ctx() { services, quota }: RequestContext): Promise<BatchPredictionsType> {
+  async predictions(
+    @Args(() => BatchPredictionArgs) { billIds, referenceDate }: BatchPredictionArgs,
+    @Ctx() { services, quota }: RequestContext,
+    @Info() info: GraphQLResolveInfo,
+  ): Promise<BatchPredictionsType> {
     const started = process.hrtime.bigint();
     const date = services.predictions.referenceDate(referenceDate);
+    const path = responsePathAsArray(info.path);
+    const batchRequest = `batch-request@${path.join('.')}`;
     await quota?.require('batches');
-    const nowcasts = await services.predictions.nowcasts(billIds, date);
+    quota?.deliveries.charged(batchRequest, 'batches', 1, path);
+    // a bill asked for twice is computed and charged once, and answered at each place
+    const unique = [...new Set(billIds)];
+    const nowcasts = await services.predictions.nowcasts(unique, date);
     // Each prediction counts against the daily limit in request order; those past it are blocked.
-    const results = quota ? await quota.chargeEach('predictions', nowcasts) : nowcasts;
-    const items = results.map((r, i) =>
-      !(r instanceof AppError)
-        ? { billId: billIds[i], status: BatchItemStatus.SUCCESS, detail: null, prediction: toPredictionType(r) }
-        : { billId: billIds[i], status: r.code === 'RATE_LIMITED' ? BatchItemStatus.BLOCKED : BatchItemStatus.ERROR, detail: r.message, prediction: null },
-    );
+    const charged = quota ? await quota.chargeEach('predictions', nowcasts) : nowcasts;
+    const byBill = new Map(unique.map((id, i) => [id, charged[i]]));
+    const items = billIds.map((billId) => {
+      const r = byBill.get(billId)!;
+      return !(r instanceof AppError)
+        ? { billId, status: BatchItemStatus.SUCCESS, detail: null, prediction: toPredictionType(r) }
+        : { billId, status: r.code === 'RATE_LIMITED' ? BatchItemStatus.BLOCKED : BatchItemStatus.ERROR, detail: r.message, prediction: null };
+    });
     const count = (status: BatchItemStatus) => items.filter((item) => item.status === status).length;
+    if (quota) {
+      const delivered = charged.filter((r) => !(r instanceof AppError)).length;
+      quota.deliveries.charged(`batch@${path.join('.')}`, 'predictions', delivered, path);
+      // a batch that delivers nothing because every prediction was blocked is not a batch request
+      if (!delivered && count(BatchItemStatus.BLOCKED)) {
+        quota.deliveries.forget(batchRequest);
+        await quota.refund('batches');
+      }
+    }
     return {
       items,
       summary: { total: items.length, success: count(BatchItemStatus.SUCCESS), errors: count(BatchItemStatus.ERROR), blocked: count(BatchItemStatus.BLOCKED) },

@@ -7,9 +7,9 @@ import { BillResolver, StageResolver } from './bill.resolver';
 import { BatchPredictionItemResolver, PredictionResolver } from './prediction.resolver';
 import { ServiceStatusResolver } from './service-status.resolver';
 import { SessionResolver } from './session.resolver';
-import { AlertResolver, WatchlistResolver } from './watchlist.resolver';
+import { AlertResolver, WatchlistBillResolver, WatchlistResolver } from './watchlist.resolver';
 
-export const RESOLVERS = [BillResolver, StageResolver, SessionResolver, AccountResolver, ServiceStatusResolver, PredictionResolver, BatchPredictionItemResolver, WatchlistResolver, AlertResolver] as const;
+export const RESOLVERS = [BillResolver, StageResolver, SessionResolver, AccountResolver, ServiceStatusResolver, PredictionResolver, BatchPredictionItemResolver, WatchlistResolver, WatchlistBillResolver, AlertResolver] as const;
 
 /** Input validation raises the service's own error type, so a bad argument is a 400 with a message naming it. */
 async function validateArgs(argValue: unknown): Promise<void> {

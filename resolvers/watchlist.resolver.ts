@@ -1,9 +1,11 @@
-import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Ctx, FieldResolver, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { deliverPrediction } from './deliver-prediction';
+import { PredictionType } from './prediction.type';
 import type { RequestContext } from '../src/context';
 import { AppError, badInput } from '../src/errors';
 import { parseBillIds } from '../src/services/watchlist.service';
 import { Access } from './access';
-import { toPredictionType } from './prediction.mapper';
 import {
   AlertCheckResultType,
   AlertHistoryFilterInput,
@@ -42,20 +44,7 @@ export class WatchlistResolver {
   async bills(@Root() watchlist: WatchlistType & { bills?: { billId: number; addedAt: Date }[] }, @Ctx() { user, services, loaders }: RequestContext): Promise<WatchlistBillType[]> {
     // a listed watchlist comes without its bills: load them (the caller owns it, or it would not be listed)
     const members = watchlist.bills ?? (await services.watchlists.get(user!.accountId, watchlist.id)).bills;
-    const today = services.predictions.referenceDate(null);
-    return Promise.all(
-      members.map(async (m) => {
-        const [bill, prediction] = await Promise.all([loaders.bill.load(m.billId), loaders.prediction.load(`${m.billId}@${today}`).catch((e: Error) => e)]);
-        const failed = prediction instanceof Error;
-        return {
-          billId: m.billId,
-          addedAt: m.addedAt,
-          bill: bill as never,
-          prediction: failed ? null : toPredictionType(prediction),
-          predictionDetail: failed ? (prediction instanceof AppError ? prediction.message : 'prediction unavailable') : null,
-        };
-      }),
-    );
+    return Promise.all(members.map(async (m) => ({ billId: m.billId, addedAt: m.addedAt, bill: (await loaders.bill.load(m.billId)) as never })));
   }
 
   @Mutation(() => WatchlistType)
@@ -92,7 +81,7 @@ export class AlertResolver {
   @Query(() => [AlertThresholdType], { description: 'Every alert threshold of the caller' })
   @Access('authenticated')
   alertThresholds(@Ctx() { user, services }: RequestContext) {
-    return services.alerts.list(user!.accountId);
+    return services.alerts.list(user!.accountId, user!.tier);
   }
 
   @Mutation(() => AlertThresholdType)
@@ -110,8 +99,8 @@ export class AlertResolver {
 
   @Mutation(() => AlertCheckResultType, { description: 'Evaluates the caller’s thresholds against today’s nowcasts now, and records what fires' })
   @Access('authenticated', { requires: ['data', 'model'] })
-  checkAlerts(@Ctx() { user, services }: RequestContext) {
-    return services.alerts.check(user!.accountId, 'manual');
+  checkAlerts(@Ctx() { user, services, quota }: RequestContext) {
+    return services.alerts.check(user!.accountId, user!.tier, 'manual', quota!);
   }
 
   @Query(() => AlertHistoryType, { description: 'Triggers of the caller’s thresholds, newest first, with counts (Pro)' })
@@ -131,5 +120,22 @@ export class AlertResolver {
       nextCursor: page.hasNextPage ? cursorOf(page.triggers.at(-1)!.id) : null,
       analytics: page.analytics,
     };
+  }
+}
+
+
+/** A watchlist's bill: its nowcast is computed (and charged) only when the request asks for it. */
+@Resolver(() => WatchlistBillType)
+export class WatchlistBillResolver {
+  @FieldResolver(() => PredictionType, { nullable: true })
+  prediction(@Root() member: WatchlistBillType, @Ctx() context: RequestContext, @Info() info: GraphQLResolveInfo): Promise<PredictionType | null> {
+    return deliverPrediction(context, member.billId, context.services.predictions.referenceDate(null), info).catch(() => null);
+  }
+
+  @FieldResolver(() => String, { nullable: true })
+  async predictionDetail(@Root() member: WatchlistBillType, @Ctx() { services, loaders }: RequestContext): Promise<string | null> {
+    const result = await loaders.prediction.load(`${member.billId}@${services.predictions.referenceDate(null)}`).catch((e: Error) => e);
+    if (!(result instanceof Error)) return null;
+    return result instanceof AppError ? result.message : 'prediction unavailable';
   }
 }

@@ -36,10 +36,10 @@ export class WatchlistBillType {
   bill: BillType | null;
 
   @Field(() => PredictionType, { nullable: true, description: 'today’s nowcast; null when it cannot be given (see predictionDetail)' })
-  prediction: PredictionType | null;
+  prediction?: PredictionType | null;
 
   @Field(() => String, { nullable: true, description: 'why prediction is null, e.g. the daily prediction limit is used up' })
-  predictionDetail: string | null;
+  predictionDetail?: string | null;
 }
 
 @ObjectType('Watchlist')
@@ -94,6 +94,12 @@ export class AlertThresholdType {
 
   @Field(() => [Int], { description: 'bills it fired for and is quiet about until the condition ends' })
   quietBillIds: number[];
+
+  @Field(() => Boolean, { description: 'false when the tier no longer lets it fire (after a downgrade from Pro): kept, and firing again after an upgrade' })
+  active: boolean;
+
+  @Field(() => String, { nullable: true, description: 'why it is inactive (a Pro-only type, or beyond the oldest 5 of its watchlist below Pro); null when active' })
+  inactiveReason: string | null;
 }
 
 @ObjectType('AlertTrigger', { simpleResolvers: true })
@@ -145,6 +151,9 @@ export class AlertCheckResultType {
 
   @Field(() => Int)
   billsChecked: number;
+
+  @Field(() => [Int], { description: 'bills not evaluated: the daily prediction limit was reached (each bill evaluated is one prediction)' })
+  billsBlocked: number[];
 
   @Field(() => [AlertTriggerType], { description: 'what fired now' })
   triggered: AlertTriggerType[];

@@ -42,7 +42,7 @@ ${PREDICTION_FIELDS}`,
 
 
 const WATCHLIST_FIELDS = `fragment WatchlistFields on Watchlist { id name description billCount createdAt updatedAt }`;
-const THRESHOLD_FIELDS = `fragment ThresholdFields on AlertThreshold { id watchlistId billId alertType thresholdValue comparison createdAt lastTriggeredAt armed quietBillIds }`;
+const THRESHOLD_FIELDS = `fragment ThresholdFields on AlertThreshold { id watchlistId billId alertType thresholdValue comparison createdAt lastTriggeredAt armed quietBillIds active inactiveReason }`;
 const TRIGGER_FIELDS = `fragment TriggerFields on AlertTrigger { id thresholdId watchlistId watchlistName billId alertType comparison thresholdValue valueSeen referenceDate triggeredAt source }`;
 const WATCHLIST_WITH_BILLS = `{ ...WatchlistFields bills { billId addedAt bill { title } } }`;
 
@@ -59,7 +59,7 @@ export const WATCHLIST_DOCUMENTS = {
   CreateThreshold: `mutation CreateThreshold($input: CreateAlertThresholdInput!) { createAlertThreshold(input: $input) { ...ThresholdFields } } ${THRESHOLD_FIELDS}`,
   ListThresholds: `query ListThresholds { alertThresholds { ...ThresholdFields } } ${THRESHOLD_FIELDS}`,
   DeleteThreshold: `mutation DeleteThreshold($id: Int!) { deleteAlertThreshold(id: $id) }`,
-  CheckAlerts: `mutation CheckAlerts { checkAlerts { checkedAt thresholdsChecked billsChecked triggered { ...TriggerFields } } } ${TRIGGER_FIELDS}`,
+  CheckAlerts: `mutation CheckAlerts { checkAlerts { checkedAt thresholdsChecked billsChecked billsBlocked triggered { ...TriggerFields } } } ${TRIGGER_FIELDS}`,
   AlertHistory: `query AlertHistory($filter: AlertHistoryFilter, $first: Int!, $after: String) {
   alertHistory(filter: $filter, first: $first, after: $after) {
     totalCount nextCursor triggers { ...TriggerFields }

@@ -344,7 +344,7 @@ export const OPENAPI_DOCUMENT = {
       },
       Threshold: {
         type: 'object',
-        required: ['id', 'watchlist_id', 'bill_id', 'alert_type', 'threshold_value', 'comparison', 'created_at', 'last_triggered_at', 'armed', 'quiet_bill_ids'],
+        required: ['id', 'watchlist_id', 'bill_id', 'alert_type', 'threshold_value', 'comparison', 'created_at', 'last_triggered_at', 'armed', 'quiet_bill_ids', 'active', 'inactive_reason'],
         properties: {
           id: { type: 'integer' },
           watchlist_id: { type: 'integer' },
@@ -356,6 +356,8 @@ export const OPENAPI_DOCUMENT = {
           last_triggered_at: { type: ['string', 'null'], format: 'date-time' },
           armed: { type: 'boolean', description: 'false while it has fired for some bill and waits for the condition to end' },
           quiet_bill_ids: { type: 'array', items: { type: 'integer' } },
+          active: { type: 'boolean', description: 'false when the tier no longer lets it fire (after a downgrade from Pro); kept, and firing again after an upgrade' },
+          inactive_reason: { type: ['string', 'null'], description: 'why it is inactive: a Pro-only alert type, or beyond the oldest 5 thresholds of its watchlist below Pro' },
         },
       },
       ThresholdList: { type: 'object', required: ['thresholds'], properties: { thresholds: { type: 'array', items: { $ref: '#/components/schemas/Threshold' } } } },
@@ -378,8 +380,15 @@ export const OPENAPI_DOCUMENT = {
       },
       CheckResult: {
         type: 'object',
-        required: ['checked_at', 'thresholds_checked', 'bills_checked', 'triggered', 'count'],
-        properties: { checked_at: timestamp, thresholds_checked: { type: 'integer' }, bills_checked: { type: 'integer' }, triggered: { type: 'array', items: { $ref: '#/components/schemas/Trigger' } }, count: { type: 'integer' } },
+        required: ['checked_at', 'thresholds_checked', 'bills_checked', 'bills_blocked', 'triggered', 'count'],
+        properties: {
+          checked_at: timestamp,
+          thresholds_checked: { type: 'integer', description: 'active thresholds evaluated' },
+          bills_checked: { type: 'integer', description: 'bills evaluated: each is one prediction against the daily limit' },
+          bills_blocked: { type: 'array', items: { type: 'integer' }, description: 'bills not evaluated because the daily prediction limit was reached' },
+          triggered: { type: 'array', items: { $ref: '#/components/schemas/Trigger' } },
+          count: { type: 'integer' },
+        },
       },
       History: {
         type: 'object',

@@ -56,6 +56,8 @@ export interface GqlThreshold {
   lastTriggeredAt: string | null;
   armed: boolean;
   quietBillIds: number[];
+  active: boolean;
+  inactiveReason: string | null;
 }
 
 export function threshold(t: GqlThreshold) {
@@ -70,6 +72,8 @@ export function threshold(t: GqlThreshold) {
     last_triggered_at: t.lastTriggeredAt,
     armed: t.armed,
     quiet_bill_ids: t.quietBillIds,
+    active: t.active,
+    inactive_reason: t.inactiveReason,
   };
 }
 

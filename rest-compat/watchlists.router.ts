@@ -109,8 +109,15 @@ export function watchlistsRouter(gateway: Gateway, run: RunOperation): Router {
   router.post(
     '/predictions/alerts/check',
     route(gateway, async (_req, context) => {
-      const result = (await run<{ checkAlerts: { checkedAt: string; thresholdsChecked: number; billsChecked: number; triggered: GqlTrigger[] } }>('CheckAlerts', {}, context)).checkAlerts;
-      return { checked_at: result.checkedAt, thresholds_checked: result.thresholdsChecked, bills_checked: result.billsChecked, triggered: result.triggered.map(trigger), count: result.triggered.length };
+      const result = (await run<{ checkAlerts: { checkedAt: string; thresholdsChecked: number; billsChecked: number; billsBlocked: number[]; triggered: GqlTrigger[] } }>('CheckAlerts', {}, context)).checkAlerts;
+      return {
+        checked_at: result.checkedAt,
+        thresholds_checked: result.thresholdsChecked,
+        bills_checked: result.billsChecked,
+        bills_blocked: result.billsBlocked,
+        triggered: result.triggered.map(trigger),
+        count: result.triggered.length,
+      };
     }),
   );
 

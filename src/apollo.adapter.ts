@@ -40,7 +40,8 @@ function rateLimitHeaders(gateway: Gateway): ApolloServerPlugin<ApolloContext> {
     async requestDidStart() {
       return {
         async willSendResponse({ contextValue, response }) {
-          for (const [name, value] of Object.entries(gateway.headers(contextValue))) response.http.headers.set(name.toLowerCase(), value);
+          // a refusal's own headers (which limit refused) come first
+          for (const [name, value] of Object.entries(gateway.headers(contextValue))) if (!response.http.headers.has(name.toLowerCase())) response.http.headers.set(name.toLowerCase(), value);
           if (contextValue.gatewayRequest) gateway.finish(contextValue.gatewayRequest, contextValue, response.http.status ?? 200);
         },
       };

@@ -20,7 +20,14 @@ export interface Loaders {
   prediction: DataLoader<string, PredictionResult | AppError>;
 }
 
-/** Nowcasts for many (bill, date) keys; each success counts as a prediction, and those past the user's daily limit fail with 429. */
+/** The ledger id of a prediction loaded under `key` ("billId@date"): one charge however many fields show it. */
+export const predictionChargeId = (key: string) => `prediction@${key}`;
+
+/**
+ * Nowcasts for many (bill, date) keys; each success counts as a prediction, and those past the
+ * user's daily limit fail with 429. Each charge waits in the request's delivery ledger for the
+ * field that shows it (see DeliveryLedger): one that never reaches the response is given back.
+ */
 async function predictionsByKey(predictions: PredictionService, quota: RequestQuota | null, keys: readonly string[]): Promise<(PredictionResult | AppError)[]> {
   const byDate = new Map<string, number[]>();
   for (const key of keys) {
@@ -33,7 +40,10 @@ async function predictionsByKey(predictions: PredictionService, quota: RequestQu
     ids.forEach((id, i) => results.set(`${id}@${date}`, nowcasts[i]));
   }
   const answered = keys.map((key) => results.get(key)!);
-  return quota ? quota.chargeEach('predictions', answered) : answered;
+  if (!quota) return answered;
+  const charged = await quota.chargeEach('predictions', answered);
+  charged.forEach((r, i) => !(r instanceof Error) && quota.deliveries.charged(predictionChargeId(keys[i]), 'predictions', 1));
+  return charged;
 }
 
 export function createLoaders({ bills, predictions }: { bills: BillService; predictions: PredictionService }, quota: RequestQuota | null = null): Loaders {

@@ -136,7 +136,7 @@ export async function startServer(config: Config, logger: Logger, options: { tra
     });
   }, SYNC_STATE_POLL_MS).unref();
 
-  const hourlyAlerts = new HourlyAlertCheck(db.dataSource, services.alerts, logger, { postgres: !embedded });
+  const hourlyAlerts = new HourlyAlertCheck(db.dataSource, services.alerts, services.quotas, logger, { postgres: !embedded });
   hourlyAlerts.start();
 
   let closing: Promise<void> | null = null;

@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { Logger } from '../logger';
 import { isConnectionFailure } from '../db/connection-failure';
+import type { QuotaService } from '../quota/quota.service';
 import type { AlertService } from '../services/alert.service';
 
 const JOB = 'pro-alert-check';
@@ -13,6 +14,8 @@ export interface HourlyRun {
   hour: string;
   accounts: number;
   triggered: number;
+  /** bills left unevaluated because their account's daily prediction limit was reached */
+  blocked: number;
 }
 
 /**
@@ -28,6 +31,8 @@ export class HourlyAlertCheck {
   constructor(
     private readonly dataSource: DataSource,
     private readonly alerts: AlertService,
+    /** each bill a check evaluates is one of the account's predictions for the day */
+    private readonly quotas: QuotaService,
     private readonly logger: Logger,
     private readonly options: { postgres: boolean; now?: () => Date },
   ) {}
@@ -46,7 +51,7 @@ export class HourlyAlertCheck {
   private async runOnce(): Promise<HourlyRun> {
     const now = this.now();
     const hour = new Date(Math.floor(now.getTime() / 3_600_000) * 3_600_000);
-    const result: HourlyRun = { ran: false, hour: hour.toISOString(), accounts: 0, triggered: 0 };
+    const result: HourlyRun = { ran: false, hour: hour.toISOString(), accounts: 0, triggered: 0, blocked: 0 };
     const lock = this.options.postgres ? this.dataSource.createQueryRunner() : null;
     try {
       if (lock) {
@@ -66,9 +71,10 @@ export class HourlyAlertCheck {
       )) as { id: number }[];
       result.ran = true;
       for (const { id } of accounts) {
-        const check = await this.alerts.check(id, 'scheduled', now);
+        const check = await this.alerts.check(id, 'pro', 'scheduled', this.quotas.forAccount(id, 'pro'), now);
         result.accounts++;
         result.triggered += check.triggered.length;
+        result.blocked += check.billsBlocked.length;
       }
       this.logger.info(result, 'hourly alert check');
       return result;

@@ -33,6 +33,11 @@ export class DeliveryLedger {
     this.charges.get(id)?.paths.push(path);
   }
 
+  /** Drops a charge the caller gives back itself. */
+  forget(id: string): void {
+    this.charges.delete(id);
+  }
+
   /** Units per kind that never reached the response, and forgets them; `data` null means nothing did. */
   undelivered(data: Record<string, unknown> | null | undefined): Map<QuotaKind, number> {
     const refunds = new Map<QuotaKind, number>();

@@ -2,6 +2,7 @@ import type { DataSource } from 'typeorm';
 import { DependencyHealth } from '../dependency-health';
 import { createLogger, type Logger } from '../logger';
 import { Readiness } from '../readiness';
+import type { Tier } from '../../entities/account.entity';
 import type { AuthenticatedUser } from '../services/api-key.service';
 import { type QuotaStore, SqlQuotaStore } from './quota-store';
 import { RedisQuotaStore } from './redis-quota-store';
@@ -31,7 +32,12 @@ export class QuotaService {
   }
 
   forUser(user: AuthenticatedUser): RequestQuota {
-    return new RequestQuota(this.store, user.accountId, user.tier, this.now());
+    return this.forAccount(user.accountId, user.tier);
+  }
+
+  /** The account's limits for work done on its behalf outside a request (the hourly alert check). */
+  forAccount(accountId: number, tier: Tier): RequestQuota {
+    return new RequestQuota(this.store, accountId, tier, this.now());
   }
 
   close(): Promise<void> {

@@ -39,13 +39,48 @@ export interface ThresholdView extends AlertThresholdEntity {
   armed: boolean;
   /** bills for which it fired and is waiting to re-arm */
   quietBillIds: number[];
+  /** false when the account's tier no longer lets it fire (kept, and firing again after an upgrade) */
+  active: boolean;
+  /** why it is inactive; null when active */
+  inactiveReason: string | null;
 }
 
 export interface CheckResult {
   checkedAt: Date;
+  /** active thresholds evaluated */
   thresholdsChecked: number;
   billsChecked: number;
+  /** bills not evaluated because the daily prediction limit was reached */
+  billsBlocked: number[];
   triggered: AlertTriggerEntity[];
+}
+
+/**
+ * What a check may spend: one prediction per bill it evaluates, in order, as far as the daily
+ * limit allows; the rest come back as 429 errors (a request's or an account's RequestQuota).
+ */
+export interface PredictionAllowance {
+  chargeEach<T>(kind: 'predictions', results: readonly (T | AppError)[]): Promise<(T | AppError)[]>;
+}
+
+/**
+ * Which thresholds may fire on a tier, and why the others may not: Pro-only types need Pro, and
+ * below Pro only the oldest PILOT_THRESHOLDS_PER_WATCHLIST of each watchlist fire (a downgrade
+ * keeps the rest, inactive, until an upgrade). `thresholds` in id order.
+ */
+export function thresholdActivity(thresholds: readonly AlertThresholdEntity[], tier: Tier): Map<number, string | null> {
+  const activity = new Map<number, string | null>();
+  const activePerWatchlist = new Map<number, number>();
+  for (const t of thresholds) {
+    if (tier === 'pro') activity.set(t.id, null);
+    else if (PRO_ONLY.has(t.alertType)) activity.set(t.id, `alert_type ${t.alertType} needs the Pro tier`);
+    else {
+      const rank = activePerWatchlist.get(t.watchlistId) ?? 0;
+      activePerWatchlist.set(t.watchlistId, rank + 1);
+      activity.set(t.id, rank < PILOT_THRESHOLDS_PER_WATCHLIST ? null : `the ${tier} tier allows ${PILOT_THRESHOLDS_PER_WATCHLIST} active alert thresholds per watchlist: the oldest ${PILOT_THRESHOLDS_PER_WATCHLIST} fire`);
+    }
+  }
+  return activity;
 }
 
 export interface HistoryFilter {
@@ -113,16 +148,17 @@ export class AlertService {
       }
       return manager.save(AlertThresholdEntity, { accountId, watchlistId: watchlist.id, billId, alertType, thresholdValue, comparison: comparison as Comparison, lastTriggeredAt: null });
     });
-    return { ...saved, armed: true, quietBillIds: [] };
+    return { ...saved, armed: true, quietBillIds: [], active: true, inactiveReason: null };
   }
 
-  async list(accountId: number): Promise<ThresholdView[]> {
+  async list(accountId: number, tier: Tier): Promise<ThresholdView[]> {
     const thresholds = await this.dataSource.getRepository(AlertThresholdEntity).find({ where: { accountId }, order: { id: 'ASC' } });
     if (!thresholds.length) return [];
     const quiet = (await this.dataSource.query('SELECT threshold_id, bill_id FROM alert_arm_state WHERE armed = false AND threshold_id = ANY($1) ORDER BY bill_id', [thresholds.map((t) => t.id)])) as { threshold_id: number; bill_id: number }[];
+    const activity = thresholdActivity(thresholds, tier);
     return thresholds.map((t) => {
       const quietBillIds = quiet.filter((q) => q.threshold_id === t.id).map((q) => q.bill_id);
-      return { ...t, armed: quietBillIds.length === 0, quietBillIds };
+      return { ...t, armed: quietBillIds.length === 0, quietBillIds, active: activity.get(t.id) === null, inactiveReason: activity.get(t.id) ?? null };
     });
   }
 
@@ -131,17 +167,24 @@ export class AlertService {
     if (!removed.affected) throw notFound(`alert threshold ${id} does not exist`);
   }
 
-  /** Evaluates every threshold of the account against today's nowcasts and records what fires. */
-  async check(accountId: number, source: 'manual' | 'scheduled', now: Date = new Date()): Promise<CheckResult> {
-    const thresholds = await this.dataSource.getRepository(AlertThresholdEntity).find({ where: { accountId }, relations: { watchlist: true }, order: { id: 'ASC' } });
+  /**
+   * Evaluates the account's active thresholds against today's nowcasts and records what fires.
+   * Each bill evaluated costs one prediction from `allowance`, like a batch item: past the daily
+   * limit the remaining bills are reported blocked and not evaluated.
+   */
+  async check(accountId: number, tier: Tier, source: 'manual' | 'scheduled', allowance: PredictionAllowance, now: Date = new Date()): Promise<CheckResult> {
+    const all = await this.dataSource.getRepository(AlertThresholdEntity).find({ where: { accountId }, relations: { watchlist: true }, order: { id: 'ASC' } });
+    const activity = thresholdActivity(all, tier);
+    const thresholds = all.filter((t) => activity.get(t.id) === null);
     const billsOf = new Map<number, number[]>();
     for (const t of thresholds) if (!billsOf.has(t.watchlistId)) billsOf.set(t.watchlistId, await this.watchlists.billIds(t.watchlistId));
     const targets = thresholds.map((t) => ({ threshold: t, bills: t.billId !== null ? [t.billId] : billsOf.get(t.watchlistId)! }));
     const billIds = [...new Set(targets.flatMap((t) => t.bills))];
     const today = this.predictions.referenceDate(null);
-    const results = billIds.length ? await this.predictions.nowcasts(billIds, today) : [];
+    const results = billIds.length ? await allowance.chargeEach('predictions', await this.predictions.nowcasts(billIds, today)) : [];
     const nowcast = new Map<number, PredictionResult>();
-    results.forEach((r, i) => !(r instanceof AppError) && nowcast.set(billIds[i], r));
+    const billsBlocked: number[] = [];
+    results.forEach((r, i) => (!(r instanceof AppError) ? nowcast.set(billIds[i], r) : r.code === 'RATE_LIMITED' && billsBlocked.push(billIds[i])));
 
     const triggered: AlertTriggerEntity[] = [];
     await this.dataSource.transaction(async (manager) => {
@@ -176,7 +219,7 @@ export class AlertService {
         }
       }
     });
-    return { checkedAt: now, thresholdsChecked: thresholds.length, billsChecked: nowcast.size, triggered };
+    return { checkedAt: now, thresholdsChecked: thresholds.length, billsChecked: nowcast.size, billsBlocked, triggered };
   }
 
   /**

@@ -189,4 +189,29 @@ describe('the burst limit per root field', () => {
     // another user has a burst allowance of their own
     expect((await limited.graphql('{ me { id } }', { key: await limited.userWithKey('pro') })).status).toBe(200);
   });
+
+  it('counts every aliased copy of a root field before any runs, and refuses the request whole', async () => {
+    const key = await limited.userWithKey('pro');
+    const refused = await limited.graphql('{ a: me { id } b: me { id } c: me { id } d: me { id } }', { key });
+    expect(refused.status).toBe(429);
+    expect(refused.body.data).toBeUndefined();
+    expect(refused.headers).toMatchObject({ 'x-ratelimit-limit': '3', 'x-ratelimit-remaining': '0' });
+    // nothing of the refused request was recorded: three copies still fit
+    expect((await limited.graphql('{ a: me { id } b: me { id } c: me { id } }', { key })).status).toBe(200);
+    expect((await limited.graphql('{ me { id } }', { key })).status).toBe(429);
+  });
+
+  it('REST: a 429 names the burst limit in REST words, with its size, 0 left and when its window frees room', async () => {
+    const key = await limited.userWithKey('pro');
+    const predict = () => limited.http().get('/api/v1/predict/26').set('authorization', `Bearer ${key}`);
+    for (let i = 0; i < 3; i++) expect((await predict()).status).toBe(200);
+    const before = Math.floor(Date.now() / 1000);
+    const refused = await predict();
+    expect(refused.status).toBe(429);
+    expect(refused.body.detail).toMatch(/^Burst limit reached: at most 3 calls of the same operation every 10 seconds; retry in \d+ seconds$/);
+    expect(refused.headers).toMatchObject({ 'x-ratelimit-limit': '3', 'x-ratelimit-remaining': '0' });
+    const reset = Number(refused.headers['x-ratelimit-reset']);
+    expect(reset).toBeGreaterThan(before);
+    expect(reset).toBeLessThanOrEqual(before + 11);
+  });
 });
