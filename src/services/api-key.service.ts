@@ -42,13 +42,26 @@ const LAST_USED_RESOLUTION_MS = 60_000;
  * PostgreSQL, another instance), at the server's next poll (checkForChanges, every 2 seconds).
  */
 export const AUTH_CACHE_MS = 10_000;
+/**
+ * How long a key that matched nothing (unknown, wrong secret, revoked) is remembered as such, so a
+ * client repeating forged keys does not reach the database each time. Short, and forgotten when a
+ * key is created anywhere (the poll notices), so a new key is never refused for long.
+ */
+export const UNKNOWN_KEY_MS = 30_000;
+/** Unknown keys remembered at most; the oldest are forgotten first, and never a verified key. */
+export const MAX_UNKNOWN_KEYS = 10_000;
 
 export class ApiKeyService {
-  private readonly verified = new Map<string, { user: AuthenticatedUser | null; expires: number }>();
+  private readonly verified = new Map<string, { user: AuthenticatedUser; expires: number }>();
+  /** digest of a presented key, or `prefix:` + a prefix no key has, → when to forget it */
+  private readonly unknown = new Map<string, number>();
+  /** database lookups made to verify keys (the caches are there to keep this low) */
+  lookups = 0;
 
   constructor(
     private readonly dataSource: DataSource,
     private readonly accounts: AccountService,
+    private readonly now: () => number = Date.now,
   ) {}
 
   private get repo() {
@@ -64,6 +77,7 @@ export class ApiKeyService {
     const prefix = `bp_${randomBytes(4).toString('hex')}`;
     const apiKey = `${prefix}_${randomBytes(32).toString('base64url')}`;
     const saved = await this.repo.save({ accountId: account.id, name: (name as string | undefined) ?? null, prefix, secretHash: sha256(apiKey).toString('hex') });
+    this.unknown.clear();
     return { api_key: apiKey, prefix, id: saved.id };
   }
 
@@ -103,9 +117,12 @@ export class ApiKeyService {
    */
   async checkForChanges(): Promise<void> {
     const [{ state }] = (await this.dataSource.query(
-      `SELECT coalesce((SELECT max(revoked_at) FROM api_key)::text, '') || '|' || coalesce((SELECT max(updated_at) FROM account)::text, '') || '|' || (SELECT count(*) FROM account)::text AS state`,
+      `SELECT coalesce((SELECT max(revoked_at) FROM api_key)::text, '') || '|' || coalesce((SELECT max(updated_at) FROM account)::text, '') || '|' || (SELECT count(*) FROM account)::text || '|' || coalesce((SELECT max(id) FROM api_key)::text, '') AS state`,
     )) as { state: string }[];
-    if (this.credentialsState !== null && state !== this.credentialsState) this.forgetVerified();
+    if (this.credentialsState !== null && state !== this.credentialsState) {
+      this.forgetVerified();
+      this.unknown.clear();
+    }
     this.credentialsState = state;
   }
 
@@ -116,27 +133,55 @@ export class ApiKeyService {
 
   /** The user a presented key belongs to; null when the key is malformed, unknown or revoked. */
   async authenticate(presented: string): Promise<AuthenticatedUser | null> {
-    if (!KEY_PATTERN.test(presented)) return null;
-    const digest = sha256(presented).toString('hex');
-    const cached = this.verified.get(digest);
-    if (cached && cached.expires > Date.now()) return cached.user;
-    const user = await this.verify(presented);
-    if (this.verified.size > 10_000) this.verified.clear();
-    this.verified.set(digest, { user, expires: Date.now() + AUTH_CACHE_MS });
-    return user;
-  }
-
-  private async verify(presented: string): Promise<AuthenticatedUser | null> {
     const match = KEY_PATTERN.exec(presented);
     if (!match) return null;
-    const key = await this.repo.findOneBy({ prefix: match[1] });
+    const digest = sha256(presented).toString('hex');
+    const now = this.now();
+    const cached = this.verified.get(digest);
+    if (cached && cached.expires > now) return cached.user;
+    if (this.isRemembered(digest, now) || this.isRemembered(`prefix:${match[1]}`, now)) return null;
+    const found = await this.verify(presented, match[1]);
+    if (found.user) {
+      if (this.verified.size > 10_000) this.verified.clear();
+      this.verified.set(digest, { user: found.user, expires: now + AUTH_CACHE_MS });
+    } else {
+      this.remember(found.prefixExists ? digest : `prefix:${match[1]}`, now);
+    }
+    return found.user;
+  }
+
+  /** True when the key was verified recently and its user may call the API: no database needed to say so. */
+  isTrusted(presented: string): boolean {
+    if (!KEY_PATTERN.test(presented)) return false;
+    const cached = this.verified.get(sha256(presented).toString('hex'));
+    return Boolean(cached && cached.expires > this.now() && cached.user.tier !== 'free');
+  }
+
+  private isRemembered(entry: string, now: number): boolean {
+    const expires = this.unknown.get(entry);
+    if (expires === undefined) return false;
+    if (expires > now) return true;
+    this.unknown.delete(entry);
+    return false;
+  }
+
+  private remember(entry: string, now: number): void {
+    this.unknown.delete(entry);
+    this.unknown.set(entry, now + UNKNOWN_KEY_MS);
+    if (this.unknown.size > MAX_UNKNOWN_KEYS) this.unknown.delete(this.unknown.keys().next().value!);
+  }
+
+  private async verify(presented: string, prefix: string): Promise<{ user: AuthenticatedUser | null; prefixExists: boolean }> {
+    this.lookups += 1;
+    const key = await this.repo.findOneBy({ prefix });
+    if (!key) return { user: null, prefixExists: false };
     // The prefix only finds the row; the secret is checked by its hash, in constant time.
-    if (!key || !timingSafeEqual(sha256(presented), Buffer.from(key.secretHash, 'hex')) || key.revokedAt) return null;
+    if (!timingSafeEqual(sha256(presented), Buffer.from(key.secretHash, 'hex')) || key.revokedAt) return { user: null, prefixExists: true };
     const account = await this.dataSource.getRepository(AccountEntity).findOneBy({ id: key.accountId });
-    if (!account) return null;
+    if (!account) return { user: null, prefixExists: true };
     if (!key.lastUsedAt || Date.now() - key.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
       await this.repo.update({ id: key.id }, { lastUsedAt: new Date() });
     }
-    return { accountId: account.id, email: account.email, tier: account.tier, keyId: key.id };
+    return { user: { accountId: account.id, email: account.email, tier: account.tier, keyId: key.id }, prefixExists: true };
   }
 }
