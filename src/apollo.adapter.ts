@@ -7,7 +7,7 @@ import type { RequestHandler } from 'express';
 import type { ValidationRule } from 'graphql';
 import { gatewayRequest } from '../rest-compat/route';
 import type { RequestContext } from './context';
-import { graphqlError } from './gateway/error-mapping';
+import { graphqlError, mapError } from './gateway/error-mapping';
 import type { Gateway, GatewayRequest } from './gateway/pipeline';
 import type { Logger } from './logger';
 
@@ -79,7 +79,13 @@ export async function createApolloDoor(gateway: Gateway, options: ApolloDoorOpti
   const middleware = expressMiddleware(apollo, {
     context: async ({ req }) => {
       const request = gatewayRequest(req);
-      return { ...(await gateway.start(request)), gatewayRequest: request };
+      try {
+        return { ...(await gateway.start(request)), gatewayRequest: request };
+      } catch (error) {
+        // refused before Apollo's request plugins run: the gateway still hears how it ended
+        gateway.finish(request, null, mapError(error).status);
+        throw error;
+      }
     },
   });
   return { middleware, stop: () => apollo.stop() };

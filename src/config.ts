@@ -22,6 +22,7 @@ const envSchema = z.object({
   // Two at least: migrations hold one connection for their advisory lock and run on another.
   DB_POOL_SIZE: z.coerce.number().int().min(2).max(100).default(10),
   BURST_LIMIT: z.coerce.number().int().min(0).max(100_000).default(300),
+  ANON_RATE_LIMIT: z.coerce.number().int().min(0).max(1_000_000).default(120),
 });
 
 export interface Config {
@@ -40,6 +41,8 @@ export interface Config {
   dbPoolSize: number;
   /** calls of one GraphQL root field per user per 10 seconds (0: off) */
   burstLimit: number;
+  /** requests without a valid key, or failing, per client address per minute (0: off) */
+  anonRateLimit: number;
 }
 
 /** The repository's sibling data folder, used when BILLS_SNAPSHOT is unset. */
@@ -72,5 +75,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     dbPoolSize: e.DB_POOL_SIZE,
     burstLimit: e.BURST_LIMIT,
+    anonRateLimit: e.ANON_RATE_LIMIT,
   };
 }

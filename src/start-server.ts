@@ -4,6 +4,7 @@ import type { AdminDeps } from './admin/admin-commands';
 import { type AdminEndpoint, startAdminEndpoint } from './admin/admin-endpoint';
 import { removeAdminEndpointFile, writeAdminEndpointFile } from './admin/admin-endpoint-file';
 import { createApp } from './app';
+import { AddressLimiter, addressLimitHooks } from './gateway/address-limit';
 import { ServiceClock } from './clock';
 import type { Config } from './config';
 import { isConnectionFailure } from './db/connection-failure';
@@ -83,7 +84,8 @@ export async function startServer(config: Config, logger: Logger, options: { tra
     firstStart = !(await hasCompletedSync(db.dataSource));
     if (firstStart) readiness.block('data', DATA_LOADING);
     readiness.block('model', MODELS_LOADING);
-    app = await createApp(services, { schema: await buildAppSchema() });
+    const addressLimit = addressLimitHooks(new AddressLimiter({ perMinute: config.anonRateLimit }), services.apiKeys);
+    app = await createApp(services, { schema: await buildAppSchema(), gatewayHooks: addressLimit });
     await new Promise<void>((resolve, reject) => {
       app!.httpServer.once('error', reject);
       void database.handOverPort().then((port) => app!.httpServer.listen(port, config.host, resolve), reject);

@@ -4,6 +4,7 @@ import type { Tier } from '../../entities/account.entity';
 import { buildAppSchema } from '../../resolvers/schema';
 import { type App, createApp } from '../../src/app';
 import { ServiceClock } from '../../src/clock';
+import { AddressLimiter, addressLimitHooks } from '../../src/gateway/address-limit';
 import { ingest } from '../../src/ingest/ingest.service';
 import { SnapshotSource } from '../../src/ingest/snapshot.source';
 import { createLogger } from '../../src/logger';
@@ -34,7 +35,8 @@ let emails = 0;
 /** Small, fast networks for tests: enough to exercise training and serving, not to predict well. */
 export const TEST_TRAINING = { iterations: 3, hiddenLayers: [4] };
 
-export async function startTestApp(options: { billIds?: number[]; trainModel?: boolean; redisUrl?: string; burstLimit?: number } = {}): Promise<TestApp> {
+/** `anonRateLimit`: the per-address limit of requests without a valid key or failing (off unless given: tests make many from one address). */
+export async function startTestApp(options: { billIds?: number[]; trainModel?: boolean; redisUrl?: string; burstLimit?: number; anonRateLimit?: number } = {}): Promise<TestApp> {
   const db = await openTestDatabase();
   await ingest(db.dataSource, new SnapshotSource(makeSnapshot(options.billIds ?? SAMPLE_BILL_IDS)));
   const logLines: string[] = [];
@@ -45,7 +47,8 @@ export async function startTestApp(options: { billIds?: number[]; trainModel?: b
   const services = createServices({ dataSource: db.dataSource, embeddedDatabase: db.kind === 'pglite', clock, readiness: new Readiness(), logger, trainingOptions: TEST_TRAINING, redisUrl: options.redisUrl, now: () => now, burstLimit: { max: options.burstLimit ?? 1000, windowSeconds: 10 } });
   if (options.trainModel) await services.models.train();
   else await services.models.start({ trainIfMissing: false });
-  const app = await createApp(services, { schema: await buildAppSchema() });
+  const gatewayHooks = options.anonRateLimit ? addressLimitHooks(new AddressLimiter({ perMinute: options.anonRateLimit }), services.apiKeys) : undefined;
+  const app = await createApp(services, { schema: await buildAppSchema(), gatewayHooks });
   const http = () => request(app.httpServer);
   return {
     db,

@@ -17,8 +17,15 @@ describe('configuration', () => {
     ['DATABASE_URL', 'not a url', /DATABASE_URL/],
     ['DB_POOL_SIZE', '1', /DB_POOL_SIZE/],
     ['LOG_LEVEL', 'loud', /LOG_LEVEL/],
+    ['ANON_RATE_LIMIT', '-1', /ANON_RATE_LIMIT/],
   ])('refuses %s=%s, naming the variable', (name, value, message) => {
     expect(() => loadConfig({ [name]: value })).toThrow(message);
+  });
+
+  it('limits requests without a valid key, or failing, to 120 a minute per address unless ANON_RATE_LIMIT says otherwise (0: off)', () => {
+    expect(loadConfig({}).anonRateLimit).toBe(120);
+    expect(loadConfig({ ANON_RATE_LIMIT: '0' }).anonRateLimit).toBe(0);
+    expect(loadConfig({ ANON_RATE_LIMIT: '600' }).anonRateLimit).toBe(600);
   });
 
   it('accepts a real date for SERVICE_DATE', () => {

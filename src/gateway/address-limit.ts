@@ -1,0 +1,108 @@
+import { AppError } from '../errors';
+import type { ApiKeyService } from '../services/api-key.service';
+import { readCredential } from './credential';
+import type { GatewayHooks, GatewayOutcome, GatewayRequest } from './pipeline';
+
+export interface AddressLimitOptions {
+  /** requests without a valid key, and failing requests, one address may make per minute; 0 turns the limit off */
+  perMinute: number;
+  /** addresses remembered at most (the oldest are forgotten first) */
+  maxAddresses?: number;
+  now?: () => number;
+}
+
+const MINUTE_MS = 60_000;
+
+/**
+ * Limits, per client address, the requests that no account answers for: those without a valid
+ * key (anonymous, unknown or revoked keys, Free-tier keys) and those that fail as the client's
+ * mistake (400, 401, 403, 405, 413, …; not 404, which a keyed client meets in normal use, nor
+ * 429, which has limits of its own). A token bucket per address: `perMinute` tokens, refilled
+ * evenly over the minute, so a client may spend its minute at once and then one every
+ * 60/perMinute seconds. Requests with a valid key that succeed never count.
+ *
+ * Behind a reverse proxy every client shares the proxy's address (the app does not trust
+ * X-Forwarded-For): raise the limit or turn it off there, and limit at the proxy.
+ */
+export class AddressLimiter {
+  private readonly buckets = new Map<string, { tokens: number; at: number }>();
+  private readonly maxAddresses: number;
+  private readonly now: () => number;
+
+  constructor(private readonly options: AddressLimitOptions) {
+    this.maxAddresses = options.maxAddresses ?? 100_000;
+    this.now = options.now ?? Date.now;
+  }
+
+  private refilled(address: string): { tokens: number; at: number } {
+    const now = this.now();
+    const bucket = this.buckets.get(address);
+    if (!bucket) return { tokens: this.options.perMinute, at: now };
+    const tokens = Math.min(this.options.perMinute, bucket.tokens + ((now - bucket.at) * this.options.perMinute) / MINUTE_MS);
+    return { tokens, at: now };
+  }
+
+  /** Refuses (429 with Retry-After) an address that has spent its allowance. */
+  admit(address: string | undefined): void {
+    if (!this.options.perMinute || !address) return;
+    const { tokens } = this.refilled(address);
+    if (tokens >= 1) return;
+    const retryAfter = Math.max(1, Math.ceil(((1 - tokens) * MINUTE_MS) / this.options.perMinute / 1000));
+    throw new AppError(
+      'RATE_LIMITED',
+      `Too many requests without a valid API key, or failing, from this address: the limit is ${this.options.perMinute} a minute; retry in ${retryAfter} s`,
+      { headers: { 'Retry-After': String(retryAfter) } },
+    );
+  }
+
+  /** Counts one request against its address. */
+  spend(address: string | undefined): void {
+    if (!this.options.perMinute || !address) return;
+    const bucket = this.refilled(address);
+    bucket.tokens = Math.max(0, bucket.tokens - 1);
+    // re-inserted last: the map's order is least recently counted first
+    this.buckets.delete(address);
+    this.buckets.set(address, bucket);
+    if (this.buckets.size > this.maxAddresses) this.buckets.delete(this.buckets.keys().next().value!);
+  }
+
+  /** Addresses currently remembered (for tests and metrics). */
+  get size(): number {
+    return this.buckets.size;
+  }
+}
+
+/**
+ * Whether a request counts against its address: no account behind it, or the client's mistake.
+ * A 429 never counts (without an account it is this limiter's own refusal), so a client that
+ * keeps knocking still gets its allowance each minute.
+ */
+export function countsAgainstAddress(outcome: GatewayOutcome): boolean {
+  if (outcome.status === 429) return false;
+  if (!outcome.principal) return true;
+  return outcome.status >= 400 && outcome.status < 500 && outcome.status !== 404;
+}
+
+/**
+ * The limiter as gateway hooks: checked before the key is looked up, counted when the request
+ * ends. A request presenting a key verified moments ago is never refused by it, so a client
+ * sharing an address (a NAT, a proxy) with a flood of forged keys keeps being served.
+ */
+export function addressLimitHooks(limiter: AddressLimiter, apiKeys?: Pick<ApiKeyService, 'isTrusted'>): GatewayHooks {
+  const trusted = (request: GatewayRequest) => {
+    try {
+      const credential = readCredential(request.credentials);
+      return Boolean(credential && apiKeys?.isTrusted(credential.key));
+    } catch {
+      return false; // a malformed Authorization header: not a trusted caller
+    }
+  };
+  return {
+    admit: (request: GatewayRequest) => {
+      if (!trusted(request)) limiter.admit(request.clientAddress);
+    },
+    settled: (request: GatewayRequest, outcome: GatewayOutcome) => {
+      if (countsAgainstAddress(outcome)) limiter.spend(request.clientAddress);
+    },
+  };
+}

@@ -1,0 +1,88 @@
+import { AppError } from '../../../../src/errors';
+import { AddressLimiter, addressLimitHooks, countsAgainstAddress } from '../../../../src/gateway/address-limit';
+import type { GatewayRequest } from '../../../../src/gateway/pipeline';
+
+const user = { accountId: 1, email: 'a@example.com', tier: 'pilot' as const, keyId: 1 };
+const request = (address: string): GatewayRequest => ({ credentials: { kind: 'http-headers', headers: {} }, requestId: 'r', clientAddress: address });
+
+function refusal(run: () => void): AppError {
+  try {
+    run();
+  } catch (error) {
+    return error as AppError;
+  }
+  throw new Error('expected a refusal');
+}
+
+describe('the per-address limit', () => {
+  let now = 0;
+  const limiter = (perMinute: number, maxAddresses?: number) => new AddressLimiter({ perMinute, maxAddresses, now: () => now });
+  beforeEach(() => {
+    now = 1_000_000;
+  });
+
+  it('admits an address its allowance at once, then refuses it with 429, Retry-After and a detail', () => {
+    const limit = limiter(3);
+    for (let i = 0; i < 3; i++) {
+      limit.admit('10.0.0.1');
+      limit.spend('10.0.0.1');
+    }
+    const error = refusal(() => limit.admit('10.0.0.1'));
+    expect(error.code).toBe('RATE_LIMITED');
+    expect(error.message).toBe('Too many requests without a valid API key, or failing, from this address: the limit is 3 a minute; retry in 20 s');
+    expect((error.extensions.http as { headers: Map<string, string> }).headers.get('Retry-After')).toBe('20');
+    // another address is not affected
+    expect(() => limit.admit('10.0.0.2')).not.toThrow();
+  });
+
+  it('gives back one request every 60/limit seconds', () => {
+    const limit = limiter(3);
+    for (let i = 0; i < 3; i++) limit.spend('10.0.0.1');
+    now += 19_000;
+    expect(() => limit.admit('10.0.0.1')).toThrow(AppError);
+    now += 1_000;
+    expect(() => limit.admit('10.0.0.1')).not.toThrow();
+  });
+
+  it('is off at 0, and for a request whose address is unknown', () => {
+    const off = limiter(0);
+    for (let i = 0; i < 100; i++) off.spend('10.0.0.1');
+    expect(() => off.admit('10.0.0.1')).not.toThrow();
+    const on = limiter(1);
+    on.spend(undefined);
+    expect(() => on.admit(undefined)).not.toThrow();
+    expect(on.size).toBe(0);
+  });
+
+  it('remembers at most maxAddresses, forgetting the least recently counted', () => {
+    const limit = limiter(1, 2);
+    limit.spend('a');
+    limit.spend('b');
+    limit.spend('a');
+    limit.spend('c');
+    expect(limit.size).toBe(2);
+    expect(() => limit.admit('b')).not.toThrow(); // forgotten: a fresh allowance
+    expect(() => limit.admit('a')).toThrow(AppError);
+  });
+
+  it('counts requests without an account and the client’s mistakes, never a success with a key, a 404 or a 429', () => {
+    expect(countsAgainstAddress({ principal: null, status: 200 })).toBe(true);
+    expect(countsAgainstAddress({ principal: null, status: 401 })).toBe(true);
+    expect(countsAgainstAddress({ principal: user, status: 400 })).toBe(true);
+    expect(countsAgainstAddress({ principal: user, status: 403 })).toBe(true);
+    expect(countsAgainstAddress({ principal: user, status: 200 })).toBe(false);
+    expect(countsAgainstAddress({ principal: user, status: 404 })).toBe(false);
+    expect(countsAgainstAddress({ principal: user, status: 429 })).toBe(false);
+    expect(countsAgainstAddress({ principal: null, status: 429 })).toBe(false);
+    expect(countsAgainstAddress({ principal: user, status: 503 })).toBe(false);
+  });
+
+  it('works as gateway hooks: admit before the credential, count when settled', () => {
+    const hooks = addressLimitHooks(limiter(2));
+    for (let i = 0; i < 5; i++) hooks.settled!(request('10.0.0.9'), { principal: user, status: 200 });
+    expect(() => hooks.admit!(request('10.0.0.9'))).not.toThrow();
+    hooks.settled!(request('10.0.0.9'), { principal: null, status: 401 });
+    hooks.settled!(request('10.0.0.9'), { principal: null, status: 401 });
+    expect(() => hooks.admit!(request('10.0.0.9'))).toThrow(/the limit is 2 a minute/);
+  });
+});
