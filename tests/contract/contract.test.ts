@@ -1,0 +1,61 @@
+import { startTestApp, type TestApp } from '../support/test-app';
+import { ERROR_CASES, ERROR_CASES_PENDING_ON_MAIN } from './cases/errors';
+import { PREDICTION_CASES, PREDICTION_CASES_PENDING_ON_MAIN } from './cases/predictions';
+import { THRESHOLD_CASES, THRESHOLD_CASES_PENDING_ON_MAIN } from './cases/thresholds';
+import { WATCHLIST_CASES, WATCHLIST_CASES_PENDING_ON_MAIN } from './cases/watchlists';
+import { comparable, type ContractCase, type DoorRun, expectedCharge, expectedOutcome, type PendingCase, runThrough } from './doors';
+
+/**
+ * The contract suite (issue 9): every case runs through REST (/api/v1) and GraphQL (/graphql),
+ * each door for a fresh user of its own, and both must give the case's expected outcome, the
+ * same result, the same quota charge and the same rate-limit headers, so the doors cannot drift.
+ *
+ * Pending cases state what issue 9 asks and main does not do yet; they are skipped, naming the
+ * branch they wait for. CONTRACT_RUN_PENDING=1 runs them, to see which now pass.
+ */
+
+const SUITES: [string, ContractCase<any>[], PendingCase[]][] = [
+  ['predictions', PREDICTION_CASES, PREDICTION_CASES_PENDING_ON_MAIN],
+  ['watchlists', WATCHLIST_CASES, WATCHLIST_CASES_PENDING_ON_MAIN],
+  ['alert thresholds', THRESHOLD_CASES, THRESHOLD_CASES_PENDING_ON_MAIN],
+  ['errors', ERROR_CASES, ERROR_CASES_PENDING_ON_MAIN],
+];
+const RUN_PENDING = process.env.CONTRACT_RUN_PENDING === '1';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp({ trainModel: true });
+});
+afterAll(() => t?.close());
+
+/** What the case expects of one door's run; an error's message is the door's own wording, so only its presence is part of the contract. */
+function expectedOf(c: ContractCase<any>, run: DoorRun) {
+  const expected = expectedOutcome(c, run);
+  return expected.ok ? expected : { ...expected, message: expect.stringMatching(/\S/) };
+}
+
+/** A camelCase word in a REST message is a GraphQL name leaking through the REST door (issue 9: each door speaks its own spelling). */
+const GRAPHQL_SPELLING = /\b[a-z]+[A-Z][A-Za-z0-9]*\b/;
+
+async function holdsThroughBothDoors(c: ContractCase<any>) {
+  const rest = await runThrough('rest', t, c);
+  const graphql = await runThrough('graphql', t, c);
+
+  expect({ rest: rest.outcome, graphql: graphql.outcome }).toEqual({ rest: expectedOf(c, rest), graphql: expectedOf(c, graphql) });
+  expect(comparable(sansMessage(rest))).toEqual(comparable(sansMessage(graphql)));
+  if (c.charge) expect({ rest: rest.charge, graphql: graphql.charge }).toEqual({ rest: expectedCharge(c.charge), graphql: expectedCharge(c.charge) });
+  else expect(rest.charge).toEqual(graphql.charge);
+  expect(rest.rateLimit).toEqual(graphql.rateLimit);
+  expect(rest.messages.filter((message) => GRAPHQL_SPELLING.test(message))).toEqual([]);
+}
+
+const sansMessage = (run: DoorRun) => (run.outcome.ok ? run.outcome : { ok: false, code: run.outcome.code });
+
+const branches = (p: PendingCase) => [p.waitsFor].flat().join(' and ');
+
+for (const [suite, cases, pending] of SUITES) {
+  describe(suite, () => {
+    for (const c of cases) it(c.name, () => holdsThroughBothDoors(c));
+    for (const p of pending) (RUN_PENDING ? it : it.skip)(`${p.case.name} [pending on main until ${branches(p)} lands: ${p.reason}]`, () => holdsThroughBothDoors(p.case));
+  });
+}

@@ -1,0 +1,221 @@
+import type request from 'supertest';
+import type { Tier } from '../../entities/account.entity';
+import { ERROR_CODES, type ErrorCode } from '../../src/errors';
+import { type QuotaKind, TIER_LIMITS } from '../../src/quota/tier-limits';
+import { MODELS_LOADING } from '../../src/services/model.service';
+import type { TestApp } from '../support/test-app';
+
+/**
+ * The contract suite's runner: one case, two doors. Each door has an adapter that sends the
+ * case's request its own way and turns the answer into a door-neutral outcome (success with a
+ * body in camelCase and lower-case enum values, or an error code), so the two can be compared.
+ */
+
+export type Door = 'rest' | 'graphql';
+
+/** How the request presents itself: a valid key (as a bearer token or in X-API-Key), none, or a key nobody issued. */
+export type Credential = 'bearer' | 'x-api-key' | 'none' | 'unknown';
+
+/** The quota day every case runs on (quotas follow the real clock, which the test app lets us set). */
+export const NOW = new Date('2026-11-22T12:00:00Z');
+const DAY = NOW.toISOString().slice(0, 10);
+
+export interface CaseUser {
+  email: string;
+  key: string;
+  accountId: number;
+  tier: Tier;
+}
+
+/** Ids of what a case's arrange step made, by name (e.g. `watchlist`): each door gets its own. */
+export type Fixture = Record<string, number>;
+
+export interface RestRequest {
+  method: 'GET' | 'POST' | 'DELETE';
+  /** under /api/v1 */
+  path: string;
+  query?: Record<string, string | number>;
+  body?: unknown;
+}
+
+export interface GraphQLRequest {
+  query: string;
+  variables?: Record<string, unknown>;
+}
+
+export type Charge = Record<QuotaKind, number>;
+
+/** What one case expects, whichever door it came through. */
+export type Expected<F extends Fixture> =
+  /** a success whose neutral body equals this (jest matchers allowed; a function sees the door's fixture) */
+  | { ok: unknown | ((fixture: F) => unknown) }
+  | { error: ErrorCode };
+
+export interface ContractCase<F extends Fixture = Fixture> {
+  name: string;
+  /** the fresh user each door gets; default pilot */
+  tier?: Tier;
+  credential?: Credential;
+  /** the request arrives while the model is loading (as at a first start, before training ends) */
+  modelLoading?: boolean;
+  /** prepares what the request needs, through the services (never through a door, so it charges nothing) */
+  arrange?: (t: TestApp, user: CaseUser) => Promise<F>;
+  rest: (fixture: F) => RestRequest;
+  graphql: (fixture: F) => GraphQLRequest;
+  /**
+   * Each door's success body → the neutral form, where the doors' shapes differ by design
+   * (nesting, envelopes). Defaults: the REST body; the GraphQL root field's value.
+   */
+  read?: { rest?: (body: any, fixture: F) => unknown; graphql?: (data: any, fixture: F) => unknown };
+  expect: Expected<F>;
+  /** what the request costs the user today; kinds left out cost nothing. Omitted: only "the same through both doors" is checked. */
+  charge?: Partial<Charge>;
+}
+
+export type Branch = 'gateway-core' | 'rest-conventions';
+
+/** A case main does not pass yet: it states the issue's expectation and is skipped until `waitsFor` lands. */
+export interface PendingCase {
+  case: ContractCase<any>;
+  waitsFor: Branch | Branch[];
+  reason: string;
+}
+
+export type Outcome = { ok: true; body: unknown } | { ok: false; code: string; message: string };
+
+export interface DoorRun {
+  door: Door;
+  fixture: Fixture;
+  outcome: Outcome;
+  /** what the request took from each daily counter */
+  charge: Charge;
+  /** the X-RateLimit-* headers of the answer */
+  rateLimit: { remaining?: string; reset?: string };
+  /** every message the answer carries for people: its error's, and each `detail` inside it */
+  messages: string[];
+}
+
+const STATUS_TO_CODE = new Map<number, ErrorCode>(Object.entries(ERROR_CODES).map(([code, status]) => [status, code as ErrorCode]));
+
+/** snake_case keys → camelCase (`next_stage_30d` → `nextStage30d`). */
+const camel = (key: string) => key.replace(/_([a-z0-9])/g, (_match, c: string) => c.toUpperCase());
+
+/** GraphQL enum values (`HIGH`, `TIMELINE_ETA`) are spelt lower case on REST. */
+const ENUM_VALUE = /^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$/;
+
+/** Both doors' bodies in one spelling: camelCase keys, lower-case enum values. */
+export function normalise(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(normalise);
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [camel(k), normalise(v)]));
+  if (typeof value === 'string' && ENUM_VALUE.test(value)) return value.toLowerCase();
+  return value;
+}
+
+const RESOURCE_ID = /^(id|watchlistId|thresholdId)$/;
+
+/**
+ * What may differ between two runs of one case: each door has its own user, so its own resource
+ * ids and creation times; timings differ. The rest must be equal.
+ */
+export function comparable(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(comparable);
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value).filter(([k]) => k !== 'executionTimeMs');
+    return Object.fromEntries(
+      entries.map(([k, v]) => [k, RESOURCE_ID.test(k) && typeof v === 'number' ? '<id>' : /At$/.test(k) && typeof v === 'string' ? '<time>' : comparable(v)]),
+    );
+  }
+  return value;
+}
+
+function credentialHeaders(credential: Credential, key: string): Record<string, string> {
+  switch (credential) {
+    case 'bearer':
+      return { authorization: `Bearer ${key}` };
+    case 'x-api-key':
+      return { 'x-api-key': key };
+    case 'unknown':
+      return { authorization: 'Bearer bp_0000000000000000000000000000000000000000' };
+    case 'none':
+      return {};
+  }
+}
+
+const rateLimitOf = (res: request.Response) => ({ remaining: res.headers['x-ratelimit-remaining'], reset: res.headers['x-ratelimit-reset'] });
+
+function messagesIn(value: unknown): string[] {
+  if (Array.isArray(value)) return value.flatMap(messagesIn);
+  if (!value || typeof value !== 'object') return [];
+  return Object.entries(value).flatMap(([k, v]) => ((k === 'detail' || k === 'message') && typeof v === 'string' ? [v] : messagesIn(v)));
+}
+
+/** REST: the status maps back to a code through the one table (src/errors.ts); an error body is `{"detail"}` and nothing else. */
+async function throughRest(t: TestApp, req: RestRequest, headers: Record<string, string>): Promise<{ outcome: Outcome; res: request.Response }> {
+  const url = `/api/v1${req.path}`;
+  const call = req.method === 'GET' ? t.http().get(url) : req.method === 'POST' ? t.http().post(url) : t.http().delete(url);
+  call.set(headers);
+  if (req.query) call.query(req.query);
+  const res = req.body === undefined ? await call : await call.send(req.body as object);
+  if (res.status === 200) return { outcome: { ok: true, body: normalise(res.body) }, res };
+  const code = STATUS_TO_CODE.get(res.status) ?? `HTTP ${res.status}`;
+  const bodyKeys = Object.keys(res.body ?? {});
+  if (bodyKeys.length !== 1 || typeof res.body.detail !== 'string') return { outcome: { ok: false, code: `${code} without a {"detail"} body`, message: res.text }, res };
+  return { outcome: { ok: false, code, message: res.body.detail }, res };
+}
+
+/** GraphQL: the first error's `extensions.code`; else the data. */
+async function throughGraphQL(t: TestApp, req: GraphQLRequest, headers: Record<string, string>): Promise<{ outcome: Outcome; res: request.Response }> {
+  const res = await t.http().post('/graphql').set({ 'content-type': 'application/json', ...headers }).send({ query: req.query, variables: req.variables });
+  const error = res.body?.errors?.[0];
+  if (error) return { outcome: { ok: false, code: String(error.extensions?.code ?? 'no code'), message: String(error.message) }, res };
+  return { outcome: { ok: true, body: normalise(res.body.data) }, res };
+}
+
+async function counters(t: TestApp, user: CaseUser): Promise<Charge> {
+  const read = async (kind: QuotaKind) => (await t.services.quotas.store.take(user.accountId, DAY, kind, 0, TIER_LIMITS[user.tier][kind])).used;
+  return { calls: await read('calls'), batches: await read('batches'), predictions: await read('predictions') };
+}
+
+/** Uses up `amount` of the user's daily `kind` before the request, as earlier traffic would have. */
+export async function useQuota(t: TestApp, user: CaseUser, kind: QuotaKind, amount: number): Promise<void> {
+  await t.services.quotas.store.take(user.accountId, DAY, kind, amount, TIER_LIMITS[user.tier][kind]);
+}
+
+let users = 0;
+
+async function freshUser(t: TestApp, tier: Tier): Promise<CaseUser> {
+  const email = `contract${++users}@example.com`;
+  const key = await t.userWithKey(tier, email);
+  return { email, key, accountId: await t.accountIdOf(email), tier };
+}
+
+/** Runs the case through one door, for a user of its own, and measures what it charged. */
+export async function runThrough(door: Door, t: TestApp, c: ContractCase<any>): Promise<DoorRun> {
+  t.setNow(NOW);
+  const user = await freshUser(t, c.tier ?? 'pilot');
+  const fixture: Fixture = (await c.arrange?.(t, user)) ?? {};
+  const headers = credentialHeaders(c.credential ?? 'bearer', user.key);
+  const before = await counters(t, user);
+  // One PGlite instance serves every app of a process (typeorm-pglite keeps one), so a second app
+  // would find the first one's model: the loading state is set on the app itself, as its model service does.
+  if (c.modelLoading) t.services.readiness.block('model', MODELS_LOADING);
+  const sent = door === 'rest' ? throughRest(t, c.rest(fixture), headers) : throughGraphQL(t, c.graphql(fixture), headers);
+  const { outcome, res } = await sent.finally(() => c.modelLoading && t.services.readiness.unblock('model'));
+  const after = await counters(t, user);
+  const charge = { calls: after.calls - before.calls, batches: after.batches - before.batches, predictions: after.predictions - before.predictions };
+  if (outcome.ok) {
+    const data = outcome.body as Record<string, unknown>;
+    const read = door === 'rest' ? (c.read?.rest ?? ((body: unknown) => body)) : (c.read?.graphql ?? ((body: Record<string, unknown>) => Object.values(body)[0]));
+    outcome.body = read(data, fixture);
+  }
+  return { door, fixture, outcome, charge, rateLimit: rateLimitOf(res), messages: messagesIn(res.body) };
+}
+
+/** The expected neutral outcome of a case for one door's run. */
+export function expectedOutcome(c: ContractCase<any>, run: DoorRun): { ok: true; body: unknown } | { ok: false; code: ErrorCode } {
+  if ('error' in c.expect) return { ok: false, code: c.expect.error };
+  const ok = c.expect.ok;
+  return { ok: true, body: typeof ok === 'function' ? ok(run.fixture) : ok };
+}
+
+export const expectedCharge = (charge: Partial<Charge>): Charge => ({ calls: 0, batches: 0, predictions: 0, ...charge });
