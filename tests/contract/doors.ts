@@ -90,7 +90,7 @@ export interface DoorRun {
   /** what the request took from each daily counter */
   charge: Charge;
   /** the X-RateLimit-* headers of the answer */
-  rateLimit: { remaining?: string; reset?: string };
+  rateLimit: { limit?: string; remaining?: string; reset?: string };
   /** every message the answer carries for people: its error's, and each `detail` inside it */
   messages: string[];
 }
@@ -141,7 +141,7 @@ function credentialHeaders(credential: Credential, key: string): Record<string, 
   }
 }
 
-const rateLimitOf = (res: request.Response) => ({ remaining: res.headers['x-ratelimit-remaining'], reset: res.headers['x-ratelimit-reset'] });
+const rateLimitOf = (res: request.Response) => ({ limit: res.headers['x-ratelimit-limit'], remaining: res.headers['x-ratelimit-remaining'], reset: res.headers['x-ratelimit-reset'] });
 
 function messagesIn(value: unknown): string[] {
   if (Array.isArray(value)) return value.flatMap(messagesIn);
