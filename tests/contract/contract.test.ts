@@ -46,8 +46,11 @@ async function holdsThroughBothDoors(c: ContractCase<any>) {
   if (c.charge) expect({ rest: rest.charge, graphql: graphql.charge }).toEqual({ rest: expectedCharge(c.charge), graphql: expectedCharge(c.charge) });
   else expect(rest.charge).toEqual(graphql.charge);
   expect(rest.rateLimit).toEqual(graphql.rateLimit);
+  if (c.headers) expect({ rest: pick(rest.headers, c.headers), graphql: pick(graphql.headers, c.headers) }).toEqual({ rest: c.headers, graphql: c.headers });
   expect(rest.messages.filter((message) => GRAPHQL_SPELLING.test(message))).toEqual([]);
 }
+
+const pick = (headers: Record<string, string>, wanted: Record<string, unknown>) => Object.fromEntries(Object.keys(wanted).map((name) => [name, headers[name]]));
 
 const sansMessage = (run: DoorRun) => (run.outcome.ok ? run.outcome : { ok: false, code: run.outcome.code });
 

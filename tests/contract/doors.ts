@@ -70,9 +70,12 @@ export interface ContractCase<F extends Fixture = Fixture> {
   expect: Expected<F>;
   /** what the request costs the user today; kinds left out cost nothing. Omitted: only "the same through both doors" is checked. */
   charge?: Partial<Charge>;
+  /** response headers both doors must send (lower-case names; jest matchers allowed) */
+  headers?: Record<string, unknown>;
 }
 
-export type Branch = 'gateway-core' | 'rest-conventions';
+/** Who is making main pass the case: a helper's branch, or nobody yet (the report says so). */
+export type Branch = 'gateway-core' | 'rest-conventions' | 'a fix nobody has taken yet';
 
 /** A case main does not pass yet: it states the issue's expectation and is skipped until `waitsFor` lands. */
 export interface PendingCase {
@@ -93,6 +96,7 @@ export interface DoorRun {
   rateLimit: { limit?: string; remaining?: string; reset?: string };
   /** every message the answer carries for people: its error's, and each `detail` inside it */
   messages: string[];
+  headers: Record<string, string>;
 }
 
 const STATUS_TO_CODE = new Map<number, ErrorCode>(Object.entries(ERROR_CODES).map(([code, status]) => [status, code as ErrorCode]));
@@ -208,7 +212,7 @@ export async function runThrough(door: Door, t: TestApp, c: ContractCase<any>): 
     const read = door === 'rest' ? (c.read?.rest ?? ((body: unknown) => body)) : (c.read?.graphql ?? ((body: Record<string, unknown>) => Object.values(body)[0]));
     outcome.body = read(data, fixture);
   }
-  return { door, fixture, outcome, charge, rateLimit: rateLimitOf(res), messages: messagesIn(res.body) };
+  return { door, fixture, outcome, charge, rateLimit: rateLimitOf(res), messages: messagesIn(res.body), headers: res.headers };
 }
 
 /** The expected neutral outcome of a case for one door's run. */

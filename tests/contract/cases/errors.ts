@@ -7,6 +7,7 @@ const PREDICT = 'query Predict($billId: Int!, $referenceDate: Date) { prediction
 const BATCH = 'query Batch($billIds: [Int!]!, $referenceDate: Date) { predictions(billIds: $billIds, referenceDate: $referenceDate) { summary { total } } }';
 const IMMINENT = 'query Imminent($daysAhead: Int, $minProbability: Float) { imminentBills(daysAhead: $daysAhead, minProbability: $minProbability) { count } }';
 const WATCHLISTS = 'query Watchlists { watchlists { id } }';
+const CREATE_WATCHLIST = 'mutation Create($input: CreateWatchlistInput!) { createWatchlist(input: $input) { id } }';
 
 const predict = (billId: number, referenceDate?: string): Pick<ContractCase, 'rest' | 'graphql'> => ({
   rest: () => ({ method: 'GET', path: `/predict/${billId}`, query: referenceDate !== undefined ? { reference_date: referenceDate } : undefined }),
@@ -28,6 +29,15 @@ const listWatchlists: Pick<ContractCase, 'rest' | 'graphql'> = {
   graphql: () => ({ query: WATCHLISTS }),
 };
 
+const createWatchlist = (name: string): Pick<ContractCase, 'rest' | 'graphql'> => ({
+  rest: () => ({ method: 'POST', path: '/dashboard/watchlists', body: { name } }),
+  graphql: () => ({ query: CREATE_WATCHLIST, variables: { input: { name } } }),
+});
+
+/** The next midnight UTC after the cases' clock, in Unix seconds: when a daily limit resets. */
+const NEXT_MIDNIGHT = String(Date.parse('2026-11-23T00:00:00Z') / 1000);
+const refusedBy = (limit: number) => ({ 'x-ratelimit-limit': String(limit), 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': NEXT_MIDNIGHT });
+
 const ids = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
 
 const badInput = (name: string, request: Pick<ContractCase, 'rest' | 'graphql'>): ContractCase => ({ name, ...request, expect: { error: 'BAD_USER_INPUT' }, charge: { calls: 1 } });
@@ -41,6 +51,7 @@ export const ERROR_CASES: ContractCase<any>[] = [
   badInput('refuses days_ahead beyond 30', imminent(31, 0.5)),
   badInput('refuses days_ahead below 1', imminent(0, 0.5)),
   badInput('refuses min_probability above 1', imminent(7, 1.5)),
+  badInput('refuses a bill id beyond 32 bits', predict(2 ** 31)),
 
   // 401 and 403: no user to charge
   ...[
@@ -73,6 +84,7 @@ export const ERROR_CASES: ContractCase<any>[] = [
     ...predict(2900),
     expect: { error: 'RATE_LIMITED' },
     charge: {},
+    headers: refusedBy(1000),
   },
   // an API call is charged when it starts and never given back, even when a limit then refuses a field
   {
@@ -81,6 +93,7 @@ export const ERROR_CASES: ContractCase<any>[] = [
     ...predict(2900),
     expect: { error: 'RATE_LIMITED' },
     charge: { calls: 1 },
+    headers: refusedBy(100),
   },
   {
     name: 'answers RATE_LIMITED to a batch once the day’s batch requests are used up, charging the call',
@@ -88,6 +101,7 @@ export const ERROR_CASES: ContractCase<any>[] = [
     ...batch([2900]),
     expect: { error: 'RATE_LIMITED' },
     charge: { calls: 1 },
+    headers: refusedBy(10),
   },
 
   // 503: the model is still loading; the call was made
@@ -96,6 +110,28 @@ export const ERROR_CASES: ContractCase<any>[] = [
 ];
 
 export const ERROR_CASES_PENDING_ON_MAIN: PendingCase[] = [
+  {
+    waitsFor: 'rest-conventions',
+    reason: 'issue 9: dates outside 1800..9999 are a 400, in REST words on REST (main refuses it as "after referenceDate")',
+    case: badInput('refuses a reference date before the year 1800', predict(2900, '1799-12-31')),
+  },
+  {
+    waitsFor: 'a fix nobody has taken yet',
+    reason: 'issue 9: NUL bytes in any string are a 400 (main answers 500 through both doors: PostgreSQL refuses the text)',
+    case: badInput('refuses a string holding a NUL byte', createWatchlist('Marriage\u0000law')),
+  },
+  {
+    waitsFor: 'rest-conventions',
+    reason: 'issue 9: a 401 carries WWW-Authenticate: Bearer (main sends none)',
+    case: {
+      name: 'answers UNAUTHENTICATED with WWW-Authenticate: Bearer',
+      credential: 'none',
+      ...predict(2900),
+      expect: { error: 'UNAUTHENTICATED' },
+      charge: {},
+      headers: { 'www-authenticate': expect.stringMatching(/^Bearer\b/) },
+    },
+  },
   {
     waitsFor: 'rest-conventions',
     reason: 'issue 9: services speak domain terms, each door its own spelling (main tells REST clients "after referenceDate")',
