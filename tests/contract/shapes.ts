@@ -178,7 +178,7 @@ export function graphqlWatchlist(data: any) {
 
 // ---------- alert thresholds ----------
 
-export const THRESHOLD_SELECTION = 'id watchlistId billId alertType thresholdValue comparison createdAt lastTriggeredAt armed quietBillIds';
+export const THRESHOLD_SELECTION = 'id watchlistId billId alertType thresholdValue comparison createdAt lastTriggeredAt armed quietBillIds active inactiveReason';
 
 export const aThreshold = (id: unknown, watchlistId: number, fields: { billId?: number | null; alertType: string; thresholdValue: number; comparison: string }) => ({
   id,
@@ -189,6 +189,8 @@ export const aThreshold = (id: unknown, watchlistId: number, fields: { billId?: 
   lastTriggeredAt: null,
   armed: true,
   quietBillIds: [],
+  active: true,
+  inactiveReason: null,
 });
 
 export const TRIGGER_SELECTION = 'id thresholdId watchlistId watchlistName billId alertType comparison thresholdValue valueSeen referenceDate triggeredAt source';

@@ -95,17 +95,18 @@ export const WATCHLIST_CASES: ContractCase<any>[] = [
     charge: { calls: 1 },
   },
   {
-    name: 'adds bills to a watchlist',
+    name: 'adds bills to a watchlist, charging no prediction (the answer carries none)',
     arrange: ownWatchlist,
     ...addBills(),
     expect: { ok: (f: WithWatchlist) => ({ ...aWatchlist(f.watchlist, 'Marriage law', 4, 'PMBs on marriage'), bills: [26, 2900, 144, 3089].map(aWatchlistBill) }) },
-    // what it costs is pending (WATCHLIST_CASES_PENDING_ON_MAIN); here only "the same through both doors"
+    charge: { calls: 1 },
   },
   {
-    name: 'removes a bill from a watchlist',
+    name: 'removes a bill from a watchlist, charging no prediction (the answer carries none)',
     arrange: ownWatchlist,
     ...removeBill(),
     expect: { ok: (f: WithWatchlist) => ({ ...aWatchlist(f.watchlist, 'Marriage law', 1, 'PMBs on marriage'), bills: [aWatchlistBill(2900)] }) },
+    charge: { calls: 1 },
   },
   {
     name: 'refuses to create a watchlist naming a bill that does not exist',
@@ -158,8 +159,8 @@ export const WATCHLIST_CASES_PENDING_ON_MAIN: PendingCase[] = [
     },
   },
   {
-    waitsFor: ['rest-conventions', 'gateway-core'],
-    reason: 'issue 9: a create answers 200 with the object (main: 201), and a watchlist created charges no prediction unless predictions are returned',
+    waitsFor: 'rest-conventions',
+    reason: 'issue 9: a create answers 200 with the object (main: 201)',
     case: {
       name: 'creates a watchlist with bills, charging no prediction',
       ...create({ name: 'New', description: 'two bills', bill_ids: [2900, 26] }, { name: 'New', description: 'two bills', billIds: [2900, 26] }),
@@ -175,28 +176,6 @@ export const WATCHLIST_CASES_PENDING_ON_MAIN: PendingCase[] = [
       arrange: ownWatchlist,
       ...deleteWatchlist(),
       expect: { ok: (f: WithWatchlist) => ({ id: f.watchlist, deleted: true }) },
-      charge: { calls: 1 },
-    },
-  },
-  {
-    waitsFor: 'gateway-core',
-    reason: 'issue 9: predictions are charged only when delivered (main charges one per bill of the answer, though it carries no prediction)',
-    case: {
-      name: 'adds bills to a watchlist, charging no prediction',
-      arrange: ownWatchlist,
-      ...addBills(),
-      expect: { ok: (f: WithWatchlist) => ({ ...aWatchlist(f.watchlist, 'Marriage law', 4, 'PMBs on marriage'), bills: [26, 2900, 144, 3089].map(aWatchlistBill) }) },
-      charge: { calls: 1 },
-    },
-  },
-  {
-    waitsFor: 'gateway-core',
-    reason: 'issue 9: predictions are charged only when delivered (main charges one per bill of the answer, though it carries no prediction)',
-    case: {
-      name: 'removes a bill from a watchlist, charging no prediction',
-      arrange: ownWatchlist,
-      ...removeBill(),
-      expect: { ok: (f: WithWatchlist) => ({ ...aWatchlist(f.watchlist, 'Marriage law', 1, 'PMBs on marriage'), bills: [aWatchlistBill(2900)] }) },
       charge: { calls: 1 },
     },
   },
