@@ -1,7 +1,8 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 
-export const TIERS = ['free', 'pilot', 'pro'] as const;
-export type Tier = (typeof TIERS)[number];
+import type { Tier } from '../src/vocabulary';
+
+export type { Tier };
 
 @Entity('account')
 export class AccountEntity {

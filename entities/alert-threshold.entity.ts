@@ -1,10 +1,9 @@
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
 import { WatchlistEntity } from './watchlist.entity';
 
-export const ALERT_TYPES = ['timeline_eta', 'probability', 'trend', 'spike', 'stall_risk', 'amendment_risk', 'close_vote', 'withdrawal_risk'] as const;
-export type AlertType = (typeof ALERT_TYPES)[number];
-export const COMPARISONS = ['less_than', 'greater_than'] as const;
-export type Comparison = (typeof COMPARISONS)[number];
+import type { AlertType, Comparison } from '../src/vocabulary';
+
+export type { AlertType, Comparison };
 
 /** A condition on the predictions of one bill, or of every bill of a watchlist (billId null). */
 @Entity('alert_threshold')

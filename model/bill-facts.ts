@@ -5,17 +5,9 @@
  * an Act's title …) are not here at all: they live in BillOutcomeFacts, which only labels read.
  */
 
-export type BillKind =
-  | 'government'
-  | 'pmb_ballot'
-  | 'pmb_ten_minute_rule'
-  | 'pmb_presentation'
-  | 'pmb_lords'
-  | 'private'
-  | 'hybrid'
-  | 'consolidation';
+import type { BillKind, House } from '../src/vocabulary';
 
-export type House = 'Commons' | 'Lords' | 'Unassigned';
+export type { BillKind, House };
 
 export interface StageFact {
   seq: number;

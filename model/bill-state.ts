@@ -1,8 +1,9 @@
 import type { BillFacts, DivisionFact, House, SessionFact } from './bill-facts';
 import { daysBetween } from './dates';
+import { type BillStatus, MAIN_STAGES } from '../src/vocabulary';
 
 /** The stages that move a bill along its passage; procedural motions and resolutions are not among them. */
-export const MAIN_STAGES = ['first_reading', 'second_reading', 'committee', 'report', 'third_reading', 'consideration_of_amendments', 'royal_assent'] as const;
+export { MAIN_STAGES };
 const MAIN = new Set<string>(MAIN_STAGES);
 export const isMainStage = (stage: string) => MAIN.has(stage);
 
@@ -18,7 +19,7 @@ export interface MainEvent {
   progress: number;
 }
 
-export type BillStatus = 'live' | 'enacted' | 'withdrawn' | 'fell';
+export type { BillStatus };
 
 /** A bill as it stood at the end of a reference date, from its dated facts up to that date only. */
 export interface BillState {

@@ -8,8 +8,9 @@ import { BINARY_OUTPUTS, type BinaryOutput } from './labels';
 import type { ModelArtifact } from './model-artifact';
 import { SittingCalendar } from './sitting-calendar';
 import { etaFromOutput } from './train';
+import type { RiskLevel } from '../src/vocabulary';
 
-export type RiskLevel = 'low' | 'medium' | 'high';
+export type { RiskLevel };
 
 /** The specification's rule: low below 0.3, medium from 0.3 to 0.7, high above 0.7. */
 export const riskLevel = (p: number): RiskLevel => (p < 0.3 ? 'low' : p > 0.7 ? 'high' : 'medium');

@@ -23,7 +23,7 @@ function guard(rule: AccessRule, requires: string[]): MiddlewareFn<RequestContex
     if (rule !== 'public' && !context.user) {
       throw new AppError('UNAUTHENTICATED', 'An API key is required: send "Authorization: Bearer <key>" or "X-API-Key: <key>"');
     }
-    if (rule === 'pro' && context.user?.tier !== 'pro') throw new AppError('FORBIDDEN', 'This operation needs the Pro tier');
+    if (rule === 'pro' && context.user?.tier !== 'pro') throw new AppError('FORBIDDEN', 'This operation needs the pro tier');
     for (const part of requires) {
       if (!context.services.readiness.isReady(part)) {
         throw new AppError('SERVICE_UNAVAILABLE', `Service unavailable: ${context.services.readiness.reasons().join('; ')}`);

@@ -1,52 +1,63 @@
 import { registerEnumType } from 'type-graphql';
+import {
+  ALERT_TYPES,
+  BATCH_ITEM_STATUSES,
+  BILL_KINDS,
+  BILL_OUTCOMES,
+  BILL_STATUSES,
+  COMPARISONS,
+  HOUSES,
+  RISK_LEVELS,
+  STAGE_PHASES,
+  TIERS,
+  TIME_BUCKETS,
+  URGENCY_LEVELS,
+} from '../src/vocabulary';
+import type * as Words from '../src/vocabulary';
 
-// Enum values are the strings the database stores, so entities pass through unchanged.
 
-export enum BillKind {
-  GOVERNMENT = 'government',
-  PMB_BALLOT = 'pmb_ballot',
-  PMB_TEN_MINUTE_RULE = 'pmb_ten_minute_rule',
-  PMB_PRESENTATION = 'pmb_presentation',
-  PMB_LORDS = 'pmb_lords',
-  PRIVATE = 'private',
-  HYBRID = 'hybrid',
-  CONSOLIDATION = 'consolidation',
+/** A GraphQL enum whose names are the upper-cased words and whose values are the words themselves. */
+export type GraphQLEnumOf<V extends string> = { readonly [K in V as Uppercase<K>]: K };
+
+/**
+ * Registers a vocabulary as a GraphQL enum. Its values are the strings the database stores and
+ * REST sends, so entities pass through unchanged; GraphQL clients see the upper-case names.
+ */
+function graphqlEnum<const V extends string>(values: readonly V[], name: string, description?: string): GraphQLEnumOf<V> {
+  const enumObject = Object.fromEntries(values.map((value) => [value.toUpperCase(), value])) as GraphQLEnumOf<V>;
+  registerEnumType(enumObject, { name, description });
+  return enumObject;
 }
 
-export enum House {
-  COMMONS = 'Commons',
-  LORDS = 'Lords',
-  UNASSIGNED = 'Unassigned',
-}
-
-export enum BillOutcome {
-  ROYAL_ASSENT = 'royal_assent',
-  WITHDRAWN = 'withdrawn',
-  FELL = 'fell',
-  PENDING = 'pending',
-}
-
-export enum StagePhase {
-  FIRST_HOUSE = 'first_house',
-  SECOND_HOUSE = 'second_house',
-  PING_PONG = 'ping_pong',
-  ROYAL_ASSENT = 'royal_assent',
-}
-
-export enum Tier {
-  FREE = 'free',
-  PILOT = 'pilot',
-  PRO = 'pro',
-}
-
-registerEnumType(BillKind, {
-  name: 'BillKind',
-  description: 'Normalised bill type: government, the kinds of Private Members’ Bill, private, hybrid, consolidation',
-});
-registerEnumType(House, { name: 'House', description: 'House of Parliament (Royal Assent and some private-bill steps are Unassigned)' });
-registerEnumType(BillOutcome, {
-  name: 'BillOutcome',
-  description: 'What had become of the bill when the data was read: PENDING while still before Parliament',
-});
-registerEnumType(StagePhase, { name: 'StagePhase', description: 'Position of a stage in the passage of the bill' });
-registerEnumType(Tier, { name: 'Tier', description: 'Subscription tier' });
+export const BillKind = graphqlEnum(BILL_KINDS, 'BillKind', 'Normalised bill type: government, the kinds of Private Members’ Bill, private, hybrid, consolidation');
+export type BillKind = Words.BillKind;
+export const House = graphqlEnum(HOUSES, 'House', 'House of Parliament (Royal Assent and some private-bill steps are Unassigned)');
+export type House = Words.House;
+export const BillOutcome = graphqlEnum(BILL_OUTCOMES, 'BillOutcome', 'What had become of the bill when the data was read: PENDING while still before Parliament');
+export type BillOutcome = Words.BillOutcome;
+export const StagePhase = graphqlEnum(STAGE_PHASES, 'StagePhase', 'Position of a stage in the passage of the bill');
+export type StagePhase = Words.StagePhase;
+export const Tier = graphqlEnum(TIERS, 'Tier', 'Subscription tier');
+export type Tier = Words.Tier;
+export const RiskLevel = graphqlEnum(RISK_LEVELS, 'RiskLevel', 'low below 0.3, medium from 0.3 to 0.7, high above 0.7');
+export type RiskLevel = Words.RiskLevel;
+export const BillStatusAsOf = graphqlEnum(BILL_STATUSES, 'BillStatusAsOf', 'Where the bill stood on the reference date, from the facts known then');
+export type BillStatusAsOf = Words.BillStatus;
+export const BatchItemStatus = graphqlEnum(
+  BATCH_ITEM_STATUSES,
+  'BatchItemStatus',
+  'success; error (e.g. the bill does not exist: see detail); blocked (the daily prediction quota was used up before this bill)',
+);
+export type BatchItemStatus = Words.BatchItemStatus;
+export const UrgencyLevel = graphqlEnum(URGENCY_LEVELS, 'UrgencyLevel', 'critical ≤ 1 day, urgent ≤ 3, soon ≤ 7, tracking ≤ 30, else none');
+export type UrgencyLevel = Words.UrgencyLevel;
+export const TimeBucket = graphqlEnum(TIME_BUCKETS, 'TimeBucket', 'today < 1 day, week ≤ 7, two_weeks ≤ 14, month ≤ 30; null beyond');
+export type TimeBucket = Words.TimeBucket;
+export const AlertTypeEnum = graphqlEnum(
+  ALERT_TYPES,
+  'AlertType',
+  'timeline_eta (days to the next stage), probability (Royal Assent), the four risks (probabilities), and for Pro trend (rise over recent snapshots) and spike (jump between two snapshots)',
+);
+export type AlertTypeEnum = Words.AlertType;
+export const ComparisonEnum = graphqlEnum(COMPARISONS, 'Comparison');
+export type ComparisonEnum = Words.Comparison;

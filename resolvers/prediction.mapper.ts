@@ -1,7 +1,7 @@
 import { riskLevel } from '../model/predictor';
 import type { PredictionResult } from '../src/services/prediction.service';
-import type { House } from './enums';
-import type { BillStatusAsOf, PredictionType, RiskLevel } from './prediction.type';
+import type { BillStatusAsOf, House, RiskLevel } from './enums';
+import type { PredictionType } from './prediction.type';
 
 /** A nowcast as the GraphQL Prediction type; REST maps from that type in turn. */
 export function toPredictionType(p: PredictionResult): PredictionType {

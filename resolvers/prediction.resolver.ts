@@ -10,15 +10,8 @@ import { DateScalar } from './date.scalar';
 import { AppError } from '../src/errors';
 import { imminentBills } from '../src/services/imminent';
 import { BatchPredictionArgs, ImminentArgs } from './prediction.input';
-import {
-  BatchItemStatus,
-  BatchPredictionsType,
-  BatchPredictionItemType,
-  ImminentBillsType,
-  PredictionType,
-  type TimeBucket,
-  type UrgencyLevel,
-} from './prediction.type';
+import { BatchItemStatus, type TimeBucket, type UrgencyLevel } from './enums';
+import { BatchPredictionsType, BatchPredictionItemType, ImminentBillsType, PredictionType } from './prediction.type';
 
 @Resolver(() => PredictionType)
 export class PredictionResolver {

@@ -1,21 +1,6 @@
-import { Field, Float, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Field, Float, Int, ObjectType } from 'type-graphql';
 import { DateScalar } from './date.scalar';
-import { House } from './enums';
-
-export enum RiskLevel {
-  LOW = 'low',
-  MEDIUM = 'medium',
-  HIGH = 'high',
-}
-registerEnumType(RiskLevel, { name: 'RiskLevel', description: 'low below 0.3, medium from 0.3 to 0.7, high above 0.7' });
-
-export enum BillStatusAsOf {
-  LIVE = 'live',
-  ENACTED = 'enacted',
-  WITHDRAWN = 'withdrawn',
-  FELL = 'fell',
-}
-registerEnumType(BillStatusAsOf, { name: 'BillStatusAsOf', description: 'Where the bill stood on the reference date, from the facts known then' });
+import { BatchItemStatus, BillStatusAsOf, House, RiskLevel, TimeBucket, UrgencyLevel } from './enums';
 
 @ObjectType('LastStage', { description: 'The last main stage that sat on or before the reference date', simpleResolvers: true })
 export class LastStageType {
@@ -101,16 +86,6 @@ export class PredictionType {
   modelVersion: number;
 }
 
-export enum BatchItemStatus {
-  SUCCESS = 'success',
-  ERROR = 'error',
-  BLOCKED = 'blocked',
-}
-registerEnumType(BatchItemStatus, {
-  name: 'BatchItemStatus',
-  description: 'success; error (e.g. the bill does not exist: see detail); blocked (the daily prediction quota was used up before this bill)',
-});
-
 @ObjectType('BatchPredictionItem')
 export class BatchPredictionItemType {
   @Field(() => Int)
@@ -152,23 +127,6 @@ export class BatchPredictionsType {
   @Field(() => Float)
   executionTimeMs: number;
 }
-
-export enum UrgencyLevel {
-  CRITICAL = 'critical',
-  URGENT = 'urgent',
-  SOON = 'soon',
-  TRACKING = 'tracking',
-  NONE = 'none',
-}
-registerEnumType(UrgencyLevel, { name: 'UrgencyLevel', description: 'critical ≤ 1 day, urgent ≤ 3, soon ≤ 7, tracking ≤ 30, else none' });
-
-export enum TimeBucket {
-  TODAY = 'today',
-  WEEK = 'week',
-  TWO_WEEKS = 'two_weeks',
-  MONTH = 'month',
-}
-registerEnumType(TimeBucket, { name: 'TimeBucket', description: 'today < 1 day, week ≤ 7, two_weeks ≤ 14, month ≤ 30; null beyond' });
 
 @ObjectType('ImminentBill', { simpleResolvers: true })
 export class ImminentBillType {

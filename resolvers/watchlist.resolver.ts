@@ -64,7 +64,7 @@ export class WatchlistResolver {
   @Mutation(() => WatchlistType)
   @Access('authenticated')
   async addBillsToWatchlist(@Arg('id', () => Int) id: number, @Arg('billIds', () => [Int]) billIds: number[], @Ctx() { user, services }: RequestContext) {
-    const watchlist = await services.watchlists.addBills(user!.accountId, id, parseBillIds(billIds, 'billIds'));
+    const watchlist = await services.watchlists.addBills(user!.accountId, id, parseBillIds(billIds));
     return { ...watchlist, billCount: watchlist.bills.length };
   }
 

@@ -1,28 +1,8 @@
-import { Field, Float, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Field, Float, InputType, Int, ObjectType } from 'type-graphql';
+import { AlertTypeEnum, ComparisonEnum } from './enums';
 import { BillType } from './bill.type';
 import { DateScalar } from './date.scalar';
 import { PredictionType } from './prediction.type';
-
-export enum AlertTypeEnum {
-  TIMELINE_ETA = 'timeline_eta',
-  PROBABILITY = 'probability',
-  TREND = 'trend',
-  SPIKE = 'spike',
-  STALL_RISK = 'stall_risk',
-  AMENDMENT_RISK = 'amendment_risk',
-  CLOSE_VOTE = 'close_vote',
-  WITHDRAWAL_RISK = 'withdrawal_risk',
-}
-registerEnumType(AlertTypeEnum, {
-  name: 'AlertType',
-  description: 'timeline_eta (days to the next stage), probability (Royal Assent), the four risks (probabilities), and for Pro trend (rise over recent snapshots) and spike (jump between two snapshots)',
-});
-
-export enum ComparisonEnum {
-  LESS_THAN = 'less_than',
-  GREATER_THAN = 'greater_than',
-}
-registerEnumType(ComparisonEnum, { name: 'Comparison' });
 
 @ObjectType('WatchlistBill')
 export class WatchlistBillType {

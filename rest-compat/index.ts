@@ -1,24 +1,36 @@
 import express, { type Router } from 'express';
 import type { Gateway } from '../src/gateway/pipeline';
+import { restCors } from './cors';
+import { documentedOperations } from './documented-operations';
 import { OPENAPI_DOCUMENT } from './openapi';
 import { compileOperations } from './operations';
 import { predictionsRouter } from './predictions.router';
+import { restErrors } from './rest-errors';
 import { watchlistsRouter } from './watchlists.router';
 
 export { docsRouter } from './docs.router';
 
+export interface RestOptions {
+  /** browser origins allowed to call the API (CORS_ORIGINS) */
+  corsOrigins?: readonly string[];
+}
+
 /**
  * The specification's `/api/v1` paths. Each route runs a named GraphQL operation through the
- * gateway (the same pipeline as /graphql) and maps its result to the specified JSON. Unknown
- * paths fall through to the app's JSON 404, and errors to its `{"detail"}` handler.
+ * gateway (the same pipeline as /graphql) and maps its result to the specified JSON. Before any
+ * route, CORS and the OpenAPI document's rules (405, unknown inputs); after them, errors in REST
+ * words. Unknown paths fall through to the app's JSON 404, and errors to its `{"detail"}` handler.
  */
-export function createRestRouter(gateway: Gateway): Router {
+export function createRestRouter(gateway: Gateway, options: RestOptions = {}): Router {
   const router = express.Router();
+  router.use(restCors(options.corsOrigins ?? []));
+  router.use(documentedOperations(OPENAPI_DOCUMENT));
   router.get('/openapi.json', (_req, res) => {
     res.json(OPENAPI_DOCUMENT);
   });
   const run = compileOperations(gateway);
   router.use(predictionsRouter(gateway, run));
   router.use(watchlistsRouter(gateway, run));
+  router.use(restErrors);
   return router;
 }

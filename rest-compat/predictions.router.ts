@@ -23,10 +23,9 @@ export function predictionsRouter(gateway: Gateway, run: RunOperation): Router {
     const data = await run<{ predictions: GqlBatch }>('PredictBatch', { billIds, referenceDate }, context);
     return batchEnvelope(data.predictions);
   });
-  // Bodies are parsed only where there is one: GET routes skip the parser altogether.
-  const json = express.json({ limit: '100kb' });
-  router.post('/predictions/batch', json, batch);
-  router.post('/predict/batch', json, batch);
+  // The JSON body was parsed, and held to the document, by documentedOperations.
+  router.post('/predictions/batch', batch);
+  router.post('/predict/batch', batch);
 
   router.get(
     '/predictions/imminent',

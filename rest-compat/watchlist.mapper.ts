@@ -1,4 +1,4 @@
-import { fullRiskIndicators, type GqlPrediction } from './prediction.mapper';
+import { type GqlPrediction, singlePrediction } from './prediction.mapper';
 
 // GraphQL watchlist and alert results → the REST JSON documented in the README and OpenAPI file.
 
@@ -18,6 +18,17 @@ export function watchlistSummary(w: GqlWatchlist) {
   return { id: w.id, name: w.name, description: w.description, bill_count: w.billCount, created_at: w.createdAt, updated_at: w.updatedAt };
 }
 
+/** A watchlist's bills carry today's predictions and risk indicators exactly as GET /predict/{bill_id} gives them. */
+function todaysPredictions(prediction: GqlPrediction | null, detail: string | null | undefined) {
+  const single = prediction ? singlePrediction(prediction) : null;
+  return {
+    current_stage: prediction?.lastStage ?? null,
+    predictions: single?.predictions ?? null,
+    risk_indicators: single?.risk_indicators ?? null,
+    ...(detail ? { predictions_detail: detail } : {}),
+  };
+}
+
 export function watchlistDetail(w: GqlWatchlist) {
   return {
     ...watchlistSummary(w),
@@ -25,22 +36,7 @@ export function watchlistDetail(w: GqlWatchlist) {
       bill_id: b.billId,
       title: b.bill?.title ?? null,
       added_at: b.addedAt,
-      ...(b.prediction !== undefined
-        ? {
-            current_stage: b.prediction?.lastStage ?? null,
-            predictions: b.prediction
-              ? {
-                  royal_assent: b.prediction.royalAssent,
-                  next_stage_30d: b.prediction.nextStage30d,
-                  timeline_eta_days: b.prediction.timelineEtaDays,
-                  stall_risk: b.prediction.stallRisk,
-                  withdrawal_risk: b.prediction.withdrawalRisk,
-                }
-              : null,
-            risk_indicators: b.prediction ? fullRiskIndicators(b.prediction) : null,
-            ...(b.predictionDetail ? { predictions_detail: b.predictionDetail } : {}),
-          }
-        : {}),
+      ...(b.prediction !== undefined ? todaysPredictions(b.prediction, b.predictionDetail) : {}),
     })),
   };
 }

@@ -1,5 +1,6 @@
 import express, { type Router } from 'express';
-import { ALERT_TYPES, COMPARISONS } from '../entities/alert-threshold.entity';
+import { ALERT_TYPES, COMPARISONS } from '../src/vocabulary';
+import { ALERT_PATH_PREFIXES } from './alert-prefixes';
 import { badInput } from '../src/errors';
 import { isId, parseIdText } from '../src/ids';
 import type { Gateway } from '../src/gateway/pipeline';
@@ -27,44 +28,47 @@ const optionalInteger = (value: unknown, name: string) => {
   return value;
 };
 
+/** What every delete answers (Stripe's convention): the id, and that it is gone. */
+const deleted = (id: number) => ({ id, deleted: true });
+
 /** An enum value of the specification (lower case) as the GraphQL enum's name. */
 function enumName(value: unknown, name: string, allowed: readonly string[]): string {
   if (typeof value !== 'string' || !allowed.includes(value)) throw badInput(`${name} must be one of ${allowed.join(', ')}`);
   return value.toUpperCase();
 }
 
-/** Specification 4.4 (alert thresholds, check, history) and 4.5 (watchlists). */
+/** Specification 4.4 (alert thresholds, check, history) and 4.5 (watchlists). JSON bodies were parsed and held to the document by documentedOperations. */
 export function watchlistsRouter(gateway: Gateway, run: RunOperation): Router {
   const router = express.Router();
-  const json = express.json({ limit: '100kb' });
 
   router.get('/dashboard/watchlists', route(gateway, async (_req, context) => ({ watchlists: (await run<{ watchlists: GqlWatchlist[] }>('ListWatchlists', {}, context)).watchlists.map(watchlistSummary) })));
 
   router.post(
     '/dashboard/watchlists',
-    json,
-    route(
-      gateway,
-      async (req, context) => {
-        const body = jsonObject(req);
-        const input = { name: body.name, description: body.description ?? null, billIds: body.bill_ids ?? null };
-        if (typeof input.name !== 'string') throw badInput('name must be 1 to 100 characters');
-        if (input.description !== null && typeof input.description !== 'string') throw badInput('description must be a string of at most 1000 characters');
-        if (input.billIds !== null && !Array.isArray(input.billIds)) throw badInput('bill_ids must be an array of bill ids');
-        for (const id of (input.billIds as unknown[] | null) ?? []) optionalInteger(id, 'bill_ids');
-        return watchlistDetail((await run<{ createWatchlist: GqlWatchlist }>('CreateWatchlist', { input }, context)).createWatchlist);
-      },
-      201,
-    ),
+    route(gateway, async (req, context) => {
+      const body = jsonObject(req);
+      const input = { name: body.name, description: body.description ?? null, billIds: body.bill_ids ?? null };
+      if (typeof input.name !== 'string') throw badInput('name must be 1 to 100 characters');
+      if (input.description !== null && typeof input.description !== 'string') throw badInput('description must be a string of at most 1000 characters');
+      if (input.billIds !== null && !Array.isArray(input.billIds)) throw badInput('bill_ids must be an array of bill ids');
+      for (const id of (input.billIds as unknown[] | null) ?? []) optionalInteger(id, 'bill_ids');
+      return watchlistDetail((await run<{ createWatchlist: GqlWatchlist }>('CreateWatchlist', { input }, context)).createWatchlist);
+    }),
   );
 
   router.get('/dashboard/watchlists/:id', route(gateway, async (req, context) => watchlistDetail((await run<{ watchlist: GqlWatchlist }>('GetWatchlist', { id: idParam(req.params.id, 'id') }, context)).watchlist)));
 
-  router.delete('/dashboard/watchlists/:id', route(gateway, async (req, context) => run('DeleteWatchlist', { id: idParam(req.params.id, 'id') }, context), 204));
+  router.delete(
+    '/dashboard/watchlists/:id',
+    route(gateway, async (req, context) => {
+      const id = idParam(req.params.id, 'id');
+      await run('DeleteWatchlist', { id }, context);
+      return deleted(id);
+    }),
+  );
 
   router.post(
     '/dashboard/watchlists/:id/bills',
-    json,
     route(gateway, async (req, context) => {
       const body = jsonObject(req);
       const ids = body.bill_ids !== undefined ? body.bill_ids : body.bill_id !== undefined ? [body.bill_id] : null;
@@ -81,60 +85,60 @@ export function watchlistsRouter(gateway: Gateway, run: RunOperation): Router {
     ),
   );
 
-  const createThreshold = route(
-    gateway,
-    async (req, context) => {
-      const body = jsonObject(req);
-      const watchlistId = optionalInteger(body.watchlist_id, 'watchlist_id');
-      if (!watchlistId) throw badInput('watchlist_id must be a positive integer');
-      if (typeof body.threshold_value !== 'number' || !Number.isFinite(body.threshold_value)) throw badInput('threshold_value must be a number');
-      const input = {
-        watchlistId,
-        billId: optionalInteger(body.bill_id, 'bill_id') ?? null,
-        alertType: enumName(body.alert_type, 'alert_type', ALERT_TYPES),
-        thresholdValue: body.threshold_value,
-        comparison: body.comparison === undefined || body.comparison === null ? null : enumName(body.comparison, 'comparison', COMPARISONS),
-      };
-      return threshold((await run<{ createAlertThreshold: GqlThreshold }>('CreateThreshold', { input }, context)).createAlertThreshold);
-    },
-    201,
-  );
-  router.post('/predictions/alerts/thresholds', json, createThreshold);
-  router.post('/alerts/thresholds', json, createThreshold);
+  const createThreshold = route(gateway, async (req, context) => {
+    const body = jsonObject(req);
+    const watchlistId = optionalInteger(body.watchlist_id, 'watchlist_id');
+    if (!watchlistId) throw badInput('watchlist_id must be a positive integer');
+    if (typeof body.threshold_value !== 'number' || !Number.isFinite(body.threshold_value)) throw badInput('threshold_value must be a number');
+    const input = {
+      watchlistId,
+      billId: optionalInteger(body.bill_id, 'bill_id') ?? null,
+      alertType: enumName(body.alert_type, 'alert_type', ALERT_TYPES),
+      thresholdValue: body.threshold_value,
+      comparison: body.comparison === undefined || body.comparison === null ? null : enumName(body.comparison, 'comparison', COMPARISONS),
+    };
+    return threshold((await run<{ createAlertThreshold: GqlThreshold }>('CreateThreshold', { input }, context)).createAlertThreshold);
+  });
 
-  router.get('/predictions/alerts/thresholds', route(gateway, async (_req, context) => ({ thresholds: (await run<{ alertThresholds: GqlThreshold[] }>('ListThresholds', {}, context)).alertThresholds.map(threshold) })));
+  const listThresholds = route(gateway, async (_req, context) => ({ thresholds: (await run<{ alertThresholds: GqlThreshold[] }>('ListThresholds', {}, context)).alertThresholds.map(threshold) }));
 
-  router.delete('/predictions/alerts/thresholds/:id', route(gateway, async (req, context) => run('DeleteThreshold', { id: idParam(req.params.id, 'id') }, context), 204));
+  const deleteThreshold = route(gateway, async (req, context) => {
+    const id = idParam(req.params.id, 'id');
+    await run('DeleteThreshold', { id }, context);
+    return deleted(id);
+  });
 
-  router.post(
-    '/predictions/alerts/check',
-    route(gateway, async (_req, context) => {
-      const result = (await run<{ checkAlerts: { checkedAt: string; thresholdsChecked: number; billsChecked: number; billsBlocked: number[]; triggered: GqlTrigger[] } }>('CheckAlerts', {}, context)).checkAlerts;
-      return {
-        checked_at: result.checkedAt,
-        thresholds_checked: result.thresholdsChecked,
-        bills_checked: result.billsChecked,
-        bills_blocked: result.billsBlocked,
-        triggered: result.triggered.map(trigger),
-        count: result.triggered.length,
-      };
-    }),
-  );
+  const checkAlerts = route(gateway, async (_req, context) => {
+    const result = (await run<{ checkAlerts: { checkedAt: string; thresholdsChecked: number; billsChecked: number; billsBlocked: number[]; triggered: GqlTrigger[] } }>('CheckAlerts', {}, context)).checkAlerts;
+    return {
+      checked_at: result.checkedAt,
+      thresholds_checked: result.thresholdsChecked,
+      bills_checked: result.billsChecked,
+      bills_blocked: result.billsBlocked,
+      triggered: result.triggered.map(trigger),
+      count: result.triggered.length,
+    };
+  });
 
-  router.get(
-    '/predictions/alerts/history',
-    route(gateway, async (req, context) => {
-      const q = req.query;
-      const filter = {
-        billId: q.bill_id === undefined ? undefined : idParam(q.bill_id, 'bill_id'),
-        alertType: q.alert_type === undefined ? undefined : enumName(q.alert_type, 'alert_type', ALERT_TYPES),
-        from: dateParam(q.from, 'from'),
-        to: dateParam(q.to, 'to'),
-      };
-      const variables = { filter, first: integerQuery(req, 'limit', 50, 1, 100), after: typeof q.cursor === 'string' ? q.cursor : null };
-      return history((await run<{ alertHistory: Parameters<typeof history>[0] }>('AlertHistory', variables, context)).alertHistory);
-    }),
-  );
+  const alertHistory = route(gateway, async (req, context) => {
+    const q = req.query;
+    const filter = {
+      billId: q.bill_id === undefined ? undefined : idParam(q.bill_id, 'bill_id'),
+      alertType: q.alert_type === undefined ? undefined : enumName(q.alert_type, 'alert_type', ALERT_TYPES),
+      from: dateParam(q.from, 'from'),
+      to: dateParam(q.to, 'to'),
+    };
+    const variables = { filter, first: integerQuery(req, 'limit', 50, 1, 100), after: typeof q.cursor === 'string' ? q.cursor : null };
+    return history((await run<{ alertHistory: Parameters<typeof history>[0] }>('AlertHistory', variables, context)).alertHistory);
+  });
+
+  for (const prefix of ALERT_PATH_PREFIXES) {
+    router.post(`${prefix}/thresholds`, createThreshold);
+    router.get(`${prefix}/thresholds`, listThresholds);
+    router.delete(`${prefix}/thresholds/:id`, deleteThreshold);
+    router.post(`${prefix}/check`, checkAlerts);
+    router.get(`${prefix}/history`, alertHistory);
+  }
 
   return router;
 }

@@ -14,6 +14,8 @@ export interface AppOptions {
   schema: GraphQLSchema;
   /** cross-cutting steps run by the gateway for every door (see GatewayHooks) */
   gatewayHooks?: GatewayHooks;
+  /** browser origins allowed to call /api/v1 (CORS_ORIGINS) */
+  corsOrigins?: readonly string[];
 }
 
 export interface App {
@@ -64,7 +66,7 @@ export async function createApp(services: Services, options: AppOptions): Promis
     logger: services.logger,
   });
   app.use('/graphql', express.json({ limit: '100kb' }), graphqlDocumentGuard(), graphql.middleware);
-  const restRouter = createRestRouter(gateway);
+  const restRouter = createRestRouter(gateway, { corsOrigins: options.corsOrigins });
   app.use('/api/v1', restRouter);
   app.use('/docs', docsRouter({ openapiUrl: '/api/v1/openapi.json' }));
 

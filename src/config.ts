@@ -23,7 +23,22 @@ const envSchema = z.object({
   DB_POOL_SIZE: z.coerce.number().int().min(2).max(100).default(10),
   BURST_LIMIT: z.coerce.number().int().min(0).max(100_000).default(300),
   ANON_RATE_LIMIT: z.coerce.number().int().min(0).max(1_000_000).default(120),
+  CORS_ORIGINS: z
+    .string()
+    .default('')
+    .transform((list) => list.split(',').map((origin) => origin.trim()).filter(Boolean))
+    .pipe(z.array(z.string().refine(isOrigin, 'each entry must be an origin such as https://app.example.com (scheme, host, optional port; no path)'))),
 });
+
+/** A browser origin exactly as a browser sends it in the Origin header: scheme://host[:port], nothing after. */
+function isOrigin(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === text;
+  } catch {
+    return false;
+  }
+}
 
 export interface Config {
   nodeEnv: 'production' | 'development' | 'test';
@@ -43,6 +58,8 @@ export interface Config {
   burstLimit: number;
   /** requests without a valid key, or failing, per client address per minute (0: off) */
   anonRateLimit: number;
+  /** browser origins allowed to call /api/v1 from their pages (CORS); none by default */
+  corsOrigins: string[];
 }
 
 /** The repository's sibling data folder, used when BILLS_SNAPSHOT is unset. */
@@ -76,5 +93,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dbPoolSize: e.DB_POOL_SIZE,
     burstLimit: e.BURST_LIMIT,
     anonRateLimit: e.ANON_RATE_LIMIT,
+    corsOrigins: e.CORS_ORIGINS,
   };
 }

@@ -20,18 +20,25 @@ export type ErrorCode = keyof typeof ERROR_CODES;
 export class AppError extends GraphQLError {
   readonly code: ErrorCode;
   readonly status: number;
+  /**
+   * The input the detail names, in the domain's (camelCase) spelling, as it appears in the detail;
+   * each door renames it to its own spelling (REST: snake_case), so no client reads another door's names.
+   */
+  readonly field: string | undefined;
 
-  constructor(code: ErrorCode, detail: string, options: { headers?: Record<string, string> } = {}) {
+  constructor(code: ErrorCode, detail: string, options: { headers?: Record<string, string>; field?: string } = {}) {
     const status = ERROR_CODES[code];
     const headers = options.headers ? new Map(Object.entries(options.headers)) : undefined;
     // Apollo Server reads extensions.http to set the response status of /graphql.
     super(detail, { extensions: { code, http: { status, ...(headers ? { headers } : {}) } } });
     this.code = code;
     this.status = status;
+    this.field = options.field;
   }
 }
 
-export const badInput = (detail: string) => new AppError('BAD_USER_INPUT', detail);
+/** A client mistake; `field` is the domain name of the input it is about when the detail names one. */
+export const badInput = (detail: string, field?: string) => new AppError('BAD_USER_INPUT', detail, { field });
 export const notFound = (detail: string) => new AppError('NOT_FOUND', detail);
 export const unavailable = (detail: string) => new AppError('SERVICE_UNAVAILABLE', detail);
 

@@ -14,6 +14,6 @@ export async function resolvePrincipal(apiKeys: Pick<ApiKeyService, 'authenticat
   if (credential === null) return null;
   const user = await apiKeys.authenticate(credential.key);
   if (!user) throw new AppError('UNAUTHENTICATED', 'Invalid or revoked API key');
-  if (user.tier === 'free') throw new AppError('FORBIDDEN', 'The Free tier has no API access: upgrade to Pilot or Pro');
+  if (user.tier === 'free') throw new AppError('FORBIDDEN', 'The free tier has no API access: upgrade to pilot or pro');
   return user;
 }

@@ -5,15 +5,10 @@
  * Dates are ISO `YYYY-MM-DD` strings; absent values are null.
  */
 
-// The model's own vocabulary of kinds and houses: one definition for both.
-import type { BillKind, House } from '../../model/bill-facts';
+// `pending` (BillOutcome) is a bill still before Parliament when the source was read (the snapshot says `pending_at_snapshot`).
+import type { BillKind, BillOutcome, House, StagePhase } from '../vocabulary';
 
-export type { BillKind, House };
-
-/** `pending` is a bill still before Parliament when the source was read (the snapshot says `pending_at_snapshot`). */
-export type BillOutcome = 'royal_assent' | 'withdrawn' | 'fell' | 'pending';
-
-export type StagePhase = 'first_house' | 'second_house' | 'ping_pong' | 'royal_assent';
+export type { BillKind, BillOutcome, House, StagePhase };
 
 export interface SessionRecord {
   sessionId: number;

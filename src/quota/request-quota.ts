@@ -5,7 +5,6 @@ import type { QuotaStore } from './quota-store';
 import { QUOTA_LABEL, type QuotaKind, TIER_LIMITS } from './tier-limits';
 
 const DAY_SECONDS = 86_400;
-const TIER_NAME: Record<Tier, string> = { free: 'Free', pilot: 'Pilot', pro: 'Pro' };
 
 /**
  * One request's view of its user's daily limits (per user across all their keys, per UTC day).
@@ -90,7 +89,7 @@ export class RequestQuota {
     const limit = this.limit(kind);
     return new AppError(
       'RATE_LIMITED',
-      `Daily ${QUOTA_LABEL[kind]} limit reached: the ${TIER_NAME[this.tier]} tier allows ${limit.toLocaleString('en-GB')} a day; it resets at ${this.resetAt.toISOString()}`,
+      `Daily ${QUOTA_LABEL[kind]} limit reached: the ${this.tier} tier allows ${limit.toLocaleString('en-GB')} a day; it resets at ${this.resetAt.toISOString()}`,
       {
         headers: {
           'Retry-After': String(this.secondsToReset),

@@ -1,7 +1,8 @@
 import type { DataSource } from 'typeorm';
-import { AccountEntity, TIERS, type Tier } from '../../entities/account.entity';
+import { AccountEntity } from '../../entities/account.entity';
 import { AlertTriggerEntity } from '../../entities/alert-trigger.entity';
 import { QuotaCounterEntity } from '../../entities/quota-counter.entity';
+import { TIERS, type Tier } from '../vocabulary';
 import { AppError, badInput, notFound } from '../errors';
 
 export interface AccountView {

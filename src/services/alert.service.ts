@@ -1,16 +1,17 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { AlertArmStateEntity } from '../../entities/alert-arm-state.entity';
-import { ALERT_TYPES, type AlertType, AlertThresholdEntity, COMPARISONS, type Comparison } from '../../entities/alert-threshold.entity';
+import { AlertThresholdEntity } from '../../entities/alert-threshold.entity';
 import { AlertTriggerEntity } from '../../entities/alert-trigger.entity';
 import { PredictionSnapshotEntity } from '../../entities/prediction-snapshot.entity';
-import type { Tier } from '../../entities/account.entity';
 import { AppError, badInput, notFound } from '../errors';
 import type { PredictionResult, PredictionService } from './prediction.service';
 import type { WatchlistService } from './watchlist.service';
+import { ALERT_TYPES, type AlertCheckSource, type AlertType, COMPARISONS, type Comparison, isOneOf, PRO_ALERT_TYPES, RISK_ALERT_TYPES, type Tier } from '../vocabulary';
 
 /** Pilot: thresholds per watchlist; Pro: unlimited. */
 export const PILOT_THRESHOLDS_PER_WATCHLIST = 5;
-const PRO_ONLY: ReadonlySet<AlertType> = new Set(['trend', 'spike']);
+const PRO_ONLY: ReadonlySet<AlertType> = new Set(PRO_ALERT_TYPES);
+const RISKS: ReadonlySet<AlertType> = new Set(RISK_ALERT_TYPES);
 /** How many recent snapshots a trend looks back over. */
 export const TREND_WINDOW = 5;
 
@@ -73,7 +74,7 @@ export function thresholdActivity(thresholds: readonly AlertThresholdEntity[], t
   const activePerWatchlist = new Map<number, number>();
   for (const t of thresholds) {
     if (tier === 'pro') activity.set(t.id, null);
-    else if (PRO_ONLY.has(t.alertType)) activity.set(t.id, `alert_type ${t.alertType} needs the Pro tier`);
+    else if (PRO_ONLY.has(t.alertType)) activity.set(t.id, `${t.alertType} alerts need the pro tier`);
     else {
       const rank = activePerWatchlist.get(t.watchlistId) ?? 0;
       activePerWatchlist.set(t.watchlistId, rank + 1);
@@ -97,14 +98,26 @@ export interface HistoryPage {
   analytics: { byType: { key: string; count: number }[]; byBill: { key: string; count: number }[]; byDay: { key: string; count: number }[] };
 }
 
+// Messages name inputs in the domain's spelling and tag them (see AppError.field): each door renames.
+
 function validValue(type: AlertType, value: unknown): number {
-  if (typeof value !== 'number' || !Number.isFinite(value)) throw badInput('threshold_value must be a number');
+  if (typeof value !== 'number' || !Number.isFinite(value)) throw badInput('thresholdValue must be a number', 'thresholdValue');
   if (type === 'timeline_eta') {
-    if (value < 0 || value > 3650) throw badInput('threshold_value for timeline_eta is a number of days from 0 to 3650');
+    if (value < 0 || value > 3650) throw badInput('thresholdValue for timeline_eta is a number of days from 0 to 3650', 'thresholdValue');
   } else if (value < 0 || value > 1) {
-    throw badInput(`threshold_value for ${type} is a probability from 0 to 1`);
+    throw badInput(`thresholdValue for ${type} is a probability from 0 to 1`, 'thresholdValue');
   }
   return value;
+}
+
+/** The comparison a threshold of this type uses: the default when none is given, and only greater_than for trends, spikes and risks. */
+function validComparison(type: AlertType, requested: unknown): Comparison {
+  const comparison = requested === undefined || requested === null ? DEFAULT_COMPARISON[type] : requested;
+  if (!isOneOf(COMPARISONS, comparison)) throw badInput(`comparison must be one of ${COMPARISONS.join(', ')}`, 'comparison');
+  if (comparison === 'greater_than') return comparison;
+  if (PRO_ONLY.has(type)) throw badInput(`${type} alerts on a rise of at least the threshold: comparison must be greater_than`, 'comparison');
+  if (RISKS.has(type)) throw badInput(`${type} alerts when the risk exceeds the threshold: comparison must be greater_than`, 'comparison');
+  return comparison;
 }
 
 /**
@@ -120,20 +133,16 @@ export class AlertService {
   ) {}
 
   async create(accountId: number, tier: Tier, input: ThresholdInput): Promise<ThresholdView> {
-    if (typeof input.watchlistId !== 'number' || !Number.isInteger(input.watchlistId)) throw badInput('watchlist_id must be an integer');
+    if (typeof input.watchlistId !== 'number' || !Number.isInteger(input.watchlistId)) throw badInput('watchlistId must be an integer', 'watchlistId');
     const watchlist = await this.watchlists.owned(accountId, input.watchlistId);
-    if (typeof input.alertType !== 'string' || !(ALERT_TYPES as readonly string[]).includes(input.alertType)) {
-      throw badInput(`alert_type must be one of ${ALERT_TYPES.join(', ')}`);
-    }
-    const alertType = input.alertType as AlertType;
-    if (PRO_ONLY.has(alertType) && tier !== 'pro') throw new AppError('FORBIDDEN', `alert_type ${alertType} needs the Pro tier`);
-    const comparison = input.comparison === undefined || input.comparison === null ? DEFAULT_COMPARISON[alertType] : input.comparison;
-    if (typeof comparison !== 'string' || !(COMPARISONS as readonly string[]).includes(comparison)) throw badInput(`comparison must be one of ${COMPARISONS.join(', ')}`);
-    if (PRO_ONLY.has(alertType) && comparison !== 'greater_than') throw badInput(`${alertType} alerts on a rise of at least threshold_value: comparison must be greater_than`);
+    if (!isOneOf(ALERT_TYPES, input.alertType)) throw badInput(`alertType must be one of ${ALERT_TYPES.join(', ')}`, 'alertType');
+    const alertType = input.alertType;
+    if (PRO_ONLY.has(alertType) && tier !== 'pro') throw new AppError('FORBIDDEN', `${alertType} alerts need the pro tier`);
+    const comparison = validComparison(alertType, input.comparison);
     const thresholdValue = validValue(alertType, input.thresholdValue);
     let billId: number | null = null;
     if (input.billId !== undefined && input.billId !== null) {
-      if (typeof input.billId !== 'number' || !Number.isInteger(input.billId) || input.billId < 1) throw badInput('bill_id must be a positive integer or null');
+      if (typeof input.billId !== 'number' || !Number.isInteger(input.billId) || input.billId < 1) throw badInput('billId must be a positive integer or null', 'billId');
       if (!(await this.watchlists.billIds(watchlist.id)).includes(input.billId)) throw badInput(`bill ${input.billId} is not on watchlist ${watchlist.id}`);
       billId = input.billId;
     }
@@ -143,10 +152,10 @@ export class AlertService {
         await manager.query('SELECT id FROM watchlist WHERE id = $1 FOR UPDATE', [watchlist.id]);
         const count = await manager.countBy(AlertThresholdEntity, { watchlistId: watchlist.id });
         if (count >= PILOT_THRESHOLDS_PER_WATCHLIST) {
-          throw new AppError('FORBIDDEN', `The Pilot tier allows ${PILOT_THRESHOLDS_PER_WATCHLIST} alert thresholds per watchlist; Pro has no limit`);
+          throw new AppError('FORBIDDEN', `The pilot tier allows ${PILOT_THRESHOLDS_PER_WATCHLIST} alert thresholds per watchlist; pro has no limit`);
         }
       }
-      return manager.save(AlertThresholdEntity, { accountId, watchlistId: watchlist.id, billId, alertType, thresholdValue, comparison: comparison as Comparison, lastTriggeredAt: null });
+      return manager.save(AlertThresholdEntity, { accountId, watchlistId: watchlist.id, billId, alertType, thresholdValue, comparison, lastTriggeredAt: null });
     });
     return { ...saved, armed: true, quietBillIds: [], active: true, inactiveReason: null };
   }
@@ -172,7 +181,7 @@ export class AlertService {
    * Each bill evaluated costs one prediction from `allowance`, like a batch item: past the daily
    * limit the remaining bills are reported blocked and not evaluated.
    */
-  async check(accountId: number, tier: Tier, source: 'manual' | 'scheduled', allowance: PredictionAllowance, now: Date = new Date()): Promise<CheckResult> {
+  async check(accountId: number, tier: Tier, source: AlertCheckSource, allowance: PredictionAllowance, now: Date = new Date()): Promise<CheckResult> {
     const all = await this.dataSource.getRepository(AlertThresholdEntity).find({ where: { accountId }, relations: { watchlist: true }, order: { id: 'ASC' } });
     const activity = thresholdActivity(all, tier);
     const thresholds = all.filter((t) => activity.get(t.id) === null);
@@ -298,7 +307,7 @@ const triggerFromRow = (r: Record<string, unknown>): AlertTriggerEntity => ({
   valueSeen: r.value_seen as number,
   referenceDate: r.reference_date as string,
   triggeredAt: r.triggered_at as Date,
-  source: r.source as 'manual' | 'scheduled',
+  source: r.source as AlertCheckSource,
 });
 
 /** The number a threshold compares: days, a probability, or for trend and spike a rise of the Royal Assent probability. */

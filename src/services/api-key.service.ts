@@ -72,7 +72,7 @@ export class ApiKeyService {
     if (name !== undefined && (typeof name !== 'string' || name.length > 100)) throw badInput('name must be a string of at most 100 characters');
     const account = await this.accounts.findByEmail(email);
     if (account.tier === 'free') {
-      throw new AppError('FORBIDDEN', `${account.email} is on the Free tier: API keys need the Pilot tier or above`);
+      throw new AppError('FORBIDDEN', `${account.email} is on the free tier: API keys need the pilot tier or above`);
     }
     const prefix = `bp_${randomBytes(4).toString('hex')}`;
     const apiKey = `${prefix}_${randomBytes(32).toString('base64url')}`;

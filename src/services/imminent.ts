@@ -1,8 +1,10 @@
 import { addDays } from '../../model/dates';
 import type { PredictionResult } from './prediction.service';
 
-export type UrgencyLevel = 'critical' | 'urgent' | 'soon' | 'tracking' | 'none';
-export type TimeBucket = 'today' | 'week' | 'two_weeks' | 'month' | null;
+import type { TimeBucket as Bucket, UrgencyLevel } from '../vocabulary';
+
+export type { UrgencyLevel };
+export type TimeBucket = Bucket | null;
 
 export const urgencyLevel = (days: number): UrgencyLevel => (days <= 1 ? 'critical' : days <= 3 ? 'urgent' : days <= 7 ? 'soon' : days <= 30 ? 'tracking' : 'none');
 

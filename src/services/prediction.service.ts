@@ -45,7 +45,7 @@ export class PredictionService {
   referenceDate(requested: string | null | undefined): string {
     const today = this.clock.today();
     if (!requested) return today;
-    if (requested > today) throw badInput(`referenceDate ${requested} is after today (${today}): a nowcast uses facts known on its date`);
+    if (requested > today) throw badInput(`referenceDate ${requested} is after today (${today}): a nowcast uses facts known on its date`, 'referenceDate');
     return requested;
   }
 
@@ -72,7 +72,7 @@ export class PredictionService {
     return billIds.map((id, i) => {
       const bill = bills[i];
       if (!bill) return notFound(`bill ${id} does not exist`);
-      if (!introducedBy(i)) return badInput(`bill ${id} was introduced on ${bill.introducedDate}, after referenceDate ${referenceDate}`);
+      if (!introducedBy(i)) return badInput(`bill ${id} was introduced on ${bill.introducedDate}, after the reference date ${referenceDate}`, 'referenceDate');
       return this.cache.get(key(i)) ?? notFound(`bill ${id} does not exist`);
     });
   }

@@ -19,19 +19,19 @@ export interface WatchlistWithBills extends WatchlistEntity {
 }
 
 function parseName(name: unknown): string {
-  if (typeof name !== 'string' || !name.trim() || name.trim().length > 100) throw badInput('name must be 1 to 100 characters');
+  if (typeof name !== 'string' || !name.trim() || name.trim().length > 100) throw badInput('name must be 1 to 100 characters', 'name');
   return name.trim();
 }
 
 function parseDescription(description: unknown): string | null {
   if (description === undefined || description === null) return null;
-  if (typeof description !== 'string' || description.length > 1000) throw badInput('description must be a string of at most 1000 characters');
+  if (typeof description !== 'string' || description.length > 1000) throw badInput('description must be a string of at most 1000 characters', 'description');
   return description;
 }
 
-export function parseBillIds(ids: unknown, name = 'bill_ids'): number[] {
-  if (!Array.isArray(ids) || ids.length > MAX_WATCHLIST_BILLS) throw badInput(`${name} must be an array of at most ${MAX_WATCHLIST_BILLS} bill ids`);
-  for (const id of ids) if (!isId(id)) throw badInput(`${name} must hold positive integers (UK Parliament bill ids)`);
+export function parseBillIds(ids: unknown): number[] {
+  if (!Array.isArray(ids) || ids.length > MAX_WATCHLIST_BILLS) throw badInput(`billIds must be an array of at most ${MAX_WATCHLIST_BILLS} bill ids`, 'billIds');
+  for (const id of ids) if (!isId(id)) throw badInput('billIds must hold positive integers (UK Parliament bill ids)', 'billIds');
   return [...new Set(ids as number[])];
 }
 
@@ -84,7 +84,7 @@ export class WatchlistService {
 
   async addBills(accountId: number, id: number, billIds: number[]): Promise<WatchlistWithBills> {
     await this.owned(accountId, id);
-    if (!billIds.length) throw badInput('give bill_id or bill_ids');
+    if (!billIds.length) throw badInput('billIds must name at least one bill', 'billIds');
     await this.requireBills(billIds);
     const count = await this.dataSource.getRepository(WatchlistBillEntity).countBy({ watchlistId: id });
     if (count + billIds.length > MAX_WATCHLIST_BILLS) throw badInput(`a watchlist holds at most ${MAX_WATCHLIST_BILLS} bills`);

@@ -78,12 +78,12 @@ describe('API key authentication', () => {
     const key = await t.userWithKey('free');
     const res = await t.graphql(ME, { key });
     expect(res.status).toBe(403);
-    expect(res.body.errors[0]).toMatchObject({ extensions: { code: 'FORBIDDEN' }, message: expect.stringMatching(/Free tier/) });
+    expect(res.body.errors[0]).toMatchObject({ extensions: { code: 'FORBIDDEN' }, message: expect.stringMatching(/free tier/) });
   });
 
   it('refuses to issue a key to a Free-tier user', async () => {
     await t.services.accounts.create('free-only@example.com', 'free');
-    await expect(t.services.apiKeys.create('free-only@example.com')).rejects.toThrow(/Free tier: API keys need the Pilot tier/);
+    await expect(t.services.apiKeys.create('free-only@example.com')).rejects.toThrow(/free tier: API keys need the pilot tier/);
   });
 
   it('stores only a hash and a short prefix of a key, and never logs it', async () => {

@@ -144,7 +144,7 @@ describe('a 429 says which limit refused it', () => {
     const res = await u.get('/predict/2900');
     expect(res.status).toBe(429);
     expect(res.headers).toMatchObject({ 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': NEXT_MIDNIGHT });
-    expect(res.body.detail).toMatch(/^Daily prediction limit reached: the Pilot tier allows 100 a day/);
+    expect(res.body.detail).toMatch(/^Daily prediction limit reached: the pilot tier allows 100 a day/);
   });
 
   it('GraphQL: the daily API call limit, though the request touched no other', async () => {
@@ -207,7 +207,7 @@ describe('after a downgrade from Pro', () => {
 
     const listed = (await u.get('/predictions/alerts/thresholds')).body.thresholds as { id: number; active: boolean; inactive_reason: string | null }[];
     const byId = new Map(listed.map((th) => [th.id, th]));
-    expect(byId.get(trend)).toMatchObject({ active: false, inactive_reason: 'alert_type trend needs the Pro tier' });
+    expect(byId.get(trend)).toMatchObject({ active: false, inactive_reason: 'trend alerts need the pro tier' });
     expect(probability.slice(0, 5).map((id) => byId.get(id)!.active)).toEqual([true, true, true, true, true]);
     expect(byId.get(probability[5])).toMatchObject({ active: false, inactive_reason: expect.stringMatching(/allows 5 active alert thresholds per watchlist/) });
     const gqlListed = (await u.gql('{ alertThresholds { id active inactiveReason } }')).body.data.alertThresholds;

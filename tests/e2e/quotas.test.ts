@@ -54,7 +54,7 @@ describe('daily limits, per user across all their keys', () => {
     expect((await predict(second)).status).toBe(200);
     const refused = await predict(second);
     expect(refused.status).toBe(429);
-    expect(refused.body).toEqual({ detail: 'Daily prediction limit reached: the Pilot tier allows 100 a day; it resets at 2026-11-23T00:00:00.000Z' });
+    expect(refused.body).toEqual({ detail: 'Daily prediction limit reached: the pilot tier allows 100 a day; it resets at 2026-11-23T00:00:00.000Z' });
     expect(refused.headers['retry-after']).toBe('43200');
     expect(refused.headers['x-ratelimit-remaining']).toBe('0');
     const gql = await t.graphql('{ prediction(billId: 2900) { billId } }', { key });
@@ -79,7 +79,7 @@ describe('daily limits, per user across all their keys', () => {
     expect((await batch(key, [26])).status).toBe(200);
     const refused = await batch(key, [26]);
     expect(refused.status).toBe(429);
-    expect(refused.body.detail).toMatch(/Daily batch request limit reached: the Pilot tier allows 10 a day/);
+    expect(refused.body.detail).toMatch(/Daily batch request limit reached: the pilot tier allows 10 a day/);
     expect((await use(accountId, 'calls', 0, 1000)).used).toBe(2);
   });
 
@@ -88,7 +88,7 @@ describe('daily limits, per user across all their keys', () => {
     await use(accountId, 'calls', 1000, 1000);
     const rest = await t.http().get('/api/v1/predictions/imminent').set('authorization', `Bearer ${key}`);
     expect(rest.status).toBe(429);
-    expect(rest.body.detail).toMatch(/Daily API call limit reached: the Pilot tier allows 1,000 a day/);
+    expect(rest.body.detail).toMatch(/Daily API call limit reached: the pilot tier allows 1,000 a day/);
     expect((await t.graphql('{ me { id } }', { key })).status).toBe(429);
   });
 

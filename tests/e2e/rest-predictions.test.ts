@@ -93,7 +93,7 @@ describe('GET /api/v1/predict/{bill_id}', () => {
     const free = await t.userWithKey('free');
     const res = await get('/api/v1/predict/2900', free);
     expect(res.status).toBe(403);
-    expect(res.body.detail).toMatch(/Free tier/);
+    expect(res.body.detail).toMatch(/free tier/);
   });
 });
 

@@ -51,7 +51,7 @@ it('refuses a key to a Free user with exit code 1 and a clear message', async ()
   await adminCli(['create-user', '--email', 'fred@example.com', '--tier', 'free'], env);
   const refused = await adminCli(['create-key', '--email', 'fred@example.com'], env);
   expect(refused.code).toBe(1);
-  expect(refused.json.error).toMatch(/Free tier: API keys need the Pilot tier or above/);
+  expect(refused.json.error).toMatch(/free tier: API keys need the pilot tier or above/);
   const duplicate = await adminCli(['create-user', '--email', 'ANN@example.com', '--tier', 'pro'], env);
   expect(duplicate.code).toBe(1);
   expect(duplicate.json.error).toMatch(/already exists/);

@@ -26,7 +26,7 @@ describe('watchlists', () => {
   it('are created, listed, read with their bills and today’s predictions, changed and deleted', async () => {
     const a = api((await user('pilot')).key);
     const created = await a.post('/dashboard/watchlists', { name: 'Marriage law', description: 'PMBs on marriage', bill_ids: [2900] });
-    expect(created.status).toBe(201);
+    expect(created.status).toBe(200);
     expect(created.body).toMatchObject({ id: expect.any(Number), name: 'Marriage law', description: 'PMBs on marriage', bill_count: 1, bills: [{ bill_id: 2900, title: 'Marriage and Civil Partnership (Minimum Age) Bill' }] });
     const id = created.body.id;
 
@@ -37,13 +37,13 @@ describe('watchlists', () => {
 
     const detail = (await a.get(`/dashboard/watchlists/${id}`)).body;
     const live = detail.bills.find((b: { bill_id: number }) => b.bill_id === 2900);
-    expect(live).toMatchObject({ title: expect.any(String), current_stage: { stage: 'second_reading', house: 'Commons' }, predictions: { royal_assent: expect.any(Number), timeline_eta_days: expect.any(Number) } });
-    expect(detail.bills.find((b: { bill_id: number }) => b.bill_id === 144).predictions).toMatchObject({ royal_assent: 1, timeline_eta_days: null });
+    expect(live).toMatchObject({ title: expect.any(String), current_stage: { stage: 'second_reading', house: 'Commons' }, predictions: { royal_assent: { probability: expect.any(Number) }, timeline_eta: { days: expect.any(Number) } } });
+    expect(detail.bills.find((b: { bill_id: number }) => b.bill_id === 144).predictions).toMatchObject({ royal_assent: { probability: 1 }, timeline_eta: { days: null } });
 
     const removed = await a.del(`/dashboard/watchlists/${id}/bills/26`);
     expect(removed.body.bill_count).toBe(3);
     expect((await a.del(`/dashboard/watchlists/${id}/bills/26`)).status).toBe(404);
-    expect((await a.del(`/dashboard/watchlists/${id}`)).status).toBe(204);
+    expect((await a.del(`/dashboard/watchlists/${id}`)).body).toEqual({ id, deleted: true });
     expect((await a.get(`/dashboard/watchlists/${id}`)).status).toBe(404);
   });
 
@@ -87,7 +87,7 @@ describe('alert thresholds', () => {
     const a = api((await user('pilot')).key);
     const watchlistId = (await a.post('/dashboard/watchlists', { name: 'T', bill_ids: [2900, 26] })).body.id;
     const res = await a.post('/predictions/alerts/thresholds', { watchlist_id: watchlistId, bill_id: null, alert_type: 'timeline_eta', threshold_value: 14, comparison: 'less_than' });
-    expect(res.status).toBe(201);
+    expect(res.status).toBe(200);
     expect(res.body).toEqual({
       id: expect.any(Number),
       watchlist_id: watchlistId,
@@ -105,7 +105,7 @@ describe('alert thresholds', () => {
     const alias = await a.post('/alerts/thresholds', { watchlist_id: watchlistId, bill_id: 2900, alert_type: 'stall_risk', threshold_value: 0.7 });
     expect(alias.body).toMatchObject({ bill_id: 2900, comparison: 'greater_than' });
     expect((await a.get('/predictions/alerts/thresholds')).body.thresholds.map((x: { id: number }) => x.id)).toEqual([res.body.id, alias.body.id]);
-    expect((await a.del(`/predictions/alerts/thresholds/${alias.body.id}`)).status).toBe(204);
+    expect((await a.del(`/predictions/alerts/thresholds/${alias.body.id}`)).body).toEqual({ id: alias.body.id, deleted: true });
     expect((await a.del(`/predictions/alerts/thresholds/${alias.body.id}`)).status).toBe(404);
   });
 
@@ -131,18 +131,18 @@ describe('alert thresholds', () => {
   it('allow Pilot 5 per watchlist and no Pro-only types; Pro neither limit', async () => {
     const pilot = api((await user('pilot')).key);
     const wl = (await pilot.post('/dashboard/watchlists', { name: 'Five', bill_ids: [2900] })).body.id;
-    for (let i = 0; i < 5; i++) expect((await pilot.post('/predictions/alerts/thresholds', { watchlist_id: wl, alert_type: 'probability', threshold_value: i / 10 })).status).toBe(201);
+    for (let i = 0; i < 5; i++) expect((await pilot.post('/predictions/alerts/thresholds', { watchlist_id: wl, alert_type: 'probability', threshold_value: i / 10 })).status).toBe(200);
     const sixth = await pilot.post('/predictions/alerts/thresholds', { watchlist_id: wl, alert_type: 'probability', threshold_value: 0.9 });
     expect(sixth.status).toBe(403);
-    expect(sixth.body.detail).toBe('The Pilot tier allows 5 alert thresholds per watchlist; Pro has no limit');
+    expect(sixth.body.detail).toBe('The pilot tier allows 5 alert thresholds per watchlist; pro has no limit');
     const trend = await pilot.post('/predictions/alerts/thresholds', { watchlist_id: (await pilot.post('/dashboard/watchlists', { name: 'Other' })).body.id, alert_type: 'trend', threshold_value: 0.1 });
     expect(trend.status).toBe(403);
-    expect(trend.body.detail).toBe('alert_type trend needs the Pro tier');
+    expect(trend.body.detail).toBe('trend alerts need the pro tier');
 
     const pro = api((await user('pro')).key);
     const proWl = (await pro.post('/dashboard/watchlists', { name: 'Many', bill_ids: [2900] })).body.id;
-    for (let i = 0; i < 6; i++) expect((await pro.post('/predictions/alerts/thresholds', { watchlist_id: proWl, alert_type: 'probability', threshold_value: i / 10 })).status).toBe(201);
-    expect((await pro.post('/predictions/alerts/thresholds', { watchlist_id: proWl, alert_type: 'spike', threshold_value: 0.2 })).status).toBe(201);
+    for (let i = 0; i < 6; i++) expect((await pro.post('/predictions/alerts/thresholds', { watchlist_id: proWl, alert_type: 'probability', threshold_value: i / 10 })).status).toBe(200);
+    expect((await pro.post('/predictions/alerts/thresholds', { watchlist_id: proWl, alert_type: 'spike', threshold_value: 0.2 })).status).toBe(200);
   });
 });
 
@@ -182,7 +182,7 @@ describe('checking', () => {
     await a.post('/predictions/alerts/thresholds', { watchlist_id: wl, bill_id: null, alert_type: 'probability', threshold_value: 0 });
     await a.post('/predictions/alerts/thresholds', { watchlist_id: wl, bill_id: 2900, alert_type: 'withdrawal_risk', threshold_value: 0 });
     expect((await a.post('/predictions/alerts/check', {})).body.count).toBe(3);
-    expect((await a.del(`/dashboard/watchlists/${wl}`)).status).toBe(204);
+    expect((await a.del(`/dashboard/watchlists/${wl}`)).status).toBe(200);
     expect((await a.get('/predictions/alerts/thresholds')).body.thresholds).toEqual([]);
 
     const all = (await a.get('/predictions/alerts/history')).body;
@@ -205,7 +205,7 @@ describe('checking', () => {
     const pilot = api((await user('pilot')).key);
     const refused = await pilot.get('/predictions/alerts/history');
     expect(refused.status).toBe(403);
-    expect(refused.body.detail).toMatch(/Pro tier/);
+    expect(refused.body.detail).toMatch(/pro tier/);
   });
 
   it('runs for Pro accounts once an hour, on the clock it is given', async () => {

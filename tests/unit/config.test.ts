@@ -18,6 +18,8 @@ describe('configuration', () => {
     ['DB_POOL_SIZE', '1', /DB_POOL_SIZE/],
     ['LOG_LEVEL', 'loud', /LOG_LEVEL/],
     ['ANON_RATE_LIMIT', '-1', /ANON_RATE_LIMIT/],
+    ['CORS_ORIGINS', 'https://app.example.com/path', /CORS_ORIGINS.*must be an origin/],
+    ['CORS_ORIGINS', 'app.example.com', /CORS_ORIGINS.*must be an origin/],
   ])('refuses %s=%s, naming the variable', (name, value, message) => {
     expect(() => loadConfig({ [name]: value })).toThrow(message);
   });
@@ -30,5 +32,10 @@ describe('configuration', () => {
 
   it('accepts a real date for SERVICE_DATE', () => {
     expect(loadConfig({ SERVICE_DATE: '2020-02-29' }).serviceDate).toBe('2020-02-29');
+  });
+
+  it('reads CORS_ORIGINS as a comma-separated list of origins, none by default', () => {
+    expect(loadConfig({}).corsOrigins).toEqual([]);
+    expect(loadConfig({ CORS_ORIGINS: ' https://app.example.com, http://localhost:5173 ,' }).corsOrigins).toEqual(['https://app.example.com', 'http://localhost:5173']);
   });
 });

@@ -1,0 +1,82 @@
+/**
+ * Every enumeration of the service, once, in the domain's spelling (the stored and REST values).
+ * The GraphQL enums (resolvers/enums.ts), the OpenAPI document (rest-compat/openapi/), the REST
+ * validation and the services' input types are derived from these arrays; nothing else spells them.
+ * Pure constants: every layer, the model included, may import this file.
+ */
+
+export type ValueOf<T extends readonly string[]> = T[number];
+
+/** Subscription tiers (specification 1, 8). */
+export const TIERS = ['free', 'pilot', 'pro'] as const;
+export type Tier = ValueOf<typeof TIERS>;
+
+/** Alert threshold types (specification 4.4). */
+export const ALERT_TYPES = ['timeline_eta', 'probability', 'trend', 'spike', 'stall_risk', 'amendment_risk', 'close_vote', 'withdrawal_risk'] as const;
+export type AlertType = ValueOf<typeof ALERT_TYPES>;
+/** The types the Pro tier alone may use; they fire on a rise of at least the threshold. */
+export const PRO_ALERT_TYPES = ['trend', 'spike'] as const satisfies readonly AlertType[];
+/** "alert when the risk exceeds the threshold" (4.4): these compare greater_than only. */
+export const RISK_ALERT_TYPES = ['stall_risk', 'amendment_risk', 'close_vote', 'withdrawal_risk'] as const satisfies readonly AlertType[];
+
+/** How a threshold compares its value (2.7). */
+export const COMPARISONS = ['less_than', 'greater_than'] as const;
+export type Comparison = ValueOf<typeof COMPARISONS>;
+
+/** What ran an alert check: the account's own request, or the hourly Pro check. */
+export const ALERT_CHECK_SOURCES = ['manual', 'scheduled'] as const;
+export type AlertCheckSource = ValueOf<typeof ALERT_CHECK_SOURCES>;
+
+/** The stages that move a bill along its passage, in order; procedural motions are not among them. */
+export const MAIN_STAGES = ['first_reading', 'second_reading', 'committee', 'report', 'third_reading', 'consideration_of_amendments', 'royal_assent'] as const;
+export type MainStage = ValueOf<typeof MAIN_STAGES>;
+/** Position of a stage in the passage of the bill. */
+export const STAGE_PHASES = ['first_house', 'second_house', 'ping_pong', 'royal_assent'] as const;
+export type StagePhase = ValueOf<typeof STAGE_PHASES>;
+
+/** Normalised bill types: government, the kinds of Private Members' Bill, private, hybrid, consolidation. */
+export const BILL_KINDS = ['government', 'pmb_ballot', 'pmb_ten_minute_rule', 'pmb_presentation', 'pmb_lords', 'private', 'hybrid', 'consolidation'] as const;
+export type BillKind = ValueOf<typeof BILL_KINDS>;
+/** Royal Assent and some private-bill steps sit in neither house: Unassigned. */
+export const HOUSES = ['Commons', 'Lords', 'Unassigned'] as const;
+export type House = ValueOf<typeof HOUSES>;
+/** What had become of a bill when the data was read. */
+export const BILL_OUTCOMES = ['royal_assent', 'withdrawn', 'fell', 'pending'] as const;
+export type BillOutcome = ValueOf<typeof BILL_OUTCOMES>;
+/** Where a bill stood on a reference date, from the facts known then. */
+export const BILL_STATUSES = ['live', 'enacted', 'withdrawn', 'fell'] as const;
+export type BillStatus = ValueOf<typeof BILL_STATUSES>;
+
+/** The only prediction mode (2.1). */
+export const PREDICTION_MODES = ['nowcast'] as const;
+/** Risk levels (2.3): low below 0.3, medium from 0.3 to 0.7, high above 0.7. */
+export const RISK_LEVELS = ['low', 'medium', 'high'] as const;
+export type RiskLevel = ValueOf<typeof RISK_LEVELS>;
+/** Outcome of one bill in a batch (2.4, 7). */
+export const BATCH_ITEM_STATUSES = ['success', 'error', 'blocked'] as const;
+export type BatchItemStatus = ValueOf<typeof BATCH_ITEM_STATUSES>;
+/** Urgency of an imminent bill (2.6): critical ≤ 1 day, urgent ≤ 3, soon ≤ 7, tracking ≤ 30, else none. */
+export const URGENCY_LEVELS = ['critical', 'urgent', 'soon', 'tracking', 'none'] as const;
+export type UrgencyLevel = ValueOf<typeof URGENCY_LEVELS>;
+/** Countdown bucket of an imminent bill (2.6); null beyond a month. */
+export const TIME_BUCKETS = ['today', 'week', 'two_weeks', 'month'] as const;
+export type TimeBucket = ValueOf<typeof TIME_BUCKETS>;
+
+/** Webhook and subscription event types (specification 6): names only. */
+export const EVENT_TYPES = [
+  'prediction.updated',
+  'bill.stage_changed',
+  'prediction.imminent_stage_change',
+  'prediction.high_probability',
+  'prediction.probability_spike',
+  'prediction.trending_up',
+  'prediction.crossed_threshold',
+] as const;
+export type EventType = ValueOf<typeof EVENT_TYPES>;
+/** The event types the Pro tier alone receives. */
+export const PRO_EVENT_TYPES = ['prediction.probability_spike', 'prediction.trending_up', 'prediction.crossed_threshold'] as const satisfies readonly EventType[];
+
+/** Whether a value is one of a vocabulary's words (narrowing it). */
+export function isOneOf<const V extends string>(values: readonly V[], value: unknown): value is V {
+  return typeof value === 'string' && (values as readonly string[]).includes(value);
+}

@@ -1,0 +1,42 @@
+import { type GraphQLSchema, isEnumType } from 'graphql';
+import { buildAppSchema } from '../../../resolvers/schema';
+import { OPENAPI_DOCUMENT } from '../../../rest-compat/openapi';
+import { ALERT_TYPES, BATCH_ITEM_STATUSES, COMPARISONS, isOneOf, RISK_LEVELS, TIERS, TIME_BUCKETS, URGENCY_LEVELS } from '../../../src/vocabulary';
+
+let schema: GraphQLSchema;
+beforeAll(async () => {
+  schema = await buildAppSchema();
+});
+
+const schemas = OPENAPI_DOCUMENT.components.schemas as Record<string, any>;
+
+describe('the vocabulary', () => {
+  it.each([
+    ['Tier', TIERS],
+    ['AlertType', ALERT_TYPES],
+    ['Comparison', COMPARISONS],
+    ['RiskLevel', RISK_LEVELS],
+    ['UrgencyLevel', URGENCY_LEVELS],
+    ['TimeBucket', TIME_BUCKETS],
+    ['BatchItemStatus', BATCH_ITEM_STATUSES],
+  ] as const)('is the GraphQL enum %s: names upper-cased, values the words themselves', (name, words) => {
+    const type = schema.getType(name);
+    if (!isEnumType(type)) throw new Error(`${name} is not an enum`);
+    expect(type.getValues().map((v) => [v.name, v.value])).toEqual(words.map((w) => [w.toUpperCase(), w]));
+  });
+
+  it('is what the OpenAPI document allows', () => {
+    expect(schemas.ThresholdRequest.properties.alert_type.enum).toEqual(ALERT_TYPES);
+    expect(schemas.ThresholdRequest.properties.comparison.enum).toEqual(COMPARISONS);
+    expect(schemas.RiskIndicators.properties.stall_risk_level.enum).toEqual(RISK_LEVELS);
+    expect(schemas.ImminentItem.properties.urgency_level.enum).toEqual(URGENCY_LEVELS);
+    expect(schemas.ImminentItem.properties.time_bucket.enum).toEqual([...TIME_BUCKETS, null]);
+    expect(schemas.BatchItem.properties.status.enum).toEqual(BATCH_ITEM_STATUSES);
+  });
+
+  it('tells its words from anything else', () => {
+    expect(isOneOf(TIERS, 'pilot')).toBe(true);
+    expect(isOneOf(TIERS, 'Pilot')).toBe(false);
+    expect(isOneOf(TIERS, 1)).toBe(false);
+  });
+});
