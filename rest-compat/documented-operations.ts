@@ -57,6 +57,9 @@ const allowedMethods = (paths: DocumentedPath[]) => {
 
 const takes = (names: readonly string[]) => (names.length ? `takes ${names.join(', ')}` : 'takes none');
 
+/** Whether a request carries a body at all (RFC 9112: a length above zero, or chunked). */
+const hasBody = (req: express.Request) => req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+
 function unknownName(given: string[], known: readonly string[]): string | undefined {
   return given.find((name) => !known.includes(name));
 }
@@ -64,8 +67,8 @@ function unknownName(given: string[], known: readonly string[]): string | undefi
 /**
  * Holds every request on a documented path to the document: another method is a 405 with
  * `Allow`; OPTIONS (outside a CORS preflight) answers the `Allow` list; an undocumented query
- * parameter or JSON body field is a 400 naming it. JSON bodies are parsed here, and only for
- * operations that take one. Paths the document lacks fall through (to the JSON 404).
+ * parameter or JSON body field is a 400 naming it (a field sent to an operation that takes no
+ * body too). JSON bodies are parsed here, and only where a request carries one. Paths the document lacks fall through (to the JSON 404).
  */
 export function documentedOperations(document: DocumentShape): RequestHandler {
   const paths = compile(document);
@@ -85,8 +88,8 @@ export function documentedOperations(document: DocumentShape): RequestHandler {
     const where = `${method} ${found.template}`;
     const query = unknownName(Object.keys(req.query), operation.query);
     if (query !== undefined) return next(badInput(`unknown query parameter ${query}: ${where} ${takes(operation.query)}`));
-    if (operation.body === null) return next();
-    const fields = operation.body;
+    if (operation.body === null && !hasBody(req)) return next();
+    const fields = operation.body ?? [];
     parseJson(req, res, (error?: unknown) => {
       if (error) return next(error);
       const body = req.body as unknown;

@@ -72,7 +72,8 @@ export class PredictionService {
     return billIds.map((id, i) => {
       const bill = bills[i];
       if (!bill) return notFound(`bill ${id} does not exist`);
-      if (!introducedBy(i)) return badInput(`bill ${id} was introduced on ${bill.introducedDate}, after the reference date ${referenceDate}`, 'referenceDate');
+      // in plain domain words: this detail also travels inside batch items, where no door renames a field
+      if (!introducedBy(i)) return badInput(`bill ${id} was introduced on ${bill.introducedDate}, after the reference date ${referenceDate}`);
       return this.cache.get(key(i)) ?? notFound(`bill ${id} does not exist`);
     });
   }

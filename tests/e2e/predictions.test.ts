@@ -69,7 +69,7 @@ describe('a served model', () => {
     ['a bill id of zero', 0, undefined, 400, 'BAD_USER_INPUT', /billId must be a positive integer/],
     ['a reference date after today', 2900, '2022-01-05', 400, 'BAD_USER_INPUT', /after today/],
     ['a date that does not exist', 2900, '2021-02-30', 400, 'BAD_USER_INPUT', /LocalDate/],
-    ['a date before the bill was introduced', 2900, '2020-01-01', 400, 'BAD_USER_INPUT', /introduced on 2021-06-16, after referenceDate 2020-01-01/],
+    ['a date before the bill was introduced', 2900, '2020-01-01', 400, 'BAD_USER_INPUT', /introduced on 2021-06-16, after the reference date 2020-01-01/],
   ])('refuses %s', async (_name, id, date, status, code, message) => {
     const res = await predict(id as number, date as string | undefined);
     expect(res.status).toBe(status);

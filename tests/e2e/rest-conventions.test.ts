@@ -69,6 +69,12 @@ describe('an input the operation does not have', () => {
     expect(threshold.body.detail).toMatch(/^unknown field comparator in the JSON body: POST \/alerts\/thresholds takes watchlist_id, bill_id, alert_type, threshold_value, comparison$/);
   });
 
+  it('is a 400 naming it in a JSON body sent to an operation that takes none', async () => {
+    const res = await api(pro).post('/predictions/alerts/check', { watchlist_id: 1 });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ detail: 'unknown field watchlist_id in the JSON body: POST /predictions/alerts/check takes none' });
+  });
+
   it('leaves the documented inputs working', async () => {
     expect((await api(pro).get('/predict/2900?reference_date=2021-11-25')).body.reference_date).toBe('2021-11-25');
     expect((await api(pro).post('/predictions/batch', { bill_ids: [2900], reference_date: '2021-11-25' })).body.summary.success).toBe(1);
@@ -195,6 +201,9 @@ describe('each door names inputs in its own spelling', () => {
     expect(batch.body.detail).toMatch(/^reference_date 2022-06-01 is after today/);
     const gql = await t.graphql('{ prediction(billId: 2900, referenceDate: "2022-06-01") { billId } }', { key: pro });
     expect(gql.body.errors[0].message).toMatch(/^referenceDate 2022-06-01 is after today/);
+    // a batch item's detail, which no door rewrites, speaks plain words
+    const item = (await api(pro).post('/predictions/batch', { bill_ids: [2900], reference_date: '2020-01-01' })).body.results[0];
+    expect(item).toMatchObject({ status: 'error', detail: 'bill 2900 was introduced on 2021-06-16, after the reference date 2020-01-01' });
   });
 
   it('a threshold value out of range: threshold_value on REST, thresholdValue on GraphQL', async () => {
