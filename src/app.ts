@@ -7,6 +7,7 @@ import { Gateway, type GatewayHooks } from './gateway/pipeline';
 import { jsonErrorHandler, notFoundHandler } from './http-errors';
 import { graphqlDocumentGuard } from './document-guard';
 import { depthLimit, queryCostLimit } from './query-cost';
+import { createMetrics, type MetricsOptions } from './gateway/metrics';
 import { requestLogging } from './gateway/request-id';
 import type { Services } from './services';
 
@@ -16,6 +17,8 @@ export interface AppOptions {
   gatewayHooks?: GatewayHooks;
   /** browser origins allowed to call /api/v1 (CORS_ORIGINS) */
   corsOrigins?: readonly string[];
+  /** who may read /metrics (see MetricsOptions) */
+  metrics?: MetricsOptions;
 }
 
 export interface App {
@@ -48,6 +51,9 @@ export async function createApp(services: Services, options: AppOptions): Promis
   app.set('trust proxy', false);
 
   app.use(requestLogging(services.logger));
+  const metrics = createMetrics(services, options.metrics);
+  app.use(metrics.middleware);
+  app.get('/metrics', metrics.handler);
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
@@ -62,7 +68,7 @@ export async function createApp(services: Services, options: AppOptions): Promis
   const graphql = await createApolloDoor(gateway, {
     httpServer,
     validationRules: [depthLimit()],
-    plugins: [queryCostLimit(options.schema)],
+    plugins: [queryCostLimit(options.schema), metrics.graphqlPlugin],
     logger: services.logger,
   });
   app.use('/graphql', express.json({ limit: '100kb' }), graphqlDocumentGuard(), graphql.middleware);

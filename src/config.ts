@@ -28,6 +28,7 @@ const envSchema = z.object({
     .default('')
     .transform((list) => list.split(',').map((origin) => origin.trim()).filter(Boolean))
     .pipe(z.array(z.string().refine(isOrigin, 'each entry must be an origin such as https://app.example.com (scheme, host, optional port; no path)'))),
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
 });
 
 /** A browser origin exactly as a browser sends it in the Origin header: scheme://host[:port], nothing after. */
@@ -60,6 +61,8 @@ export interface Config {
   anonRateLimit: number;
   /** browser origins allowed to call /api/v1 from their pages (CORS); none by default */
   corsOrigins: string[];
+  /** bearer token for /metrics; unset: /metrics answers direct loopback requests only */
+  metricsToken: string | undefined;
 }
 
 /** The repository's sibling data folder, used when BILLS_SNAPSHOT is unset. */
@@ -94,5 +97,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     burstLimit: e.BURST_LIMIT,
     anonRateLimit: e.ANON_RATE_LIMIT,
     corsOrigins: e.CORS_ORIGINS,
+    metricsToken: e.METRICS_TOKEN,
   };
 }

@@ -8,6 +8,7 @@ import { type QuotaStore, SqlQuotaStore } from './quota-store';
 import { RedisQuotaStore } from './redis-quota-store';
 import { WriteBehindQuotaStore } from './write-behind-quota-store';
 import { RequestQuota } from './request-quota';
+import type { QuotaKind } from './tier-limits';
 
 /**
  * Daily quotas. Counters in Redis when REDIS_URL is set (shared by instances); else on
@@ -16,6 +17,8 @@ import { RequestQuota } from './request-quota';
  */
 export class QuotaService {
   readonly store: QuotaStore;
+  /** refusals by limit since start (a request or batch item over a daily limit), for /metrics */
+  readonly refusals: Record<QuotaKind, number> = { calls: 0, batches: 0, predictions: 0 };
 
   constructor(
     dataSource: DataSource,
@@ -37,7 +40,7 @@ export class QuotaService {
 
   /** The account's limits for work done on its behalf outside a request (the hourly alert check). */
   forAccount(accountId: number, tier: Tier): RequestQuota {
-    return new RequestQuota(this.store, accountId, tier, this.now());
+    return new RequestQuota(this.store, accountId, tier, this.now(), (kind) => this.refusals[kind]++);
   }
 
   close(): Promise<void> {

@@ -20,6 +20,8 @@ export class RequestQuota {
     private readonly accountId: number,
     private readonly tier: Tier,
     private readonly now: Date,
+    /** told of each refusal, by limit (counted for /metrics) */
+    private readonly onRefused: (kind: QuotaKind) => void = () => undefined,
   ) {}
 
   private get day(): string {
@@ -86,6 +88,7 @@ export class RequestQuota {
   }
 
   exceeded(kind: QuotaKind): AppError {
+    this.onRefused(kind);
     const limit = this.limit(kind);
     return new AppError(
       'RATE_LIMITED',

@@ -36,7 +36,7 @@ let emails = 0;
 export const TEST_TRAINING = { iterations: 3, hiddenLayers: [4] };
 
 /** `anonRateLimit`: the per-address limit of requests without a valid key or failing (off unless given: tests make many from one address). */
-export async function startTestApp(options: { billIds?: number[]; trainModel?: boolean; redisUrl?: string; burstLimit?: number; anonRateLimit?: number; corsOrigins?: string[] } = {}): Promise<TestApp> {
+export async function startTestApp(options: { billIds?: number[]; trainModel?: boolean; redisUrl?: string; burstLimit?: number; anonRateLimit?: number; corsOrigins?: string[]; metricsToken?: string } = {}): Promise<TestApp> {
   const db = await openTestDatabase();
   await ingest(db.dataSource, new SnapshotSource(makeSnapshot(options.billIds ?? SAMPLE_BILL_IDS)));
   const logLines: string[] = [];
@@ -48,7 +48,7 @@ export async function startTestApp(options: { billIds?: number[]; trainModel?: b
   if (options.trainModel) await services.models.train();
   else await services.models.start({ trainIfMissing: false });
   const gatewayHooks = options.anonRateLimit ? addressLimitHooks(new AddressLimiter({ perMinute: options.anonRateLimit }), services.apiKeys) : undefined;
-  const app = await createApp(services, { schema: await buildAppSchema(), gatewayHooks, corsOrigins: options.corsOrigins });
+  const app = await createApp(services, { schema: await buildAppSchema(), gatewayHooks, corsOrigins: options.corsOrigins, metrics: { token: options.metricsToken } });
   const http = () => request(app.httpServer);
   return {
     db,

@@ -1,0 +1,169 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { ApolloServerPlugin } from '@apollo/server';
+import type { Request, RequestHandler } from 'express';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Services } from '../services';
+
+export interface MetricsOptions {
+  /**
+   * METRICS_TOKEN: when set, /metrics answers anyone presenting `Authorization: Bearer <token>`;
+   * when unset, only direct loopback requests (no proxy's forwarding headers), and 404 to others.
+   */
+  token?: string;
+}
+
+export interface Metrics {
+  /** first in the chain: times every request and counts it by route pattern and status */
+  middleware: RequestHandler;
+  /** GET /metrics: the Prometheus text format */
+  handler: RequestHandler;
+  /** counts GraphQL operations by name, type and outcome */
+  graphqlPlugin: ApolloServerPlugin<any>;
+  registry: Registry;
+}
+
+const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+/** Operation names are the client's to choose: a bounded set of sane ones is counted, the rest as "(other)". */
+const MAX_OPERATION_NAMES = 200;
+const OPERATION_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+
+/**
+ * The route pattern a request matched, never its raw URL (ids would make a series per bill):
+ * express's `req.route.path` is relative to the router it is mounted on, so the mount prefix is
+ * the request path less as many segments as the pattern has.
+ */
+export function routeLabel(req: Pick<Request, 'route' | 'originalUrl'>): string {
+  const path = req.originalUrl.split('?')[0];
+  const pattern: unknown = req.route?.path;
+  if (typeof pattern === 'string' && !pattern.includes('*')) {
+    const patternSegments = pattern.split('/').filter(Boolean);
+    const pathSegments = path.split('/').filter(Boolean);
+    return `/${[...pathSegments.slice(0, Math.max(0, pathSegments.length - patternSegments.length)), ...patternSegments].join('/')}`;
+  }
+  if (path === '/graphql' || path.startsWith('/graphql/')) return '/graphql';
+  return '(unmatched)';
+}
+
+const FORWARDING_HEADERS = ['x-forwarded-for', 'forwarded', 'x-real-ip'];
+const isLoopback = (address: string | undefined) => address === '127.0.0.1' || address === '::1' || address === '::ffff:127.0.0.1';
+
+function bearerMatches(req: Request, token: string): boolean {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
+  if (!match) return false;
+  const given = Buffer.from(match[1]);
+  const expected = Buffer.from(token);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/**
+ * Prometheus metrics of one app (prom-client; a registry of its own, so several apps in one
+ * process, as in tests, do not collide): process defaults, HTTP requests by route pattern and
+ * status with latency, GraphQL operations by name, quota refusals by limit, the model served, and
+ * the PostgreSQL pool's connections.
+ */
+export function createMetrics(services: Services, options: MetricsOptions = {}): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const registers = [registry];
+
+  const requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests by route pattern, method and status', labelNames: ['method', 'route', 'status'], registers });
+  const latency = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP request latency by route pattern, method and status',
+    labelNames: ['method', 'route', 'status'],
+    buckets: LATENCY_BUCKETS,
+    registers,
+  });
+  const operations = new Counter({
+    name: 'graphql_operations_total',
+    help: 'GraphQL operations over HTTP by operation name, type and outcome',
+    labelNames: ['operation', 'type', 'outcome'],
+    registers,
+  });
+  new Counter({
+    name: 'bill_progress_quota_refusals_total',
+    help: 'Requests and batch items refused by a daily limit, by limit',
+    labelNames: ['limit'],
+    registers,
+    collect() {
+      this.reset();
+      for (const [limit, count] of Object.entries(services.quotas.refusals)) this.inc({ limit }, count);
+    },
+  });
+  new Gauge({
+    name: 'bill_progress_model_info',
+    help: 'The model version serving predictions (1), with its feature schema version',
+    labelNames: ['version', 'feature_schema_version'],
+    registers,
+    collect() {
+      this.reset();
+      const active = services.models.activeVersion();
+      if (active) this.set({ version: String(active.id), feature_schema_version: String(active.feature_schema_version) }, 1);
+    },
+  });
+  new Gauge({
+    name: 'bill_progress_model_trained_timestamp_seconds',
+    help: 'When the model version serving predictions was trained (Unix seconds)',
+    registers,
+    collect() {
+      this.reset();
+      const active = services.models.activeVersion();
+      if (active) this.set(Date.parse(active.created_at) / 1000);
+    },
+  });
+  new Gauge({
+    name: 'bill_progress_db_pool_connections',
+    help: 'PostgreSQL pool connections by state (total, idle, waiting requests); absent on the embedded database',
+    labelNames: ['state'],
+    registers,
+    collect() {
+      this.reset();
+      const pool = (services.dataSource.driver as { master?: { totalCount?: number; idleCount?: number; waitingCount?: number } }).master;
+      if (typeof pool?.totalCount !== 'number') return;
+      this.set({ state: 'total' }, pool.totalCount);
+      this.set({ state: 'idle' }, pool.idleCount ?? 0);
+      this.set({ state: 'waiting' }, pool.waitingCount ?? 0);
+    },
+  });
+
+  const middleware: RequestHandler = (req, res, next) => {
+    const stop = latency.startTimer();
+    res.once('finish', () => {
+      const labels = { method: req.method, route: routeLabel(req), status: String(res.statusCode) };
+      requests.inc(labels);
+      stop(labels);
+    });
+    next();
+  };
+
+  const allowed = (req: Request) => (options.token ? bearerMatches(req, options.token) : isLoopback(req.socket.remoteAddress) && !FORWARDING_HEADERS.some((h) => h in req.headers));
+  const handler: RequestHandler = async (req, res) => {
+    if (!allowed(req)) {
+      if (options.token) res.status(401).set('WWW-Authenticate', 'Bearer').json({ detail: 'Metrics need Authorization: Bearer <METRICS_TOKEN>' });
+      else res.status(404).json({ detail: `No such endpoint: ${req.method} ${req.path}` });
+      return;
+    }
+    res.set('Content-Type', registry.contentType).send(await registry.metrics());
+  };
+
+  const names = new Set<string>();
+  const operationLabel = (name: string | null | undefined) => {
+    if (!name) return '(anonymous)';
+    if (!OPERATION_NAME.test(name)) return '(other)';
+    if (!names.has(name) && names.size >= MAX_OPERATION_NAMES) return '(other)';
+    names.add(name);
+    return name;
+  };
+  const graphqlPlugin: ApolloServerPlugin<any> = {
+    async requestDidStart() {
+      return {
+        async willSendResponse({ operationName, operation, errors, response }) {
+          const failed = Boolean(errors?.length) || (response.body.kind === 'single' && Boolean(response.body.singleResult.errors?.length));
+          operations.inc({ operation: operationLabel(operationName), type: operation?.operation ?? 'unknown', outcome: failed ? 'error' : 'success' });
+        },
+      };
+    },
+  };
+
+  return { middleware, handler, graphqlPlugin, registry };
+}

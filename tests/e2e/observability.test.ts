@@ -1,0 +1,109 @@
+import { startTestApp, type TestApp } from '../support/test-app';
+
+let t: TestApp;
+let key: string;
+let accountId: number;
+beforeAll(async () => {
+  t = await startTestApp({ trainModel: true });
+  key = await t.userWithKey('pilot', 'observed@example.com');
+  accountId = await t.accountIdOf('observed@example.com');
+});
+afterAll(() => t.close());
+
+const logEntries = () => t.logLines.map((l) => JSON.parse(l) as Record<string, any>);
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+describe('X-Request-Id', () => {
+  it('is on every response: health, readiness, 404s, refusals, GraphQL and REST', async () => {
+    const responses = await Promise.all([
+      t.http().get('/healthz'),
+      t.http().get('/readyz'),
+      t.http().get('/no/such/path'),
+      t.http().get('/api/v1/predict/2900').set('authorization', 'Bearer bp_00000000_wrong'),
+      t.http().post('/graphql').send({ query: '{ me { id } }' }).set('authorization', `Bearer ${key}`),
+      t.http().post('/graphql').set('content-type', 'application/json').send('{not json'),
+      t.http().get('/api/v1/predict/2900').set('authorization', `Bearer ${key}`),
+    ]);
+    expect(responses.map((r) => r.status)).toEqual([200, 200, 404, 401, 200, 400, 200]);
+    for (const res of responses) expect(res.headers['x-request-id']).toMatch(UUID);
+  });
+
+  it('keeps a well-formed id from the client, replaces a malformed one, and logs the request under it', async () => {
+    const kept = await t.http().get('/api/v1/predict/2900').set('authorization', `Bearer ${key}`).set('x-request-id', 'client-trace.42');
+    expect(kept.headers['x-request-id']).toBe('client-trace.42');
+    const line = logEntries().find((l) => l.req?.id === 'client-trace.42');
+    expect(line).toMatchObject({ msg: 'request completed', req: { method: 'GET', path: '/api/v1/predict/2900' }, res: { status: 200 } });
+    expect(JSON.stringify(logEntries())).not.toContain(key);
+
+    const replaced = await t.http().get('/healthz').set('x-request-id', 'two words <script>'.padEnd(120, 'x'));
+    expect(replaced.headers['x-request-id']).toMatch(UUID);
+  });
+});
+
+describe('logging a readiness 503', () => {
+  it('is at info, without a stack', async () => {
+    t.services.readiness.block('test', 'a test holds readiness');
+    try {
+      const res = await t.http().get('/readyz').set('x-request-id', 'readyz-503');
+      expect(res.status).toBe(503);
+      expect(res.body).toEqual({ detail: 'Not ready: a test holds readiness' });
+    } finally {
+      t.services.readiness.unblock('test');
+    }
+    const line = logEntries().find((l) => l.req?.id === 'readyz-503')!;
+    expect(line.level).toBe(30);
+    expect(JSON.stringify(line)).not.toContain('stack');
+  });
+});
+
+describe('GET /metrics', () => {
+  const scrape = () => t.http().get('/metrics');
+
+  it('counts requests by route pattern and status with latency, GraphQL operations by name, quota refusals by limit, and the model served', async () => {
+    await t.http().get('/api/v1/predict/2900').set('authorization', `Bearer ${key}`);
+    await t.http().get('/api/v1/predict/999999').set('authorization', `Bearer ${key}`);
+    await t.http().post('/graphql').set('authorization', `Bearer ${key}`).send({ query: 'query WhoAmI { me { id } }', operationName: 'WhoAmI' });
+    await t.services.quotas.store.take(accountId, '2026-11-22', 'predictions', 100, 100);
+    expect((await t.http().get('/api/v1/predict/2900').set('authorization', `Bearer ${key}`)).status).toBe(429);
+
+    const res = await scrape();
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/plain/);
+    const text = res.text;
+    expect(text).toMatch(/^http_requests_total\{method="GET",route="\/api\/v1\/predict\/:bill_id",status="200"\} [1-9]/m);
+    expect(text).toMatch(/^http_requests_total\{method="GET",route="\/api\/v1\/predict\/:bill_id",status="404"\} 1$/m);
+    expect(text).toMatch(/^http_requests_total\{method="GET",route="\/api\/v1\/predict\/:bill_id",status="429"\} 1$/m);
+    expect(text).toMatch(/^http_request_duration_seconds_bucket\{le="0.1",method="GET",route="\/api\/v1\/predict\/:bill_id",status="200"\} \d+$/m);
+    expect(text).not.toMatch(/route="[^"]*\d{3,}/);
+    expect(text).toMatch(/^graphql_operations_total\{operation="WhoAmI",type="query",outcome="success"\} 1$/m);
+    expect(text).toMatch(/^bill_progress_quota_refusals_total\{limit="predictions"\} 1$/m);
+    const version = t.services.models.activeVersion()!;
+    expect(text).toContain(`bill_progress_model_info{version="${version.id}",feature_schema_version="${version.feature_schema_version}"} 1`);
+    expect(text).toMatch(/^bill_progress_model_trained_timestamp_seconds \d+/m);
+    expect(text).toMatch(/^process_cpu_user_seconds_total /m);
+    expect(text).toMatch(/^nodejs_eventloop_lag_seconds /m);
+  });
+
+  it('without METRICS_TOKEN is refused (404) to a request that came through a proxy', async () => {
+    const res = await scrape().set('x-forwarded-for', '203.0.113.7');
+    expect(res.status).toBe(404);
+    expect(res.body.detail).toMatch(/No such endpoint/);
+  });
+});
+
+describe('GET /metrics with METRICS_TOKEN', () => {
+  const token = 'metrics-token-0123456789';
+  let guarded: TestApp;
+  beforeAll(async () => {
+    guarded = await startTestApp({ metricsToken: token });
+  });
+  afterAll(() => guarded.close());
+
+  it('needs the bearer token, even from loopback', async () => {
+    expect((await guarded.http().get('/metrics')).status).toBe(401);
+    expect((await guarded.http().get('/metrics').set('authorization', 'Bearer wrong-token-0123456789')).status).toBe(401);
+    const ok = await guarded.http().get('/metrics').set('authorization', `Bearer ${token}`).set('x-forwarded-for', '203.0.113.7');
+    expect(ok.status).toBe(200);
+    expect(ok.text).toContain('http_requests_total');
+  });
+});
