@@ -1,6 +1,6 @@
 import type { Tier } from '../../../entities/account.entity';
 import type { TestApp } from '../../support/test-app';
-import type { CaseUser, ContractCase, Fixture, PendingCase } from '../doors';
+import { type CaseUser, type ContractCase, type Fixture, type PendingCase, useQuota } from '../doors';
 import { aThreshold, restCheck, THRESHOLD_SELECTION, TRIGGER_SELECTION } from '../shapes';
 
 // Specification 4.4 (alert thresholds, check, history) through both doors, with the tier rules.
@@ -104,6 +104,13 @@ const checkedOnce = (f: Fixture & { watchlist: number; thresholds: number[] }) =
   ],
 });
 
+/** A Pro account's watchlist with a trend threshold and six that fire for bill 2900, then the account is downgraded to Pilot. */
+async function downgradedWithSeven(t: TestApp, user: CaseUser) {
+  const f = await watchlistWith(t, user, [{ alertType: 'trend', thresholdValue: 0.1 }, ...Array.from({ length: 6 }, () => FIRES_FOR_2900)]);
+  await t.services.accounts.setTier(user.email, 'pilot');
+  return f;
+}
+
 export const THRESHOLD_CASES: ContractCase<any>[] = [
   {
     name: 'lists the caller’s thresholds in creation order, comparison defaulted by type',
@@ -122,6 +129,45 @@ export const THRESHOLD_CASES: ContractCase<any>[] = [
     arrange: (t, user) => watchlistWith(t, user, [FIRES_FOR_2900]),
     ...check(),
     expect: { ok: checkedOnce },
+    charge: { calls: 1, predictions: 1 },
+  },
+  {
+    name: 'reports the bills a check could not evaluate once the day’s predictions are used up, charging none',
+    arrange: async (t, user) => {
+      const f = await watchlistWith(t, user, [FIRES_FOR_2900]);
+      await useQuota(t, user, 'predictions', 100);
+      return f;
+    },
+    ...check(),
+    expect: { ok: { checkedAt: expect.any(String), thresholdsChecked: 1, billsChecked: 0, billsBlocked: [2900], triggered: [] } },
+    charge: { calls: 1 },
+  },
+  {
+    name: 'keeps the thresholds a downgrade from Pro stops, shown inactive with the reason',
+    tier: 'pro',
+    arrange: downgradedWithSeven,
+    ...list(),
+    expect: {
+      ok: (f: Fixture & { watchlist: number; thresholds: number[] }) => [
+        { ...aThreshold(f.thresholds[0], f.watchlist, { alertType: 'trend', thresholdValue: 0.1, comparison: 'greater_than' }), active: false, inactiveReason: expect.stringMatching(/Pro/) },
+        ...f.thresholds.slice(1, 6).map((id) => aThreshold(id, f.watchlist, { billId: 2900, alertType: 'probability', thresholdValue: 0, comparison: 'greater_than' })),
+        { ...aThreshold(f.thresholds[6], f.watchlist, { billId: 2900, alertType: 'probability', thresholdValue: 0, comparison: 'greater_than' }), active: false, inactiveReason: expect.stringMatching(/5/) },
+      ],
+    },
+    charge: { calls: 1 },
+  },
+  {
+    name: 'fires only the thresholds still active after a downgrade from Pro: the oldest 5 of the watchlist',
+    tier: 'pro',
+    arrange: downgradedWithSeven,
+    ...check(),
+    expect: {
+      ok: (f: Fixture & { watchlist: number; thresholds: number[] }) => ({
+        ...checkedOnce(f),
+        thresholdsChecked: expect.any(Number),
+        triggered: f.thresholds.slice(1, 6).map((thresholdId) => ({ ...checkedOnce(f).triggered[0], thresholdId })),
+      }),
+    },
     charge: { calls: 1, predictions: 1 },
   },
   {
