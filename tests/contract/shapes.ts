@@ -13,8 +13,11 @@ const orNull = (type: 'number' | 'string') => ({ asymmetricMatch: (v: unknown) =
 
 // ---------- predictions ----------
 
-export const PREDICTION_SELECTION = `billId mode referenceDate royalAssent nextStage30d timelineEtaDays stallRisk amendmentRisk closeVote withdrawalRisk
+/** A nowcast's date and outputs as a client selects them (in a watchlist bill, for instance). */
+export const NOWCAST_SELECTION = `billId referenceDate royalAssent nextStage30d timelineEtaDays stallRisk amendmentRisk closeVote withdrawalRisk
   riskIndicators { controversyScore momentumScore stallRiskLevel withdrawalRiskLevel }`;
+/** ... and its mode, as GET /predict/{id} answers it. */
+export const PREDICTION_SELECTION = `mode ${NOWCAST_SELECTION}`;
 
 /** The seven outputs of a nowcast, as the GraphQL Prediction names them. */
 const OUTPUTS = {

@@ -130,12 +130,13 @@ export const PREDICTION_CASES: ContractCase<any>[] = [
 export const PREDICTION_CASES_PENDING_ON_MAIN: PendingCase[] = [
   {
     waitsFor: ['rest-conventions', 'gateway-core'],
-    reason: 'issue 9: an unknown body field is a 400 naming it (main silently predicts for today); the refused request costs the same through both doors',
+    reason: 'issue 9: an unknown body field is a 400 naming it (main silently predicts for today); the refused request is still an API call (the rest-conventions branch charges none on REST, GraphQL charges one)',
     case: {
       name: 'refuses a batch with an argument it does not know (the other door’s spelling)',
       rest: () => ({ method: 'POST', path: '/predictions/batch', body: { bill_ids: [2900], referenceDate: '2021-01-04' } }),
       graphql: () => ({ query: 'query Batch($ids: [Int!]!) { predictions(billIds: $ids, reference_date: "2021-01-04") { summary { total } } }', variables: { ids: [2900] } }),
       expect: { error: 'BAD_USER_INPUT' },
+      charge: { calls: 1 },
     },
   },
   {

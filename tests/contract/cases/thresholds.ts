@@ -149,7 +149,7 @@ export const THRESHOLD_CASES: ContractCase<any>[] = [
     ...list(),
     expect: {
       ok: (f: Fixture & { watchlist: number; thresholds: number[] }) => [
-        { ...aThreshold(f.thresholds[0], f.watchlist, { alertType: 'trend', thresholdValue: 0.1, comparison: 'greater_than' }), active: false, inactiveReason: expect.stringMatching(/Pro/) },
+        { ...aThreshold(f.thresholds[0], f.watchlist, { alertType: 'trend', thresholdValue: 0.1, comparison: 'greater_than' }), active: false, inactiveReason: expect.stringMatching(/pro/i) },
         ...f.thresholds.slice(1, 6).map((id) => aThreshold(id, f.watchlist, { billId: 2900, alertType: 'probability', thresholdValue: 0, comparison: 'greater_than' })),
         { ...aThreshold(f.thresholds[6], f.watchlist, { billId: 2900, alertType: 'probability', thresholdValue: 0, comparison: 'greater_than' }), active: false, inactiveReason: expect.stringMatching(/5/) },
       ],
