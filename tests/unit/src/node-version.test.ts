@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { MIN_NODE_MAJOR, unsupportedNodeMessage } from '../../src/node-version';
+import { MIN_NODE_MAJOR, unsupportedNodeMessage } from '../../../src/node-version';
 
 it('refuses a Node.js older than the oldest supported line, saying which it needs', () => {
   expect(unsupportedNodeMessage('18.20.4')).toBe('bill-progress needs Node.js 20 or newer (tested on 20, 22 and 24); this is Node.js 18.20.4.');
@@ -12,6 +12,6 @@ it('accepts the supported lines', () => {
 });
 
 it('agrees with package.json engines, which npm and scripts/run.mjs read', () => {
-  const pkg = JSON.parse(readFileSync(path.resolve(__dirname, '..', '..', 'package.json'), 'utf8'));
+  const pkg = JSON.parse(readFileSync(path.resolve(__dirname, '..', '..', '..', 'package.json'), 'utf8'));
   expect(pkg.engines.node).toBe(`>=${MIN_NODE_MAJOR}`);
 });
