@@ -15,10 +15,16 @@ const withVmModules = (env) => ({ ...env, NODE_OPTIONS: `${env.NODE_OPTIONS ?? '
 run('type-check', 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']);
 run('build (when a source changed since the last one)', process.execPath, ['scripts/build.mjs', '--if-stale']);
 
-const { TEST_DATABASE_URL, DATABASE_URL, ...embeddedEnv } = process.env;
-run('tests on the embedded database (PGlite)', 'npx', ['jest', ...jestArgs], withVmModules(embeddedEnv));
+// CI splits the runs between Node.js versions (see .ci/run): TEST_RUNS=unit,postgres or TEST_RUNS=embedded.
+const runs = new Set((process.env.TEST_RUNS ?? 'embedded,postgres').split(','));
+const { TEST_DATABASE_URL, DATABASE_URL, TEST_RUNS, ...embeddedEnv } = process.env;
+if (runs.has('embedded')) run('tests on the embedded database (PGlite)', 'npx', ['jest', ...jestArgs], withVmModules(embeddedEnv));
+// the unit tests are part of the embedded run; alone only when it is left out
+else if (runs.has('unit')) run('unit tests', 'npx', ['jest', 'tests/unit', ...jestArgs], withVmModules(embeddedEnv));
 
-if (TEST_DATABASE_URL) {
+if (!runs.has('postgres')) {
+  // left out on purpose
+} else if (TEST_DATABASE_URL) {
   run(`tests on PostgreSQL (${TEST_DATABASE_URL.replace(/\/\/[^@]*@/, '//')})`, 'npx', ['jest', 'tests/integration', 'tests/e2e', ...jestArgs], withVmModules({ ...embeddedEnv, TEST_DATABASE_URL }));
 } else {
   process.stdout.write('\nTEST_DATABASE_URL is not set: the PostgreSQL run was skipped (see README).\n');
