@@ -2,7 +2,10 @@ import type { BillRecord } from '../../src/ingest/bill-record';
 import type { ApiBill, ApiBillSummary, ApiBillType, ApiSearchResult, ApiStageSummary } from '../../src/ingest/bills-api/api-types';
 import { BillsApiClient, BillsApiError, parseRetryAfter } from '../../src/ingest/bills-api/bills-api-client';
 import { BillsApiSource, type BillsApiSourceOptions } from '../../src/ingest/bills-api/bills-api.source';
-import { normaliseBill, SessionLedger, stageName, timeKey, withLondonOffset } from '../../src/ingest/bills-api/normalise';
+import { timeKey, withLondonOffset } from '../../src/ingest/bills-api/api-dates';
+import { normaliseBill } from '../../src/ingest/bills-api/normalise';
+import { SessionLedger } from '../../src/ingest/bills-api/sessions';
+import { stageName } from '../../src/ingest/bills-api/stage-names';
 import { FakeBillsApi, readJson } from '../support/fake-bills-api';
 
 let api: FakeBillsApi;

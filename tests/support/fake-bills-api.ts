@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { ApiBill, ApiBillSummary, ApiBillType, ApiSearchResult, ApiStageSummary } from '../../src/ingest/bills-api/api-types';
-import { timeKey } from '../../src/ingest/bills-api/normalise';
+import { timeKey } from '../../src/ingest/bills-api/api-dates';
 
 export const FIXTURES = path.resolve(__dirname, '../fixtures/bills-api');
 export const readJson = <T>(file: string): T => JSON.parse(readFileSync(path.join(FIXTURES, file), 'utf8')) as T;

@@ -18,7 +18,10 @@ import type { BillRecord, SessionRecord } from '../bill-record';
 import type { BillBatchOptions, BillSource } from '../bill-source';
 import type { ApiBill, ApiBillSummary, ApiBillType, ApiStageSummary } from './api-types';
 import { BillsApiClient, type BillsApiClientOptions } from './bills-api-client';
-import { FALLBACK_BILL_TYPES, type KnownSession, KNOWN_SESSIONS, normaliseBill, SessionLedger, timeKey } from './normalise';
+import { timeKey } from './api-dates';
+import { FALLBACK_BILL_TYPES } from './bill-types';
+import { normaliseBill } from './normalise';
+import { type KnownSession, KNOWN_SESSIONS, SessionLedger } from './sessions';
 
 export const DEFAULT_BILLS_API_URL = 'https://bills-api.parliament.uk/api/v1';
 

@@ -1,0 +1,105 @@
+import type { BillRecord, SessionRecord } from '../bill-record';
+
+export interface KnownSession {
+  sessionId: number;
+  name: string;
+  /** prorogation or dissolution date; null while running */
+  endDate: string | null;
+}
+
+/**
+ * Sessions whose names and end dates are settled public facts. Ids 18–35 and their end dates are the
+ * snapshot's sessions.json; 36–38 were prorogued on 28 April 2022, 26 October 2023 and 24 May 2024.
+ * The Bills API skips ids 31–33. Later sessions are named by their id until added here.
+ */
+export const KNOWN_SESSIONS: readonly KnownSession[] = [
+  { sessionId: 18, name: '2004-05', endDate: '2005-04-07' },
+  { sessionId: 19, name: '2005-06', endDate: '2006-11-08' },
+  { sessionId: 20, name: '2006-07', endDate: '2007-10-30' },
+  { sessionId: 21, name: '2007-08', endDate: '2008-11-26' },
+  { sessionId: 22, name: '2008-09', endDate: '2009-11-12' },
+  { sessionId: 23, name: '2009-10', endDate: '2010-04-08' },
+  { sessionId: 24, name: '2010-12', endDate: '2012-05-01' },
+  { sessionId: 25, name: '2012-13', endDate: '2013-04-25' },
+  { sessionId: 26, name: '2013-14', endDate: '2014-05-14' },
+  { sessionId: 27, name: '2014-15', endDate: '2015-03-26' },
+  { sessionId: 28, name: '2015-16', endDate: '2016-05-12' },
+  { sessionId: 29, name: '2016-17', endDate: '2017-04-27' },
+  { sessionId: 30, name: '2017-19', endDate: '2019-10-08' },
+  { sessionId: 34, name: '2019', endDate: '2019-11-05' },
+  { sessionId: 35, name: '2019-21', endDate: '2021-04-29' },
+  { sessionId: 36, name: '2021-22', endDate: '2022-04-28' },
+  { sessionId: 37, name: '2022-23', endDate: '2023-10-26' },
+  { sessionId: 38, name: '2023-24', endDate: '2024-05-24' },
+];
+
+/** What the normaliser needs to know about sessions; `SessionLedger` is the implementation the source uses. */
+export interface SessionKnowledge {
+  endDate(sessionId: number): string | null;
+  hasEnded(sessionId: number): boolean;
+}
+
+/**
+ * Collects the sessions seen in normalised bills and answers `SessionKnowledge` from them plus a
+ * table of known sessions. A session without a known end date counts as ended once a later one
+ * has been seen, so a bill of a past session is `fell`, not `pending`, even when its end date is unknown.
+ */
+export class SessionLedger implements SessionKnowledge {
+  private readonly known = new Map<number, KnownSession>();
+  private readonly observed = new Map<number, { first: string | null; last: string | null }>();
+  private latest: number | null = null;
+
+  constructor(known: readonly KnownSession[] = KNOWN_SESSIONS) {
+    for (const s of known) this.known.set(s.sessionId, s);
+  }
+
+  noteSessionIds(ids: Iterable<number>): void {
+    for (const id of ids) {
+      if (!this.observed.has(id)) this.observed.set(id, { first: null, last: null });
+      if (this.latest === null || id > this.latest) this.latest = id;
+    }
+  }
+
+  /** Records the bill's sessions and the sitting dates of its stages, per stage session. */
+  observe(bill: BillRecord): void {
+    this.noteSessionIds([bill.introducedSessionId, ...bill.sessionIds]);
+    for (const stage of bill.stages) {
+      const sessionId = stage.sessionId ?? bill.introducedSessionId;
+      this.noteSessionIds([sessionId]);
+      const seen = this.observed.get(sessionId)!;
+      for (const date of stage.dates) {
+        if (seen.first === null || date < seen.first) seen.first = date;
+        if (seen.last === null || date > seen.last) seen.last = date;
+      }
+    }
+  }
+
+  latestSessionId(): number | null {
+    return this.latest;
+  }
+
+  endDate(sessionId: number): string | null {
+    return this.known.get(sessionId)?.endDate ?? null;
+  }
+
+  hasEnded(sessionId: number): boolean {
+    return this.endDate(sessionId) !== null || (this.latest !== null && sessionId < this.latest);
+  }
+
+  /** Known sessions and every session seen, by id. */
+  records(): SessionRecord[] {
+    const ids = new Set<number>([...this.known.keys(), ...this.observed.keys()]);
+    return [...ids]
+      .sort((a, b) => a - b)
+      .map((sessionId) => {
+        const seen = this.observed.get(sessionId);
+        return {
+          sessionId,
+          name: this.known.get(sessionId)?.name ?? String(sessionId),
+          endDate: this.endDate(sessionId),
+          firstObservedSittingDate: seen?.first ?? null,
+          lastObservedSittingDate: seen?.last ?? null,
+        };
+      });
+  }
+}
