@@ -12,6 +12,13 @@ export interface BillSource {
    * tell may yield only bills updated after it; yielding more is allowed (the writer skips unchanged bills).
    */
   bills(options: BillBatchOptions): AsyncIterable<BillRecord[]>;
+  /** bills this run could not read and left out (reported; the sync cursor stays so the next run tries them again) */
+  skipped?(): readonly SkippedBill[];
+}
+
+export interface SkippedBill {
+  billId: number;
+  reason: string;
 }
 
 export interface BillBatchOptions {

@@ -8,7 +8,7 @@ import { DivisionEntity } from '../../entities/division.entity';
 import { ParliamentarySessionEntity } from '../../entities/parliamentary-session.entity';
 import { SyncStateEntity } from '../../entities/sync-state.entity';
 import type { BillRecord, SessionRecord } from './bill-record';
-import type { BillSource } from './bill-source';
+import type { BillSource, SkippedBill } from './bill-source';
 
 export interface IngestProgress {
   /** bills the source expects to yield, when it knows */
@@ -31,6 +31,9 @@ export interface IngestReport {
   billsSeen: number;
   billsChanged: number;
   billsUnchanged: number;
+  /** bills the source could not read and left out; the next run tries them again */
+  billsSkipped: number;
+  skipped: SkippedBill[];
   dataFingerprint: string;
   durationMs: number;
 }
@@ -43,6 +46,7 @@ export const contentHash = (record: BillRecord): string => createHash('sha256').
  * Writes what a source yields into the database. Idempotent: a bill whose normalised record is
  * unchanged is not touched, so running it twice changes nothing. Each batch is one transaction:
  * an interrupted run keeps the batches it finished, and the next run carries on from there.
+ * A run that skipped bills keeps the previous cursor, so an incremental source offers them again.
  */
 export async function ingest(dataSource: DataSource, source: BillSource, options: IngestOptions = {}): Promise<IngestReport> {
   const started = Date.now();
@@ -71,6 +75,9 @@ export async function ingest(dataSource: DataSource, source: BillSource, options
   // Asked after the bills: a live source learns of sessions from the bills it reads.
   await mergeSessions(dataSource, await source.sessions());
 
+  const skipped = [...(source.skipped?.() ?? [])];
+  if (skipped.length) cursor = previous?.cursor ?? null;
+
   const dataFingerprint = await fingerprint(dataSource);
   await dataSource.getRepository(SyncStateEntity).save({
     sourceKind: kind,
@@ -90,6 +97,8 @@ export async function ingest(dataSource: DataSource, source: BillSource, options
     billsSeen: progress.done,
     billsChanged: progress.changed,
     billsUnchanged: progress.done - progress.changed,
+    billsSkipped: skipped.length,
+    skipped,
     dataFingerprint,
     durationMs: Date.now() - started,
   };

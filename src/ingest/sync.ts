@@ -21,6 +21,7 @@ export async function syncBills(dataSource: DataSource, source: BillSource, logg
   try {
     const report = await ingest(dataSource, source, { onProgress: (p) => progress.update(p), signal });
     logger.info(report, 'ingest finished');
+    if (report.billsSkipped) logger.warn({ skipped: report.skipped }, `ingest skipped ${report.billsSkipped} bill(s) it could not read; the next sync tries them again`);
     return report;
   } finally {
     progress.stop();

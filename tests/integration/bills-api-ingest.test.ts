@@ -55,3 +55,50 @@ describe('ingest from the live Bills API', () => {
     expect(await db.dataSource.getRepository(BillEntity).count()).toBe(7);
   });
 });
+
+describe('when the live Bills API answers badly', () => {
+  const storedBills = async () =>
+    (await db.dataSource.getRepository(BillEntity).find({ order: { id: 'ASC' } })).map((b) => ({ id: b.id, title: b.title, contentHash: b.contentHash, ingestedAt: b.ingestedAt }));
+
+  it('stops at a malformed list page and leaves the stored data as it was', async () => {
+    await ingest(db.dataSource, source(), { batchSize: 3 });
+    const before = await storedBills();
+    const stateBefore = await db.dataSource.getRepository(SyncStateEntity).findOneByOrFail({ sourceKind: 'bills-api' });
+    // a bill changed since, and the page that would bring it is garbage
+    const changed = newestFirst()[0];
+    api.details.get(changed)!.shortTitle = 'A title that must not be stored';
+    api.script('/Bills', { status: 200, body: { items: [{ billId: 'not-a-number', shortTitle: 42 }], totalResults: 7 } });
+
+    await expect(ingest(db.dataSource, source(), { batchSize: 3 })).rejects.toThrow(/malformed \/Bills page at Skip=0: items\.0\.billId/);
+    expect(await storedBills()).toEqual(before);
+    expect(await db.dataSource.getRepository(SyncStateEntity).findOneByOrFail({ sourceKind: 'bills-api' })).toEqual(stateBefore);
+  });
+
+  it('skips and reports a bill whose responses are malformed, stores the rest, and takes it on the next run', async () => {
+    const [newest, broken] = newestFirst();
+    api.script(`/Bills/${broken}/Stages`, { status: 200, body: { items: [{ id: 'x', stageId: null }], totalResults: 1 } });
+    api.script(`/Bills/${newest}`, { status: 200, body: { ...api.details.get(newest)!, billId: 1 } });
+
+    const first = await ingest(db.dataSource, source(), { batchSize: 3 });
+    expect(first).toMatchObject({ billsSeen: 5, billsChanged: 5, billsSkipped: 2 });
+    expect(first.skipped).toEqual([
+      { billId: newest, reason: `malformed /Bills/${newest}: it describes bill 1` },
+      { billId: broken, reason: expect.stringMatching(new RegExp(`^malformed /Bills/${broken}/Stages: 0\\.id `)) },
+    ]);
+    expect(await db.dataSource.getRepository(BillEntity).countBy({ id: 1 })).toBe(0);
+    // the cursor did not move past them: the next (incremental) run asks for them again
+    expect((await db.dataSource.getRepository(SyncStateEntity).findOneByOrFail({ sourceKind: 'bills-api' })).cursor).toBeNull();
+
+    const second = await ingest(db.dataSource, source(), { batchSize: 3 });
+    expect(second).toMatchObject({ billsChanged: 2, billsSkipped: 0, skipped: [] });
+    expect(await db.dataSource.getRepository(BillEntity).count()).toBe(7);
+  });
+
+  it('stops, writing nothing more, when a bill still fails after the retries (a 5xx), and a re-run completes', async () => {
+    const first = newestFirst()[0];
+    api.script(`/Bills/${first}`, { status: 503 }, { status: 503 });
+    await expect(ingest(db.dataSource, source(), { batchSize: 3 })).rejects.toThrow(new RegExp(`could not read bill ${first}: .*503`));
+    expect(await db.dataSource.getRepository(BillEntity).count()).toBe(0);
+    expect((await ingest(db.dataSource, source(), { batchSize: 3 })).billsChanged).toBe(7);
+  });
+});

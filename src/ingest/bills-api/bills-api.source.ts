@@ -10,14 +10,20 @@
  * to the top and may be missed by this run, but its new `lastUpdate` makes the next run pick it up;
  * the shift it causes can only repeat a bill, and repeats are dropped.
  *
+ * When the API fails: a list page that is malformed, or a request still failing after the client's
+ * retries (timeouts, 5xx, network), stops the sync; the batches already written stay (each is one
+ * transaction) and the next run carries on. A single bill whose responses are malformed, that the
+ * API refuses (4xx) or that cannot be normalised is skipped and reported (`skipped()`).
+ *
  * Sessions: the Bills API has no sessions endpoint. `sessions()` answers from `KNOWN_SESSIONS`
  * (names, end dates) plus every session id seen in the bills read so far, with the first and last
  * sitting dates seen in each; an unknown session is named by its id and has a null end date.
  */
 import type { BillRecord, SessionRecord } from '../bill-record';
-import type { BillBatchOptions, BillSource } from '../bill-source';
+import type { BillBatchOptions, BillSource, SkippedBill } from '../bill-source';
+import { assertWellFormed, billSchema, listPageSchema, stagesSchema } from './api-schemas';
 import type { ApiBill, ApiBillSummary, ApiBillType, ApiStageSummary } from './api-types';
-import { BillsApiClient, type BillsApiClientOptions } from './bills-api-client';
+import { BillsApiClient, type BillsApiClientOptions, BillsApiError } from './bills-api-client';
 import { timeKey } from './api-dates';
 import { FALLBACK_BILL_TYPES } from './bill-types';
 import { normaliseBill } from './normalise';
@@ -43,6 +49,7 @@ export class BillsApiSource implements BillSource {
   private readonly stagesPageSize: number;
   private readonly ledger: SessionLedger;
   private billTypesPromise: Promise<Map<number, ApiBillType>> | null = null;
+  private readonly skippedBills: SkippedBill[] = [];
 
   constructor(options: BillsApiSourceOptions = {}) {
     this.client = options.client ?? new BillsApiClient({ ...options, baseUrl: options.baseUrl ?? DEFAULT_BILLS_API_URL });
@@ -50,6 +57,10 @@ export class BillsApiSource implements BillSource {
     this.listPageSize = options.listPageSize ?? 50;
     this.stagesPageSize = options.stagesPageSize ?? 50;
     this.ledger = new SessionLedger(options.knownSessions ?? KNOWN_SESSIONS);
+  }
+
+  skipped(): readonly SkippedBill[] {
+    return this.skippedBills;
   }
 
   async asOf(): Promise<string | null> {
@@ -78,6 +89,8 @@ export class BillsApiSource implements BillSource {
     let totalReported = false;
 
     for await (const page of this.client.pages<ApiBillSummary>('/Bills', { SortOrder: 'DateUpdatedDescending' }, this.listPageSize)) {
+      // nothing of a malformed page is used: the sync stops before it, with what came before written whole
+      assertWellFormed(listPageSchema, { items: page.items, totalResults: page.totalResults }, `/Bills page at Skip=${page.skip}`);
       if (!totalReported && options.since === null) {
         options.onTotal?.(page.totalResults);
         totalReported = true;
@@ -110,13 +123,16 @@ export class BillsApiSource implements BillSource {
   private async fetchBatch(batch: readonly ApiBillSummary[], billTypes: Map<number, ApiBillType>): Promise<BillRecord[]> {
     // allSettled, not all: a failure must not leave sibling requests running after the iteration has thrown.
     const settled = await Promise.allSettled(batch.map((summary) => this.fetchBill(summary, billTypes)));
-    const failed = settled.findIndex((s) => s.status === 'rejected');
-    if (failed >= 0) {
-      const reason = (settled[failed] as PromiseRejectedResult).reason;
-      const message = reason instanceof Error ? reason.message : String(reason);
-      throw new Error(`Bills API: could not read bill ${batch[failed]!.billId}: ${message}`, { cause: reason });
+    const stopping = settled.findIndex((s) => s.status === 'rejected' && stopsTheSync(s.reason));
+    if (stopping >= 0) {
+      const reason = (settled[stopping] as PromiseRejectedResult).reason;
+      throw new Error(`Bills API: could not read bill ${batch[stopping]!.billId}: ${messageOf(reason)}`, { cause: reason });
     }
-    const records = settled.map((s) => (s as PromiseFulfilledResult<BillRecord>).value);
+    const records: BillRecord[] = [];
+    settled.forEach((s, i) => {
+      if (s.status === 'fulfilled') records.push(s.value);
+      else this.skippedBills.push({ billId: batch[i]!.billId, reason: messageOf(s.reason) });
+    });
     for (const record of records) this.ledger.observe(record);
     return records;
   }
@@ -130,6 +146,9 @@ export class BillsApiSource implements BillSource {
     if (stagesResult.status === 'rejected') throw stagesResult.reason;
     const detail = detailResult.value;
     const stages = stagesResult.value;
+    assertWellFormed(billSchema, detail, `/Bills/${summary.billId}`);
+    if (detail.billId !== summary.billId) throw new Error(`malformed /Bills/${summary.billId}: it describes bill ${detail.billId}`);
+    assertWellFormed(stagesSchema, stages, `/Bills/${summary.billId}/Stages`);
     this.ledger.noteSessionIds(sessionIdsOf(detail));
     return normaliseBill({
       summary,
@@ -159,6 +178,11 @@ export class BillsApiSource implements BillSource {
     return this.billTypesPromise;
   }
 }
+
+/** The API unreachable or failing after retries stops the sync; a bill it refuses or describes badly is skipped. */
+const stopsTheSync = (error: unknown) => error instanceof BillsApiError && error.retryable;
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 function sessionIdsOf(bill: ApiBillSummary): number[] {
   const ids = [bill.introducedSessionId, ...(bill.includedSessionIds ?? [])];
