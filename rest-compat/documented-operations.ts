@@ -1,5 +1,6 @@
 import express, { type RequestHandler } from 'express';
-import { badInput } from '../src/errors';
+import { type AppError, badInput } from '../src/errors';
+import type { Handler } from './route';
 
 // The OpenAPI document is the declaration of every operation's inputs: requests are held to it
 // before any route runs, so a misspelt optional field is a 400, never silently ignored.
@@ -64,11 +65,27 @@ function unknownName(given: string[], known: readonly string[]): string | undefi
   return given.find((name) => !known.includes(name));
 }
 
+/** The undocumented input each request holds, refused once the request is authenticated and its call charged. */
+const refusals = new WeakMap<express.Request, AppError>();
+
+/**
+ * A route's handler that first refuses an input the document does not list: a 400 naming it,
+ * raised inside the route so the request is authenticated and charged like any other refused one.
+ */
+export const heldToDocument =
+  (handler: Handler): Handler =>
+  (req, context) => {
+    const refused = refusals.get(req);
+    if (refused) throw refused;
+    return handler(req, context);
+  };
+
 /**
  * Holds every request on a documented path to the document: another method is a 405 with
  * `Allow`; OPTIONS (outside a CORS preflight) answers the `Allow` list; an undocumented query
- * parameter or JSON body field is a 400 naming it (a field sent to an operation that takes no
- * body too). JSON bodies are parsed here, and only where a request carries one. Paths the document lacks fall through (to the JSON 404).
+ * parameter or JSON body field (a field sent to an operation that takes no body too) is noted,
+ * and refused by heldToDocument. JSON bodies are parsed here, and only where a request carries
+ * one. Paths the document lacks fall through (to the JSON 404).
  */
 export function documentedOperations(document: DocumentShape): RequestHandler {
   const paths = compile(document);
@@ -87,14 +104,18 @@ export function documentedOperations(document: DocumentShape): RequestHandler {
     const operation = found.operations.get(method)!;
     const where = `${method} ${found.template}`;
     const query = unknownName(Object.keys(req.query), operation.query);
-    if (query !== undefined) return next(badInput(`unknown query parameter ${query}: ${where} ${takes(operation.query)}`));
+    if (query !== undefined) {
+      refusals.set(req, badInput(`unknown query parameter ${query}: ${where} ${takes(operation.query)}`));
+      return next();
+    }
     if (operation.body === null && !hasBody(req)) return next();
     const fields = operation.body ?? [];
     parseJson(req, res, (error?: unknown) => {
       if (error) return next(error);
       const body = req.body as unknown;
       const field = body && typeof body === 'object' && !Array.isArray(body) ? unknownName(Object.keys(body), fields) : undefined;
-      next(field === undefined ? undefined : badInput(`unknown field ${field} in the JSON body: ${where} ${takes(fields)}`));
+      if (field !== undefined) refusals.set(req, badInput(`unknown field ${field} in the JSON body: ${where} ${takes(fields)}`));
+      next();
     });
   };
 }

@@ -2,23 +2,25 @@ import express, { type Router } from 'express';
 import type { Gateway } from '../src/gateway/pipeline';
 import type { RunOperation } from './operations';
 import { batchBody, billIdParam, integerQuery, numberQuery, referenceDateParam } from './params';
-import { route } from './route';
+import { heldToDocument } from './documented-operations';
+import { type Handler, route } from './route';
 import { batchEnvelope, type GqlBatch, type GqlImminent, type GqlPrediction, imminentEnvelope, singlePrediction } from './prediction.mapper';
 
 /** Specification sections 4.1–4.3. */
 export function predictionsRouter(gateway: Gateway, run: RunOperation): Router {
   const router = express.Router();
+  const handle = (handler: Handler) => route(gateway, heldToDocument(handler));
 
   router.get(
     '/predict/:bill_id',
-    route(gateway, async (req, context) => {
+    handle(async (req, context) => {
       const variables = { billId: billIdParam(req.params.bill_id), referenceDate: referenceDateParam(req.query.reference_date) };
       const data = await run<{ prediction: GqlPrediction }>('PredictOne', variables, context);
       return singlePrediction(data.prediction);
     }),
   );
 
-  const batch = route(gateway, async (req, context) => {
+  const batch = handle(async (req, context) => {
     const { billIds, referenceDate } = batchBody(req);
     const data = await run<{ predictions: GqlBatch }>('PredictBatch', { billIds, referenceDate }, context);
     return batchEnvelope(data.predictions);
@@ -29,7 +31,7 @@ export function predictionsRouter(gateway: Gateway, run: RunOperation): Router {
 
   router.get(
     '/predictions/imminent',
-    route(gateway, async (req, context) => {
+    handle(async (req, context) => {
       const variables = { daysAhead: integerQuery(req, 'days_ahead', 7, 1, 30), minProbability: numberQuery(req, 'min_probability', 0.5, 0, 1) };
       const data = await run<{ imminentBills: GqlImminent }>('Imminent', variables, context);
       return imminentEnvelope(data.imminentBills);

@@ -6,7 +6,8 @@ import { isId, parseIdText } from '../src/ids';
 import type { Gateway } from '../src/gateway/pipeline';
 import type { RunOperation } from './operations';
 import { dateParam, integerQuery } from './params';
-import { route } from './route';
+import { heldToDocument } from './documented-operations';
+import { type Handler, route } from './route';
 import { type GqlThreshold, type GqlTrigger, type GqlWatchlist, history, threshold, trigger, watchlistDetail, watchlistSummary } from './watchlist.mapper';
 
 function idParam(value: unknown, name: string): number {
@@ -40,12 +41,13 @@ function enumName(value: unknown, name: string, allowed: readonly string[]): str
 /** Specification 4.4 (alert thresholds, check, history) and 4.5 (watchlists). JSON bodies were parsed and held to the document by documentedOperations. */
 export function watchlistsRouter(gateway: Gateway, run: RunOperation): Router {
   const router = express.Router();
+  const handle = (handler: Handler) => route(gateway, heldToDocument(handler));
 
-  router.get('/dashboard/watchlists', route(gateway, async (_req, context) => ({ watchlists: (await run<{ watchlists: GqlWatchlist[] }>('ListWatchlists', {}, context)).watchlists.map(watchlistSummary) })));
+  router.get('/dashboard/watchlists', handle(async (_req, context) => ({ watchlists: (await run<{ watchlists: GqlWatchlist[] }>('ListWatchlists', {}, context)).watchlists.map(watchlistSummary) })));
 
   router.post(
     '/dashboard/watchlists',
-    route(gateway, async (req, context) => {
+    handle(async (req, context) => {
       const body = jsonObject(req);
       const input = { name: body.name, description: body.description ?? null, billIds: body.bill_ids ?? null };
       if (typeof input.name !== 'string') throw badInput('name must be 1 to 100 characters');
@@ -56,11 +58,11 @@ export function watchlistsRouter(gateway: Gateway, run: RunOperation): Router {
     }),
   );
 
-  router.get('/dashboard/watchlists/:id', route(gateway, async (req, context) => watchlistDetail((await run<{ watchlist: GqlWatchlist }>('GetWatchlist', { id: idParam(req.params.id, 'id') }, context)).watchlist)));
+  router.get('/dashboard/watchlists/:id', handle(async (req, context) => watchlistDetail((await run<{ watchlist: GqlWatchlist }>('GetWatchlist', { id: idParam(req.params.id, 'id') }, context)).watchlist)));
 
   router.delete(
     '/dashboard/watchlists/:id',
-    route(gateway, async (req, context) => {
+    handle(async (req, context) => {
       const id = idParam(req.params.id, 'id');
       await run('DeleteWatchlist', { id }, context);
       return deleted(id);
@@ -69,7 +71,7 @@ export function watchlistsRouter(gateway: Gateway, run: RunOperation): Router {
 
   router.post(
     '/dashboard/watchlists/:id/bills',
-    route(gateway, async (req, context) => {
+    handle(async (req, context) => {
       const body = jsonObject(req);
       const ids = body.bill_ids !== undefined ? body.bill_ids : body.bill_id !== undefined ? [body.bill_id] : null;
       if (!Array.isArray(ids) || !ids.length) throw badInput('give bill_id (an integer) or bill_ids (an array of integers)');
@@ -80,12 +82,12 @@ export function watchlistsRouter(gateway: Gateway, run: RunOperation): Router {
 
   router.delete(
     '/dashboard/watchlists/:id/bills/:bill_id',
-    route(gateway, async (req, context) =>
+    handle(async (req, context) =>
       watchlistDetail((await run<{ removeBillFromWatchlist: GqlWatchlist }>('RemoveWatchlistBill', { id: idParam(req.params.id, 'id'), billId: idParam(req.params.bill_id, 'bill_id') }, context)).removeBillFromWatchlist),
     ),
   );
 
-  const createThreshold = route(gateway, async (req, context) => {
+  const createThreshold = handle(async (req, context) => {
     const body = jsonObject(req);
     const watchlistId = optionalInteger(body.watchlist_id, 'watchlist_id');
     if (!watchlistId) throw badInput('watchlist_id must be a positive integer');
@@ -100,15 +102,15 @@ export function watchlistsRouter(gateway: Gateway, run: RunOperation): Router {
     return threshold((await run<{ createAlertThreshold: GqlThreshold }>('CreateThreshold', { input }, context)).createAlertThreshold);
   });
 
-  const listThresholds = route(gateway, async (_req, context) => ({ thresholds: (await run<{ alertThresholds: GqlThreshold[] }>('ListThresholds', {}, context)).alertThresholds.map(threshold) }));
+  const listThresholds = handle(async (_req, context) => ({ thresholds: (await run<{ alertThresholds: GqlThreshold[] }>('ListThresholds', {}, context)).alertThresholds.map(threshold) }));
 
-  const deleteThreshold = route(gateway, async (req, context) => {
+  const deleteThreshold = handle(async (req, context) => {
     const id = idParam(req.params.id, 'id');
     await run('DeleteThreshold', { id }, context);
     return deleted(id);
   });
 
-  const checkAlerts = route(gateway, async (_req, context) => {
+  const checkAlerts = handle(async (_req, context) => {
     const result = (await run<{ checkAlerts: { checkedAt: string; thresholdsChecked: number; billsChecked: number; billsBlocked: number[]; triggered: GqlTrigger[] } }>('CheckAlerts', {}, context)).checkAlerts;
     return {
       checked_at: result.checkedAt,
@@ -120,7 +122,7 @@ export function watchlistsRouter(gateway: Gateway, run: RunOperation): Router {
     };
   });
 
-  const alertHistory = route(gateway, async (req, context) => {
+  const alertHistory = handle(async (req, context) => {
     const q = req.query;
     const filter = {
       billId: q.bill_id === undefined ? undefined : idParam(q.bill_id, 'bill_id'),

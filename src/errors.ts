@@ -17,6 +17,12 @@ export const ERROR_CODES = {
 
 export type ErrorCode = keyof typeof ERROR_CODES;
 
+/** What a 401 asks for on every door (RFC 6750): the API key as a bearer token. */
+export const BEARER_CHALLENGE = 'Bearer realm="bill-progress"';
+
+/** Headers an error code always carries, whatever raised it. */
+const CODE_HEADERS: Partial<Record<ErrorCode, Record<string, string>>> = { UNAUTHENTICATED: { 'WWW-Authenticate': BEARER_CHALLENGE } };
+
 export class AppError extends GraphQLError {
   readonly code: ErrorCode;
   readonly status: number;
@@ -28,7 +34,8 @@ export class AppError extends GraphQLError {
 
   constructor(code: ErrorCode, detail: string, options: { headers?: Record<string, string>; field?: string } = {}) {
     const status = ERROR_CODES[code];
-    const headers = options.headers ? new Map(Object.entries(options.headers)) : undefined;
+    const all = { ...CODE_HEADERS[code], ...options.headers };
+    const headers = Object.keys(all).length ? new Map(Object.entries(all)) : undefined;
     // Apollo Server reads extensions.http to set the response status of /graphql.
     super(detail, { extensions: { code, http: { status, ...(headers ? { headers } : {}) } } });
     this.code = code;

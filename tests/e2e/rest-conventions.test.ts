@@ -92,6 +92,12 @@ describe('a 401', () => {
     expect(res.headers['www-authenticate']).toBe('Bearer realm="bill-progress"');
   });
 
+  it('carries it on GraphQL too', async () => {
+    const res = await t.graphql('{ prediction(billId: 2900) { billId } }', { key: 'bp_0123abcd_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' });
+    expect(res.status).toBe(401);
+    expect(res.headers['www-authenticate']).toBe('Bearer realm="bill-progress"');
+  });
+
   it('is the only answer that carries it', async () => {
     expect((await api(pro).get('/predict/2900')).headers['www-authenticate']).toBeUndefined();
   });
