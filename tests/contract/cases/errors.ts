@@ -52,6 +52,8 @@ export const ERROR_CASES: ContractCase<any>[] = [
   badInput('refuses days_ahead below 1', imminent(0, 0.5)),
   badInput('refuses min_probability above 1', imminent(7, 1.5)),
   badInput('refuses a bill id beyond 32 bits', predict(2 ** 31)),
+  badInput('refuses a reference date before the year 1800', predict(2900, '1799-12-31')),
+  badInput('refuses a reference date before the bill was introduced, in REST words on REST', predict(3089, '2021-11-25')),
 
   // 401 and 403: no user to charge
   ...[
@@ -71,6 +73,14 @@ export const ERROR_CASES: ContractCase<any>[] = [
       }),
     ),
   ),
+  {
+    name: 'refuses a request with an argument it does not know before asking for a key',
+    credential: 'none',
+    rest: () => ({ method: 'GET', path: '/predict/2900', query: { as_of: '2021-11-25' } }),
+    graphql: () => ({ query: 'query Predict { prediction(billId: 2900, as_of: "2021-11-25") { billId } }' }),
+    expect: { error: 'BAD_USER_INPUT' },
+    charge: {},
+  },
   { name: 'answers FORBIDDEN to a Free account’s key', tier: 'free', ...predict(2900), expect: { error: 'FORBIDDEN' }, charge: {} },
 
   // 404: the bill does not exist, and no prediction was delivered
@@ -111,18 +121,13 @@ export const ERROR_CASES: ContractCase<any>[] = [
 
 export const ERROR_CASES_PENDING_ON_MAIN: PendingCase[] = [
   {
-    waitsFor: 'rest-conventions',
-    reason: 'issue 9: dates outside 1800..9999 are a 400, in REST words on REST (main refuses it as "after referenceDate")',
-    case: badInput('refuses a reference date before the year 1800', predict(2900, '1799-12-31')),
-  },
-  {
     waitsFor: 'a fix nobody has taken yet',
     reason: 'issue 9: NUL bytes in any string are a 400 (main answers 500 through both doors: PostgreSQL refuses the text)',
     case: badInput('refuses a string holding a NUL byte', createWatchlist('Marriage\u0000law')),
   },
   {
-    waitsFor: ['rest-conventions', 'gateway-core'],
-    reason: 'issue 9: a 401 carries WWW-Authenticate: Bearer (main sends none; the rest-conventions branch sends it on REST only, not on /graphql)',
+    waitsFor: 'gateway-core',
+    reason: 'issue 9: a 401 carries WWW-Authenticate: Bearer (REST sends it; /graphql does not)',
     case: {
       name: 'answers UNAUTHENTICATED with WWW-Authenticate: Bearer',
       credential: 'none',
@@ -131,10 +136,5 @@ export const ERROR_CASES_PENDING_ON_MAIN: PendingCase[] = [
       charge: {},
       headers: { 'www-authenticate': expect.stringMatching(/^Bearer\b/) },
     },
-  },
-  {
-    waitsFor: 'rest-conventions',
-    reason: 'issue 9: services speak domain terms, each door its own spelling (main tells REST clients "after referenceDate")',
-    case: badInput('refuses a reference date before the bill was introduced, in REST words on REST', predict(3089, '2021-11-25')),
   },
 ];

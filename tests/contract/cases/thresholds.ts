@@ -111,7 +111,7 @@ async function downgradedWithSeven(t: TestApp, user: CaseUser) {
   return f;
 }
 
-export const THRESHOLD_CASES: ContractCase<any>[] = [
+const READ_CHECK_AND_TIER_CASES: ContractCase<any>[] = [
   {
     name: 'lists the caller’s thresholds in creation order, comparison defaulted by type',
     arrange: (t, user) => watchlistWith(t, user, [TIMELINE_ON_2900, { alertType: 'stall_risk', thresholdValue: 0.7 }]),
@@ -230,48 +230,29 @@ const ownThreshold = async (t: TestApp, user: CaseUser) => {
 const PREFIXES = ['/predictions', ''];
 const under = (prefix: string) => (prefix ? `under ${prefix}/alerts/…` : 'under the /alerts/… alias');
 
-export const THRESHOLD_CASES_PENDING_ON_MAIN: PendingCase[] = [
+/** Creating, listing, deleting and checking under both prefixes of section 9, with the rules a create enforces. */
+const CREATE_AND_DELETE_CASES: ContractCase<any>[] = [
   ...PREFIXES.map(
-    (prefix): PendingCase => ({
-      waitsFor: 'rest-conventions',
-      reason: 'issue 9: a create answers 200 with the created object (main: 201)',
-      case: { name: `creates a threshold ${under(prefix)}`, arrange: (t, user) => watchlistWith(t, user), ...create(TIMELINE_ON_2900, `${prefix}/alerts/thresholds`), expect: { ok: createdTimeline }, charge: { calls: 1 } },
-    }),
+    (prefix): ContractCase<any> => ({ name: `creates a threshold ${under(prefix)}`, arrange: (t, user) => watchlistWith(t, user), ...create(TIMELINE_ON_2900, `${prefix}/alerts/thresholds`), expect: { ok: createdTimeline }, charge: { calls: 1 } }),
   ),
   {
-    waitsFor: 'rest-conventions',
-    reason: 'issue 9: every threshold operation answers under /alerts/… too (main: only the create)',
-    case: {
-      name: 'lists the thresholds under the /alerts/… alias',
-      arrange: (t, user) => watchlistWith(t, user, [TIMELINE_ON_2900]),
-      ...list(''),
-      expect: { ok: (f: Fixture & { watchlist: number; thresholds: number[] }) => [aThreshold(f.thresholds[0], f.watchlist, { billId: 2900, alertType: 'timeline_eta', thresholdValue: 14, comparison: 'less_than' })] },
-      charge: { calls: 1 },
-    },
+    name: 'lists the thresholds under the /alerts/… alias',
+    arrange: (t, user) => watchlistWith(t, user, [TIMELINE_ON_2900]),
+    ...list(''),
+    expect: { ok: (f: Fixture & { watchlist: number; thresholds: number[] }) => [aThreshold(f.thresholds[0], f.watchlist, { billId: 2900, alertType: 'timeline_eta', thresholdValue: 14, comparison: 'less_than' })] },
+    charge: { calls: 1 },
   },
   ...PREFIXES.map(
-    (prefix): PendingCase => ({
-      waitsFor: 'rest-conventions',
-      reason: 'issue 9: a delete answers 200 {"id", "deleted": true} (main: 204), under both prefixes',
-      case: { name: `deletes a threshold ${under(prefix)}`, arrange: ownThreshold, ...remove(prefix), expect: { ok: (f: Fixture) => ({ id: f.threshold, deleted: true }) }, charge: { calls: 1 } },
-    }),
+    (prefix): ContractCase<any> => ({ name: `deletes a threshold ${under(prefix)}`, arrange: ownThreshold, ...remove(prefix), expect: { ok: (f: Fixture) => ({ id: f.threshold, deleted: true }) }, charge: { calls: 1 } }),
   ),
-  {
-    waitsFor: 'rest-conventions',
-    reason: 'issue 9: every threshold operation answers under /alerts/… too (main: only the create)',
-    case: { name: 'checks the thresholds under the /alerts/… alias', arrange: (t, user) => watchlistWith(t, user, [FIRES_FOR_2900]), ...check(''), expect: { ok: checkedOnce } },
-  },
+  { name: 'checks the thresholds under the /alerts/… alias', arrange: (t, user) => watchlistWith(t, user, [FIRES_FOR_2900]), ...check(''), expect: { ok: checkedOnce }, charge: { calls: 1, predictions: 1 } },
   ...['stall_risk', 'amendment_risk', 'close_vote', 'withdrawal_risk'].map(
-    (alertType): PendingCase => ({
-      waitsFor: 'rest-conventions',
-      reason: 'issue 9: risk alerts fire when the risk exceeds the threshold, so less_than on them is refused (main accepts it)',
-      case: {
-        name: `refuses less_than on a ${alertType} threshold`,
-        arrange: (t, user) => watchlistWith(t, user),
-        ...create({ alertType, thresholdValue: 0.5, comparison: 'less_than' }),
-        expect: { error: 'BAD_USER_INPUT' },
-        charge: { calls: 1 },
-      },
+    (alertType): ContractCase<any> => ({
+      name: `refuses less_than on a ${alertType} threshold (a risk alerts when it exceeds the threshold)`,
+      arrange: (t, user) => watchlistWith(t, user),
+      ...create({ alertType, thresholdValue: 0.5, comparison: 'less_than' }),
+      expect: { error: 'BAD_USER_INPUT' },
+      charge: { calls: 1 },
     }),
   ),
   ...[
@@ -279,17 +260,17 @@ export const THRESHOLD_CASES_PENDING_ON_MAIN: PendingCase[] = [
     ['a trend threshold for a Pro account', [], { alertType: 'trend', thresholdValue: 0.1 }],
     ['a spike threshold for a Pro account', [], { alertType: 'spike', thresholdValue: 0.2 }],
   ].map(
-    ([what, existing, spec]): PendingCase => ({
-      waitsFor: 'rest-conventions',
-      reason: 'issue 9: a create answers 200 with the created object (main: 201)',
-      case: {
-        name: `creates ${what as string}`,
-        tier: 'pro',
-        arrange: (t, user) => watchlistWith(t, user, existing as ThresholdSpec[]),
-        ...create(spec as ThresholdSpec),
-        expect: { ok: (f: WithWatchlist) => aThreshold(expect.any(Number), f.watchlist, { ...(spec as ThresholdSpec), billId: null, comparison: 'greater_than' }) },
-        charge: { calls: 1 },
-      },
+    ([what, existing, spec]): ContractCase<any> => ({
+      name: `creates ${what as string}`,
+      tier: 'pro',
+      arrange: (t, user) => watchlistWith(t, user, existing as ThresholdSpec[]),
+      ...create(spec as ThresholdSpec),
+      expect: { ok: (f: WithWatchlist) => aThreshold(expect.any(Number), f.watchlist, { ...(spec as ThresholdSpec), billId: null, comparison: 'greater_than' }) },
+      charge: { calls: 1 },
     }),
   ),
 ];
+
+export const THRESHOLD_CASES: ContractCase<any>[] = [...CREATE_AND_DELETE_CASES, ...READ_CHECK_AND_TIER_CASES];
+
+export const THRESHOLD_CASES_PENDING_ON_MAIN: PendingCase[] = [];

@@ -138,6 +138,26 @@ export const WATCHLIST_CASES: ContractCase<any>[] = [
     expect: { error: 'NOT_FOUND' },
     charge: { calls: 1 },
   },
+  {
+    name: 'reads a watchlist with each bill’s prediction, charging one prediction per bill',
+    arrange: ownWatchlist,
+    ...read(),
+    expect: { ok: (f: WithWatchlist) => ({ ...aWatchlist(f.watchlist, 'Marriage law', 2, 'PMBs on marriage'), bills: [26, 2900].map(aWatchlistBillWithPrediction) }) },
+    charge: { calls: 1, predictions: 2 },
+  },
+  {
+    name: 'creates a watchlist with bills, charging no prediction',
+    ...create({ name: 'New', description: 'two bills', bill_ids: [2900, 26] }, { name: 'New', description: 'two bills', billIds: [2900, 26] }),
+    expect: { ok: { ...aWatchlist(expect.any(Number), 'New', 2, 'two bills'), bills: [26, 2900].map(aWatchlistBill) } },
+    charge: { calls: 1 },
+  },
+  {
+    name: 'deletes a watchlist',
+    arrange: ownWatchlist,
+    ...deleteWatchlist(),
+    expect: { ok: (f: WithWatchlist) => ({ id: f.watchlist, deleted: true }) },
+    charge: { calls: 1 },
+  },
   ...(
     [
       ['reads', read()],
@@ -158,43 +178,11 @@ export const WATCHLIST_CASES: ContractCase<any>[] = [
 
 export const WATCHLIST_CASES_PENDING_ON_MAIN: PendingCase[] = [
   {
-    waitsFor: 'rest-conventions',
-    reason: 'issue 9: a watchlist bill carries predictions and risk_indicators in the shape of GET /predict/{id} (main: 5 flat numbers)',
+    waitsFor: 'a fix nobody has taken yet',
+    reason: 'issue 9: an API call is charged when it starts, however the request then fails (REST refuses an unknown field before the gateway sees the request, so it costs no call; GraphQL charges one)',
     case: {
-      name: 'reads a watchlist with each bill’s prediction, charging one prediction per bill',
-      arrange: ownWatchlist,
-      ...read(),
-      expect: { ok: (f: WithWatchlist) => ({ ...aWatchlist(f.watchlist, 'Marriage law', 2, 'PMBs on marriage'), bills: [26, 2900].map(aWatchlistBillWithPrediction) }) },
-      charge: { calls: 1, predictions: 2 },
-    },
-  },
-  {
-    waitsFor: 'rest-conventions',
-    reason: 'issue 9: a create answers 200 with the object (main: 201)',
-    case: {
-      name: 'creates a watchlist with bills, charging no prediction',
-      ...create({ name: 'New', description: 'two bills', bill_ids: [2900, 26] }, { name: 'New', description: 'two bills', billIds: [2900, 26] }),
-      expect: { ok: { ...aWatchlist(expect.any(Number), 'New', 2, 'two bills'), bills: [26, 2900].map(aWatchlistBill) } },
-      charge: { calls: 1 },
-    },
-  },
-  {
-    waitsFor: 'rest-conventions',
-    reason: 'issue 9: a delete answers 200 {"id", "deleted": true} (main: 204 without a body)',
-    case: {
-      name: 'deletes a watchlist',
-      arrange: ownWatchlist,
-      ...deleteWatchlist(),
-      expect: { ok: (f: WithWatchlist) => ({ id: f.watchlist, deleted: true }) },
-      charge: { calls: 1 },
-    },
-  },
-  {
-    waitsFor: 'rest-conventions',
-    reason: 'issue 9: an unknown JSON body field is a 400 naming it (main ignores it and creates the watchlist); the refused request is still an API call (the rest-conventions branch charges none on REST, GraphQL charges one)',
-    case: {
-      name: 'refuses a watchlist with a field it does not know (the other door’s spelling)',
-      ...create({ name: 'Typo', billIds: [2900] }, { name: 'Typo', bill_ids: [2900] }),
+      name: 'refuses a watchlist with a field it does not know, charging the call',
+      ...create({ name: 'Typo', bills: [2900] }),
       expect: { error: 'BAD_USER_INPUT' },
       charge: { calls: 1 },
     },
