@@ -21,9 +21,6 @@ const SUITES: [string, ContractCase<any>[], PendingCase[]][] = [
   ['errors', ERROR_CASES, ERROR_CASES_PENDING_ON_MAIN],
 ];
 const RUN_PENDING = process.env.CONTRACT_RUN_PENDING === '1';
-/** Branches that have landed on main: a pending case that waited only for them runs like any other. */
-const LANDED = new Set(['rest-conventions', 'gateway-core']);
-const landed = (p: PendingCase) => [p.waitsFor].flat().every((branch) => LANDED.has(branch));
 
 let t: TestApp;
 beforeAll(async () => {
@@ -68,7 +65,6 @@ const branches = (p: PendingCase) => [p.waitsFor].flat().join(' and ');
 for (const [suite, cases, pending] of SUITES) {
   describe(suite, () => {
     for (const c of cases) it(c.name, () => holdsThroughBothDoors(c));
-    for (const p of pending.filter(landed)) it(p.case.name, () => holdsThroughBothDoors(p.case));
-    for (const p of pending.filter((p) => !landed(p))) (RUN_PENDING ? it : it.skip)(`${p.case.name} [pending on main until ${branches(p)} lands: ${p.reason}]`, () => holdsThroughBothDoors(p.case));
+    for (const p of pending) (RUN_PENDING ? it : it.skip)(`${p.case.name} [pending on main until ${branches(p)} lands: ${p.reason}]`, () => holdsThroughBothDoors(p.case));
   });
 }

@@ -81,6 +81,14 @@ export const ERROR_CASES: ContractCase<any>[] = [
     expect: { error: 'BAD_USER_INPUT' },
     charge: {},
   },
+  {
+    name: 'answers UNAUTHENTICATED with WWW-Authenticate: Bearer',
+    credential: 'none',
+    ...predict(2900),
+    expect: { error: 'UNAUTHENTICATED' },
+    charge: {},
+    headers: { 'www-authenticate': expect.stringMatching(/^Bearer\b/) },
+  },
   { name: 'answers FORBIDDEN to a Free account’s key', tier: 'free', ...predict(2900), expect: { error: 'FORBIDDEN' }, charge: {} },
 
   // 404: the bill does not exist, and no prediction was delivered
@@ -124,17 +132,5 @@ export const ERROR_CASES_PENDING_ON_MAIN: PendingCase[] = [
     waitsFor: 'a fix nobody has taken yet',
     reason: 'issue 9: NUL bytes in any string are a 400 (main answers 500 through both doors: PostgreSQL refuses the text)',
     case: badInput('refuses a string holding a NUL byte', createWatchlist('Marriage\u0000law')),
-  },
-  {
-    waitsFor: 'gateway-core',
-    reason: 'issue 9: a 401 carries WWW-Authenticate: Bearer (REST sends it; /graphql does not)',
-    case: {
-      name: 'answers UNAUTHENTICATED with WWW-Authenticate: Bearer',
-      credential: 'none',
-      ...predict(2900),
-      expect: { error: 'UNAUTHENTICATED' },
-      charge: {},
-      headers: { 'www-authenticate': expect.stringMatching(/^Bearer\b/) },
-    },
   },
 ];
