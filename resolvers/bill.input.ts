@@ -22,7 +22,6 @@ export class BillFilterInput {
   @Field(() => String, { nullable: true, description: 'case-insensitive text in the short title' })
   @IsOptional()
   @Length(1, 200, { message: 'filter.titleContains must be 1 to 200 characters' })
-  @Matches(/^[^\u0000]*$/, { message: 'filter.titleContains must not contain NUL characters' })
   titleContains?: string;
 }
 

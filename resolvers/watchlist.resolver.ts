@@ -4,6 +4,7 @@ import { deliverPrediction } from './deliver-prediction';
 import { PredictionType } from './prediction.type';
 import type { RequestContext } from '../src/context';
 import { AppError, badInput } from '../src/errors';
+import { decodeIdCursor, encodeIdCursor } from '../src/ids';
 import { parseBillIds } from '../src/services/watchlist.service';
 import { Access } from './access';
 import {
@@ -18,11 +19,11 @@ import {
 } from './watchlist.type';
 
 const MAX_HISTORY_PAGE = 100;
-const cursorOf = (id: number) => Buffer.from(`trigger:${id}`).toString('base64url');
+const cursorOf = (id: number) => encodeIdCursor('trigger', id);
 function triggerIdOf(cursor: string): number {
-  const match = /^trigger:(\d{1,10})$/.exec(Buffer.from(cursor, 'base64url').toString());
-  if (!match || cursorOf(Number(match[1])) !== cursor) throw badInput('after is not a cursor this API issued');
-  return Number(match[1]);
+  const id = decodeIdCursor('trigger', cursor);
+  if (id === null) throw badInput('after is not a cursor this API issued');
+  return id;
 }
 
 @Resolver(() => WatchlistType)

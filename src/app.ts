@@ -4,6 +4,7 @@ import type { GraphQLSchema } from 'graphql';
 import { createRestRouter, docsRouter } from '../rest-compat';
 import { createApolloDoor } from './apollo.adapter';
 import { Gateway, type GatewayHooks } from './gateway/pipeline';
+import { noNulCharactersRule } from './gateway/text-input';
 import { jsonErrorHandler, notFoundHandler } from './http-errors';
 import { graphqlDocumentGuard } from './document-guard';
 import { depthLimit, queryCostLimit } from './query-cost';
@@ -67,7 +68,7 @@ export async function createApp(services: Services, options: AppOptions): Promis
   const gateway = new Gateway(services, options.schema, options.gatewayHooks);
   const graphql = await createApolloDoor(gateway, {
     httpServer,
-    validationRules: [depthLimit()],
+    validationRules: [depthLimit(), noNulCharactersRule],
     plugins: [queryCostLimit(options.schema), metrics.graphqlPlugin],
     logger: services.logger,
   });

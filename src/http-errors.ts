@@ -11,6 +11,8 @@ export const notFoundHandler: RequestHandler = (req, _res, next) => {
 interface BodyParserError {
   type?: string;
   status?: number;
+  /** the size limit, in bytes, when the body was too large */
+  limit?: number;
 }
 
 /** What the express body parser reports, as our error type: malformed JSON is the client's fault, never a 500. */
@@ -19,7 +21,7 @@ function fromBodyParser(error: BodyParserError): AppError | null {
     case 'entity.parse.failed':
       return new AppError('BAD_USER_INPUT', 'The request body is not valid JSON');
     case 'entity.too.large':
-      return new AppError('BAD_USER_INPUT', 'The request body is too large');
+      return new AppError('PAYLOAD_TOO_LARGE', `The request body is larger than the limit of ${error.limit ?? 'the server'} bytes`);
     case 'charset.unsupported':
     case 'encoding.unsupported':
       return new AppError('BAD_USER_INPUT', 'The request body must be UTF-8 JSON');

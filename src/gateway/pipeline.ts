@@ -5,6 +5,7 @@ import { admitBurst, chargeCall, settleCharges } from './charge';
 import { type CredentialSource, readCredential } from './credential';
 import { OperationCache, type PreparedOperation } from './execute';
 import { type Principal, resolvePrincipal } from './principal';
+import { rejectNulCharacters } from './text-input';
 
 /** What a door knows of a request before the gateway takes it. */
 export interface GatewayRequest {
@@ -63,6 +64,7 @@ export class Gateway {
    * failure of the whole request (REST), so an answer with errors delivers nothing.
    */
   async execute(operation: PreparedOperation, variables: Record<string, unknown> | undefined, context: RequestContext, { allOrNothing = false } = {}): Promise<ExecutionResult> {
+    rejectNulCharacters(variables);
     admitBurst(this.services.burstLimiter, context.user, operation.rootFields);
     let result: ExecutionResult | undefined;
     try {

@@ -7,7 +7,7 @@ import { DivisionEntity } from '../../entities/division.entity';
 import { ParliamentarySessionEntity } from '../../entities/parliamentary-session.entity';
 import type { BillKind, BillOutcome, House } from '../ingest/bill-record';
 import { badInput } from '../errors';
-import { MAX_ID } from '../ids';
+import { decodeIdCursor, encodeIdCursor } from '../ids';
 
 export interface BillFilter {
   sessionId?: number;
@@ -25,16 +25,11 @@ export interface BillPage {
 
 export const MAX_PAGE_SIZE = 100;
 
-const CURSOR_PREFIX = 'bill:';
-
-export const encodeBillCursor = (id: number) => Buffer.from(`${CURSOR_PREFIX}${id}`).toString('base64url');
-
-const CURSOR = /^bill:(\d{1,10})$/;
+export const encodeBillCursor = (id: number) => encodeIdCursor('bill', id);
 
 export function decodeBillCursor(cursor: string): number {
-  const match = CURSOR.exec(Buffer.from(cursor, 'base64url').toString());
-  const id = match ? Number(match[1]) : NaN;
-  if (!(id >= 0 && id <= MAX_ID) || encodeBillCursor(id) !== cursor) throw badInput('after is not a cursor this API issued');
+  const id = decodeIdCursor('bill', cursor);
+  if (id === null) throw badInput('after is not a cursor this API issued');
   return id;
 }
 

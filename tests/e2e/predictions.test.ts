@@ -68,7 +68,7 @@ describe('a served model', () => {
     ['an unknown bill', 999_999, undefined, 404, 'NOT_FOUND', /bill 999999 does not exist/],
     ['a bill id of zero', 0, undefined, 400, 'BAD_USER_INPUT', /billId must be a positive integer/],
     ['a reference date after today', 2900, '2022-01-05', 400, 'BAD_USER_INPUT', /after today/],
-    ['a date that does not exist', 2900, '2021-02-30', 400, 'BAD_USER_INPUT', /LocalDate/],
+    ['a date that does not exist', 2900, '2021-02-30', 400, 'BAD_USER_INPUT', /Date must be a calendar date/],
     ['a date before the bill was introduced', 2900, '2020-01-01', 400, 'BAD_USER_INPUT', /introduced on 2021-06-16, after the reference date 2020-01-01/],
   ])('refuses %s', async (_name, id, date, status, code, message) => {
     const res = await predict(id as number, date as string | undefined);
