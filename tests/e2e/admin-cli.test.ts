@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { makeSnapshot } from '../support/fixtures';
-import { adminCli, type ServerProcess, startServerProcess, waitUntilReady } from '../support/processes';
+import { adminCli, eventually, type ServerProcess, startServerProcess, waitUntilReady } from '../support/processes';
 import { createPostgresDatabase, usingPostgres } from '../support/test-database';
 
 // each test starts CLI processes (and one, servers) on a machine that may be busy
@@ -38,16 +38,6 @@ async function api(url: string, key: string, route: string, body?: object): Prom
     body: body ? JSON.stringify(body) : undefined,
   });
   return { status: res.status, body: await res.json() };
-}
-
-/** At once on the embedded database (the CLI asks the server); on PostgreSQL within the server's 2-second poll. */
-async function eventually<T>(probe: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  const deadline = Date.now() + 5_000;
-  for (;;) {
-    const value = await probe();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((r) => setTimeout(r, 200));
-  }
 }
 
 async function userWithKey(email: string): Promise<string> {

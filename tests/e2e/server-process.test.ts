@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { makeSnapshot } from '../support/fixtures';
-import { adminCli, graphqlOver, requestInFlight, type ServerProcess, startServerProcess, syncCli, waitUntilReady } from '../support/processes';
+import { adminCli, eventually, graphqlOver, requestInFlight, type ServerProcess, startServerProcess, syncCli, waitUntilReady } from '../support/processes';
 import { createPostgresDatabase, usingPostgres } from '../support/test-database';
 
 /** The service as an operator runs it: a server process, the admin CLI and sync beside it, restarts. */
@@ -58,16 +58,6 @@ it('refuses a key to a Free user with exit code 1 and a clear message', async ()
   const badTier = await adminCli(['set-tier', '--email', 'ann@example.com', '--tier', 'gold'], env);
   expect(badTier.json.error).toMatch(/tier must be one of free, pilot, pro/);
 });
-
-/** At once on the embedded database (the CLI asks the server); on PostgreSQL within the server's 2-second poll. */
-async function eventually<T>(probe: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  const deadline = Date.now() + 5_000;
-  for (;;) {
-    const value = await probe();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 it('changes tiers with effect on the running server, and lists users', async () => {
   expect((await adminCli(['set-tier', '--email', 'ann@example.com', '--tier', 'free'], env)).json.tier).toBe('free');

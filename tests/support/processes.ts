@@ -161,3 +161,17 @@ export async function graphqlOver(url: string, query: string, key?: string): Pro
   });
   return { status: res.status, body: await res.json() };
 }
+
+/**
+ * Probes until `done` holds, for up to 5 seconds, and returns the last value (the assertion on it
+ * says what was seen). A change made through the CLI shows at once on the embedded database (the
+ * server runs it) and on PostgreSQL within the server's 2-second poll.
+ */
+export async function eventually<T>(probe: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  const deadline = Date.now() + 5_000;
+  for (;;) {
+    const value = await probe();
+    if (done(value) || Date.now() > deadline) return value;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
