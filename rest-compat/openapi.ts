@@ -15,7 +15,7 @@ Conventions of every operation:
 
 - **Success is 200** (specification 7): a create answers 200 with the created object, a delete 200 with \`{"id": …, "deleted": true}\`.
 - **Errors** are \`{"detail": "..."}\` with the status of section 7. The detail names a bad parameter in this API's spelling (\`reference_date\`, never \`referenceDate\`).
-- **Unknown inputs are refused**: a query parameter or JSON body field an operation does not list is a 400 naming it, so a misspelt optional field is never silently ignored.
+- **Unknown inputs are refused**: a query parameter or JSON body field an operation does not list is a 400 naming it, so a misspelt optional field is never silently ignored. It is refused after authentication and counts as an API call.
 - **405**: a known path called with another method answers 405 with an \`Allow\` header listing the methods it has.
 - **401** carries \`WWW-Authenticate: Bearer realm="bill-progress"\`: send \`Authorization: Bearer <API key>\` (or \`X-API-Key\`).
 - **CORS**: browser pages of the origins in the service's \`CORS_ORIGINS\` setting may call the API (preflight answered with 200); other origins get no CORS headers. The rate-limit headers are exposed to them.
