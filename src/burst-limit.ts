@@ -1,3 +1,5 @@
+import type { GraphQLResolveInfo } from 'graphql';
+import { getGraphQLRateLimiter, type Identity, Store } from 'graphql-rate-limit';
 import { AppError } from './errors';
 
 export interface BurstLimitOptions {
@@ -10,47 +12,68 @@ export interface BurstLimitOptions {
 const SWEEP_AT = 10_000;
 
 /**
- * A per-user burst limit on each root field, on top of the daily quotas: it stops a client
- * hammering one field in a tight loop long before the day's limit would. A sliding window of
- * call times per (user, field), forgotten once they leave the window. A request is admitted or
- * refused as a whole, counting every copy of a field (aliases included) before any of them runs,
- * so 350 aliased copies cannot pass a limit of 300.
+ * Recent call times per (user, root field), forgotten once they leave the window:
+ * graphql-rate-limit's own memory store never forgets, and its Redis store rewrites a JSON array
+ * (not atomic); a 10-second window needs neither persistence nor sharing to do its job.
+ */
+class ExpiringMemoryStore extends Store {
+  private readonly calls = new Map<string, { timestamps: readonly number[]; expires: number }>();
+
+  static key = (identity: Identity) => `${identity.contextIdentity}|${identity.fieldIdentity}`;
+
+  setForIdentity(identity: Identity, timestamps: readonly number[], windowMs = 0): void {
+    const now = Date.now();
+    if (this.calls.size > SWEEP_AT) for (const [key, entry] of this.calls) if (entry.expires < now) this.calls.delete(key);
+    this.calls.set(ExpiringMemoryStore.key(identity), { timestamps, expires: now + windowMs });
+  }
+
+  getForIdentity(identity: Identity): readonly number[] {
+    const entry = this.calls.get(ExpiringMemoryStore.key(identity));
+    return entry && entry.expires >= Date.now() ? entry.timestamps : [];
+  }
+}
+
+/** graphql-rate-limit identifies a call by its context and `info.fieldName`; the rest of the info is not read. */
+const fieldInfo = (fieldName: string) => ({ fieldName }) as GraphQLResolveInfo;
+
+/**
+ * A per-user burst limit on each root field (graphql-rate-limit), on top of the daily quotas: it
+ * stops a client hammering one field in a tight loop long before the day's limit would. A request
+ * is admitted or refused as a whole: every copy of a field (aliases included) is counted before
+ * any of them runs, so 350 aliased copies cannot pass a limit of 300, and a refused request
+ * records no call of any of its fields.
  */
 export class BurstLimiter {
-  private readonly calls = new Map<string, number[]>();
+  private readonly store = new ExpiringMemoryStore();
+  private readonly limiter = getGraphQLRateLimiter({ identifyContext: (accountId: number) => String(accountId), store: this.store });
+  /** admissions one after another: a check and its recording must not interleave with another request's */
+  private admitted: Promise<void> = Promise.resolve();
 
   constructor(readonly options: BurstLimitOptions) {}
 
-  private recent(key: string, now: number): number[] {
-    const since = now - this.options.windowSeconds * 1000;
-    const times = this.calls.get(key) ?? [];
-    let expired = 0;
-    while (expired < times.length && times[expired] <= since) expired++;
-    return expired ? times.slice(expired) : times;
+  /** Records `copies` calls of each field for the account, or none and a 429 naming the limit when any field would go past it. */
+  admit(accountId: number, copies: ReadonlyMap<string, number>): Promise<void> {
+    if (!this.options.max) return Promise.resolve();
+    const admission = this.admitted.then(() => this.admitNow(accountId, copies));
+    this.admitted = admission.catch(() => undefined);
+    return admission;
   }
 
-  /**
-   * Records `copies` calls of each field for the account, or none and a 429 naming the limit
-   * when any field would go past it. `now` is milliseconds (tests pass their own).
-   */
-  admit(accountId: number, copies: ReadonlyMap<string, number>, now = Date.now()): void {
+  private async admitNow(accountId: number, copies: ReadonlyMap<string, number>): Promise<void> {
     const { max, windowSeconds } = this.options;
-    if (!max) return;
-    const checked: [string, number[], number][] = [];
-    for (const [field, count] of copies) {
-      const key = `${accountId}|${field}`;
-      const times = this.recent(key, now);
-      if (times.length + count > max) throw this.refused(times, count, now);
-      checked.push([key, times, count]);
-    }
-    if (this.calls.size > SWEEP_AT) for (const [key] of this.calls) if (!this.recent(key, now).length) this.calls.delete(key);
-    for (const [key, times, count] of checked) this.calls.set(key, [...times, ...Array<number>(count).fill(now)]);
+    // the limiter counts a call as many times as its `arrayLengthField` argument is long
+    const call = (field: string, count: number, readOnly: boolean) =>
+      this.limiter({ parent: undefined, args: { copies: { length: count } }, context: accountId, info: fieldInfo(field) }, { max, window: `${windowSeconds}s`, arrayLengthField: 'copies', readOnly });
+    for (const [field, count] of copies) if (await call(field, count, true)) throw this.refused(accountId, field, count);
+    for (const [field, count] of copies) await call(field, count, false);
   }
 
   /** 429: when enough earlier calls leave the window for this request to fit, or a whole window when it never can. */
-  private refused(times: number[], count: number, now: number): AppError {
+  private refused(accountId: number, field: string, count: number): AppError {
     const { max, windowSeconds } = this.options;
+    const now = Date.now();
     const window = windowSeconds * 1000;
+    const times = this.store.getForIdentity({ contextIdentity: String(accountId), fieldIdentity: field }).filter((t) => t + window > now);
     const freedBy = count > max ? now + window : times[times.length + count - max - 1] + window;
     const retryAfter = Math.max(1, Math.ceil((freedBy - now) / 1000));
     const detail =

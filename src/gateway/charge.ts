@@ -34,8 +34,8 @@ export function rootFieldCopies(document: DocumentNode, operation: OperationDefi
 }
 
 /** The burst limit for a request that is about to run these root fields; anonymous requests are limited elsewhere (per address). */
-export function admitBurst(limiter: BurstLimiter, principal: Principal | null, copies: ReadonlyMap<string, number>): void {
-  if (principal) limiter.admit(principal.accountId, copies);
+export async function admitBurst(limiter: BurstLimiter, principal: Principal | null, copies: ReadonlyMap<string, number>): Promise<void> {
+  if (principal) await limiter.admit(principal.accountId, copies);
 }
 
 /** After execution: gives back what the response does not deliver. */

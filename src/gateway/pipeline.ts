@@ -65,7 +65,7 @@ export class Gateway {
    */
   async execute(operation: PreparedOperation, variables: Record<string, unknown> | undefined, context: RequestContext, { allOrNothing = false } = {}): Promise<ExecutionResult> {
     rejectNulCharacters(variables);
-    admitBurst(this.services.burstLimiter, context.user, operation.rootFields);
+    await admitBurst(this.services.burstLimiter, context.user, operation.rootFields);
     let result: ExecutionResult | undefined;
     try {
       result = await operation.run(context, variables);

@@ -1,9 +1,9 @@
 import { BurstLimiter } from '../../../src/burst-limit';
 import type { AppError } from '../../../src/errors';
 
-const refusal = (fn: () => void): AppError => {
+const refusal = async (admission: Promise<void>): Promise<AppError> => {
   try {
-    fn();
+    await admission;
   } catch (error) {
     return error as AppError;
   }
@@ -13,38 +13,51 @@ const headersOf = (error: AppError) => Object.fromEntries((error.extensions.http
 
 describe('BurstLimiter', () => {
   const T0 = 1_800_000_000_000;
+  const at = (ms: number) => jest.setSystemTime(T0 + ms);
+  beforeEach(() => jest.useFakeTimers({ now: T0, doNotFake: ['nextTick', 'queueMicrotask', 'setImmediate'] }));
+  afterEach(() => jest.useRealTimers());
 
-  it('admits up to max calls of a field per window, per account and field, and frees them as they leave the window', () => {
+  it('admits up to max calls of a field per window, per account and field, and frees them as they leave the window', async () => {
     const limiter = new BurstLimiter({ max: 3, windowSeconds: 10 });
-    limiter.admit(1, new Map([['me', 2]]), T0);
-    limiter.admit(1, new Map([['me', 1]]), T0 + 1000);
-    expect(() => limiter.admit(1, new Map([['me', 1]]), T0 + 2000)).toThrow();
-    limiter.admit(2, new Map([['me', 3]]), T0 + 2000); // another account
-    limiter.admit(1, new Map([['sessions', 3]]), T0 + 2000); // another field
-    limiter.admit(1, new Map([['me', 2]]), T0 + 10_001); // the first two left the window
+    await limiter.admit(1, new Map([['me', 2]]));
+    at(1000);
+    await limiter.admit(1, new Map([['me', 1]]));
+    at(2000);
+    await expect(limiter.admit(1, new Map([['me', 1]]))).rejects.toThrow();
+    await limiter.admit(2, new Map([['me', 3]])); // another account
+    await limiter.admit(1, new Map([['sessions', 3]])); // another field
+    at(10_001);
+    await limiter.admit(1, new Map([['me', 2]])); // the first two left the window
   });
 
-  it('refuses a request as a whole: a refused request records no call of any of its fields', () => {
+  it('refuses a request as a whole: a refused request records no call of any of its fields', async () => {
     const limiter = new BurstLimiter({ max: 3, windowSeconds: 10 });
-    limiter.admit(1, new Map([['me', 3]]), T0);
-    expect(() => limiter.admit(1, new Map([['sessions', 1], ['me', 1]]), T0)).toThrow();
-    limiter.admit(1, new Map([['sessions', 3]]), T0);
+    await limiter.admit(1, new Map([['me', 3]]));
+    await expect(limiter.admit(1, new Map([['sessions', 1], ['me', 1]]))).rejects.toThrow();
+    await limiter.admit(1, new Map([['sessions', 3]]));
   });
 
-  it('answers 429 naming the burst limit, with its size, 0 remaining and when the window frees room', () => {
+  it('admits concurrent requests one after another: 10 at once against a limit of 3 let exactly 3 through', async () => {
     const limiter = new BurstLimiter({ max: 3, windowSeconds: 10 });
-    limiter.admit(1, new Map([['me', 3]]), T0);
-    const error = refusal(() => limiter.admit(1, new Map([['me', 1]]), T0 + 4000));
+    const outcomes = await Promise.allSettled(Array.from({ length: 10 }, () => limiter.admit(1, new Map([['me', 1]]))));
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(3);
+  });
+
+  it('answers 429 naming the burst limit, with its size, 0 remaining and when the window frees room', async () => {
+    const limiter = new BurstLimiter({ max: 3, windowSeconds: 10 });
+    await limiter.admit(1, new Map([['me', 3]]));
+    at(4000);
+    const error = await refusal(limiter.admit(1, new Map([['me', 1]])));
     expect(error).toMatchObject({ code: 'RATE_LIMITED', message: 'Burst limit reached: at most 3 calls of the same operation every 10 seconds; retry in 6 seconds' });
     expect(headersOf(error)).toMatchObject({ 'X-RateLimit-Limit': '3', 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': String((T0 + 10_000) / 1000), 'Retry-After': '6' });
   });
 
-  it('refuses a request holding more copies than the limit at all', () => {
+  it('refuses a request holding more copies than the limit at all', async () => {
     const limiter = new BurstLimiter({ max: 300, windowSeconds: 10 });
-    expect(refusal(() => limiter.admit(1, new Map([['me', 350]]), T0)).message).toBe('Burst limit exceeded: one request may hold at most 300 calls of the same operation (it held 350)');
+    expect((await refusal(limiter.admit(1, new Map([['me', 350]])))).message).toBe('Burst limit exceeded: one request may hold at most 300 calls of the same operation (it held 350)');
   });
 
-  it('is off with max 0', () => {
-    new BurstLimiter({ max: 0, windowSeconds: 10 }).admit(1, new Map([['me', 10_000]]), T0);
+  it('is off with max 0', async () => {
+    await new BurstLimiter({ max: 0, windowSeconds: 10 }).admit(1, new Map([['me', 10_000]]));
   });
 });
