@@ -56,6 +56,9 @@ export interface ApolloDoorOptions {
   logger: Logger;
 }
 
+/** How long a shutdown waits for open requests before it closes their connections. */
+export const REQUEST_DRAIN_MS = 7_000;
+
 /** The /graphql door: Apollo Server as a thin adapter over the gateway. */
 export async function createApolloDoor(gateway: Gateway, options: ApolloDoorOptions): Promise<{ middleware: RequestHandler; stop(): Promise<void> }> {
   const apollo = new ApolloServer<ApolloContext>({
@@ -70,7 +73,9 @@ export async function createApolloDoor(gateway: Gateway, options: ApolloDoorOpti
     plugins: [
       ApolloServerPluginCacheControlDisabled(),
       ApolloServerPluginLandingPageDisabled(),
-      ApolloServerPluginDrainHttpServer({ httpServer: options.httpServer }),
+      // Open requests get 7 s to finish: the rest of the 10 s shutdown deadline (src/shutdown.ts)
+      // is for flushing counters and closing the database, which a slow request must not starve.
+      ApolloServerPluginDrainHttpServer({ httpServer: options.httpServer, stopGracePeriodMillis: REQUEST_DRAIN_MS }),
       ...(options.plugins as ApolloServerPlugin<ApolloContext>[]),
       rateLimitHeaders(gateway),
     ],

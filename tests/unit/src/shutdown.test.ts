@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import pino from 'pino';
+import { REQUEST_DRAIN_MS } from '../../../src/apollo.adapter';
 import { SHUTDOWN_DEADLINE_MS, SIGNAL_ECHO_MS, shutDownOnSignals } from '../../../src/shutdown';
 
 /** Signals through a stand-in for the process; real signals to real processes are in tests/e2e/server-process.test.ts. */
@@ -55,4 +56,8 @@ it('exits at once on a different second signal, with 128 + its number', () => {
   target.emit('SIGINT', 'SIGINT');
   target.emit('SIGTERM', 'SIGTERM');
   expect(exits).toEqual([143]);
+});
+
+it('cuts hanging requests off early enough to flush counters and close the database within the deadline', () => {
+  expect(SHUTDOWN_DEADLINE_MS - REQUEST_DRAIN_MS).toBeGreaterThanOrEqual(2_000);
 });
