@@ -148,6 +148,13 @@ export function queryCostLimit(
  */
 export const MAX_QUERY_DEPTH = 10;
 
+/**
+ * The schema's description of itself nests `ofType` about 8 levels for a list of non-null types,
+ * so tools' standard introspection query is 15 deep. It reads no data, and the token guard
+ * (src/document-guard.ts) bounds its size, so its depth is not counted.
+ */
+const INTROSPECTION_ROOTS = new Set(['__schema', '__type']);
+
 /** How deep an operation's selections go, counting through fragments (each walked once). */
 export function operationDepth(document: DocumentNode, operation: OperationDefinitionNode): { depth: number; fragmentWalks: number } {
   const fragments = fragmentsOf(document);
@@ -169,7 +176,7 @@ export function operationDepth(document: DocumentNode, operation: OperationDefin
     for (const selection of selectionSet.selections) {
       const depth =
         selection.kind === Kind.FIELD
-          ? 1 + (selection.selectionSet ? depthOf(selection.selectionSet) : 0)
+          ? 1 + (selection.selectionSet && !INTROSPECTION_ROOTS.has(selection.name.value) ? depthOf(selection.selectionSet) : 0)
           : selection.kind === Kind.INLINE_FRAGMENT
             ? depthOf(selection.selectionSet)
             : fragmentDepth(selection.name.value);

@@ -58,3 +58,14 @@ describe('requests that could stall the service', () => {
     expect(names.filter((n: string) => n.startsWith('limits 5-'))).toHaveLength(5);
   });
 });
+
+describe('tooling', () => {
+  it('answers the standard introspection query (GraphiQL, code generators) with and without a key', async () => {
+    const { getIntrospectionQuery } = await import('graphql');
+    for (const options of [{}, { key }]) {
+      const res = await t.graphql(getIntrospectionQuery(), options);
+      expect(res.body.errors).toBeUndefined();
+      expect(res.body.data.__schema.queryType.name).toBe('Query');
+    }
+  });
+});
