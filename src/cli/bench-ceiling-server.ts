@@ -2,7 +2,7 @@ import express from 'express';
 
 /** The machine's ceiling for the HTTP benchmark: express answering a fixed JSON body, nothing else. */
 const app = express();
-const body = { bill_id: '2900', mode: 'nowcast', reference_date: '2021-12-31', ok: true };
+const body = JSON.parse(process.env.BENCH_FIXED_BODY ?? '{"ok":true}') as object;
 app.get('/ceiling', (_req, res) => {
   res.json(body);
 });

@@ -1,154 +1,151 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import net from 'node:net';
-import autocannon from 'autocannon';
-import { readAdminEndpointFile } from '../admin/admin-endpoint-file';
+import { loadConfig } from '../config';
+import { admin, freePort, type LoadFigures, type LoadRequest, rssMb, runLoad, startProcess, stopProcess, waitReady } from './bench-http-tools';
 
 /**
- * `npm run bench` (HTTP part): starts the server on the snapshot in its own process, and a bare
- * express route as the machine's ceiling in another, then drives both with autocannon from this
- * process. Keys rotate over 100 Pro users, so quotas and the burst limit stay on as in production.
+ * `npm run bench` (HTTP part): the figures of issue 9's "Speed" section, each against its target,
+ * in one run. The built server runs on the snapshot (first start: ingest, then training) in its own
+ * process; a bare express route and a bare Apollo Server, answering the server's own bodies from
+ * fixed objects, run in two more as the ceilings; autocannon drives them all from this process on
+ * the same cores. Keys rotate over many Pro users, so quotas and the burst limit stay on as in
+ * production without refusing the load.
  */
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
-const USERS = 100;
+const SOAK_SECONDS = Number(process.env.BENCH_SOAK_SECONDS ?? 60);
+// enough users that no key reaches the burst limit (300 calls of a field in 10 s) at 9,000 req/s
+const USERS = Number(process.env.BENCH_USERS ?? 300);
+const BILL = 2900;
+const IMMINENT = '/api/v1/predictions/imminent?days_ahead=30&min_probability=0';
+const PREDICTION_QUERY = `{ prediction(billId: ${BILL}) { royalAssent nextStage30d timelineEtaDays stallRisk amendmentRisk closeVote withdrawalRisk riskIndicators { controversyScore momentumScore stallRiskLevel withdrawalRiskLevel } } }`;
 
-/** A port nothing listens on now, for a child process to take. */
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
+interface Verdict {
+  what: string;
+  figure: string;
+  target: string;
+  /** undefined: a figure with no target */
+  met?: boolean;
 }
 
-function startProcess(script: string, env: Record<string, string>, nodeArgs: string[] = []): ChildProcess {
-  // stdout to /dev/null: the server still formats every request log line, as in production
-  return spawn(process.execPath, [...nodeArgs, script], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
-}
+const ms = (n: number) => `${n} ms`;
+const rate = (f: LoadFigures) => `${Math.round(f.rps).toLocaleString('en-GB')} req/s`;
+const percent = (part: number, whole: number) => Math.round((100 * part) / whole);
 
-async function waitReady(url: string, path = '/readyz'): Promise<void> {
-  for (;;) {
-    const res = await fetch(`${url}${path}`).catch(() => null);
-    if (res?.status === 200) return;
-    await new Promise((r) => setTimeout(r, 250));
-  }
+function snapshotDescription(): string {
+  const dir = loadConfig().snapshotDir;
+  if (!dir) return 'the live Bills API (no snapshot)';
+  const file = path.join(dir, 'bills.jsonl');
+  const bills = existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).length : 0;
+  return `${dir} (${bills.toLocaleString('en-GB')} bills)`;
 }
-
-async function admin(dataDir: string, command: string, args: object): Promise<Record<string, string>> {
-  const endpoint = readAdminEndpointFile(dataDir)!;
-  const res = await fetch(`${endpoint.url}/admin/commands/${command}`, { method: 'POST', headers: { authorization: `Bearer ${endpoint.token}`, 'content-type': 'application/json' }, body: JSON.stringify(args) });
-  return (await res.json()) as Record<string, string>;
-}
-
-interface Scenario {
-  name: string;
-  connections: number;
-  url: string;
-  method?: 'GET' | 'POST';
-  body?: string;
-  authorized: boolean;
-}
-
-interface Figures {
-  name: string;
-  connections: number;
-  rps: number;
-  p50: number;
-  p99: number;
-  errors: number;
-}
-
-async function run(scenario: Scenario, keys: string[]): Promise<Figures> {
-  let next = 0;
-  const result = await autocannon({
-    url: scenario.url,
-    connections: scenario.connections,
-    duration: SECONDS,
-    requests: [
-      {
-        method: scenario.method ?? 'GET',
-        body: scenario.body,
-        setupRequest: (req) => ({
-          ...req,
-          headers: { ...req.headers, 'content-type': 'application/json', ...(scenario.authorized ? { authorization: `Bearer ${keys[next++ % keys.length]}` } : {}) },
-        }),
-      },
-    ],
-  });
-  return {
-    name: scenario.name,
-    connections: scenario.connections,
-    rps: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    errors: result.errors + result.timeouts + result.non2xx,
-  };
-}
-
-const TARGETS: Record<string, string> = {
-  'GET /api/v1/predict/{id} (warm)@50': 'at least 40% of the ceiling’s requests/s',
-  'GET /api/v1/predict/{id} (warm)@10': 'p99 under 20 ms',
-  'POST /api/v1/predictions/batch (100 bills)@10': 'p50 under 30 ms',
-  'GET /api/v1/predictions/imminent@10': 'p50 under 20 ms',
-};
 
 async function main(): Promise<void> {
+  const loadBefore = os.loadavg()[0];
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bp-bench-'));
-  const [serverPort, ceilingPort] = [await freePort(), await freePort()];
+  const [serverPort, expressPort, apolloPort] = [await freePort(), await freePort(), await freePort()];
   const base = `http://127.0.0.1:${serverPort}`;
-  process.stdout.write('HTTP benchmark: starting the server on the snapshot (first start: ingest, then training) and the ceiling server\n');
+  process.stdout.write(`HTTP benchmark: the built server on ${snapshotDescription()}; starting it (first start: ingest, then training)\n`);
   const server = startProcess(
     path.join(__dirname, '..', 'server.js'),
     { NODE_ENV: 'production', DATA_DIR: dataDir, PORT: String(serverPort), HOST: '127.0.0.1', LOG_LEVEL: 'info' },
     // e.g. BENCH_SERVER_ARGS="--cpu-prof --cpu-prof-dir=/tmp/profile" to profile the server under load
     (process.env.BENCH_SERVER_ARGS ?? '').split(' ').filter(Boolean),
   );
-  const ceiling = startProcess(path.join(__dirname, 'bench-ceiling-server.js'), { CEILING_PORT: String(ceilingPort) });
+  const children = [server];
   try {
-    await waitReady(base);
-    await waitReady(`http://127.0.0.1:${ceilingPort}`, '/ceiling');
+    await waitReady(`${base}/readyz`, server);
     const keys: string[] = [];
     for (let i = 0; i < USERS; i++) {
       await admin(dataDir, 'create-user', { email: `bench${i}@example.com`, tier: 'pro' });
       keys.push((await admin(dataDir, 'create-key', { email: `bench${i}@example.com` })).api_key);
     }
-    const live = ((await (await fetch(`${base}/api/v1/predictions/imminent?days_ahead=30&min_probability=0`, { headers: { authorization: `Bearer ${keys[0]}` } })).json()) as { bills: { bill_id: number }[] }).bills.map((b) => b.bill_id);
-    const batchIds = Array.from({ length: 100 }, (_, i) => live[i % live.length] ?? 2900);
-    const gql = JSON.stringify({ query: '{ prediction(billId: 2900) { royalAssent nextStage30d timelineEtaDays stallRisk amendmentRisk closeVote withdrawalRisk riskIndicators { controversyScore momentumScore stallRiskLevel withdrawalRiskLevel } } }' });
-    const scenarios: Scenario[] = [];
-    for (const connections of [50, 10]) {
-      scenarios.push({ name: 'ceiling: bare express, fixed JSON', connections, url: `http://127.0.0.1:${ceilingPort}/ceiling`, authorized: false });
-      scenarios.push({ name: 'GET /api/v1/predict/{id} (warm)', connections, url: `${base}/api/v1/predict/2900`, authorized: true });
-      scenarios.push({ name: 'POST /graphql prediction (warm)', connections, url: `${base}/graphql`, method: 'POST', body: gql, authorized: true });
-    }
-    scenarios.push({ name: 'POST /api/v1/predictions/batch (100 bills)', connections: 10, url: `${base}/api/v1/predictions/batch`, method: 'POST', body: JSON.stringify({ bill_ids: batchIds }), authorized: true });
-    scenarios.push({ name: 'GET /api/v1/predictions/imminent', connections: 10, url: `${base}/api/v1/predictions/imminent`, authorized: true });
+    const call = async (request: LoadRequest) => {
+      const res = await fetch(`${base}${request.path}`, { method: request.method ?? 'GET', body: request.body, headers: { authorization: `Bearer ${keys[0]}`, 'content-type': 'application/json' } });
+      if (res.status !== 200) throw new Error(`${request.path} answered ${res.status}: ${await res.text()}`);
+      return res.json() as Promise<Record<string, unknown>>;
+    };
+    const predict: LoadRequest = { path: `/api/v1/predict/${BILL}` };
+    const graphql: LoadRequest = { path: '/graphql', method: 'POST', body: JSON.stringify({ query: PREDICTION_QUERY }) };
+    const imminent: LoadRequest = { path: IMMINENT };
+    // the ceilings answer the server's own bodies, so the bytes on the wire are the same
+    const expressCeiling = startProcess(path.join(__dirname, 'bench-ceiling-server.js'), { CEILING_PORT: String(expressPort), BENCH_FIXED_BODY: JSON.stringify(await call(predict)) });
+    const graphqlAnswer = (await call(graphql)) as { data: { prediction: object } };
+    const apolloCeiling = startProcess(path.join(__dirname, 'bench-apollo-ceiling-server.js'), { NODE_ENV: 'production', CEILING_PORT: String(apolloPort), BENCH_FIXED_PREDICTION: JSON.stringify(graphqlAnswer.data.prediction) });
+    children.push(expressCeiling, apolloCeiling);
+    await waitReady(`http://127.0.0.1:${expressPort}/ceiling`, expressCeiling);
+    await waitReady(`http://127.0.0.1:${apolloPort}/ready`, apolloCeiling);
+    const active = ((await call(imminent)) as { bills: { bill_id: number }[] }).bills.map((b) => b.bill_id);
+    const activeBills = active.length;
+    const batch: LoadRequest = { path: '/api/v1/predictions/batch', method: 'POST', body: JSON.stringify({ bill_ids: Array.from({ length: 100 }, (_, i) => active[i % active.length] ?? BILL) }) };
 
-    // warm the caches the way clients do
-    await run({ ...scenarios[1], connections: 1 }, keys);
-    const figures: Figures[] = [];
-    // BENCH_ONLY=batch runs the scenarios whose name contains it (and the ceilings)
-    const only = process.env.BENCH_ONLY;
-    for (const scenario of scenarios.filter((x) => !only || x.name.includes(only) || x.name.startsWith('ceiling'))) {
-      figures.push(await run(scenario, keys));
-      process.stdout.write('.');
-    }
+    // warm the caches the way clients do, then let the machine settle before RSS at rest
+    for (const request of [predict, graphql, imminent]) await runLoad({ origin: base, requests: [request], connections: 1, seconds: 1, keys });
+    await new Promise((r) => setTimeout(r, 2000));
+    const restingRss = rssMb(server.pid!);
+
+    const ours = (requests: LoadRequest[], connections: number, seconds = SECONDS) => runLoad({ origin: base, requests, connections, seconds, keys });
+    const step = () => process.stdout.write('.');
+    const expressAt50 = await runLoad({ origin: `http://127.0.0.1:${expressPort}`, requests: [{ path: '/ceiling' }], connections: 50, seconds: SECONDS });
+    step();
+    const predictAt50 = await ours([predict], 50);
+    step();
+    const predictAt10 = await ours([predict], 10);
+    step();
+    const apolloAt10 = await runLoad({ origin: `http://127.0.0.1:${apolloPort}`, requests: [graphql], connections: 10, seconds: SECONDS });
+    step();
+    const graphqlAt10 = await ours([graphql], 10);
+    step();
+    const imminentAt10 = await ours([imminent], 10);
+    step();
+    const batchAt10 = await ours([batch], 10);
+    step();
+    const mixedAt200 = await ours([predict, graphql, imminent], 200, SOAK_SECONDS);
+    const loadedRss = rssMb(server.pid!);
     process.stdout.write('\n');
-    const ceilingAt = (c: number) => figures.find((f) => f.name.startsWith('ceiling') && f.connections === c)!.rps;
-    process.stdout.write(`${'route'.padEnd(46)} ${'conns'.padStart(5)} ${'req/s'.padStart(9)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'errors'.padStart(6)} ${'÷ceiling'.padStart(8)}  target\n`);
-    for (const f of figures) {
-      const ratio = figures.some((c) => c.name.startsWith('ceiling') && c.connections === f.connections) ? `${((100 * f.rps) / ceilingAt(f.connections)).toFixed(0)}%` : '';
-      const target = TARGETS[`${f.name}@${f.connections}`] ?? '';
-      process.stdout.write(`${f.name.padEnd(46)} ${String(f.connections).padStart(5)} ${f.rps.toFixed(0).padStart(9)} ${String(f.p50).padStart(7)} ${String(f.p99).padStart(7)} ${String(f.errors).padStart(6)} ${ratio.padStart(8)}  ${target}\n`);
+
+    const mb = (n: number | null) => (n === null ? 'unknown (no /proc)' : `${n.toFixed(0)} MB`);
+    const verdicts: Verdict[] = [
+      {
+        what: 'GET /api/v1/predict/{id} (warm), 50 connections',
+        figure: `${rate(predictAt50)} = ${percent(predictAt50.rps, expressAt50.rps)}% of bare express's ${rate(expressAt50)}`,
+        target: '≥ 60% of bare express',
+        met: predictAt50.rps >= 0.6 * expressAt50.rps && predictAt50.errors === 0,
+      },
+      { what: 'GET /api/v1/predict/{id} (warm), 10 connections', figure: `p99 ${ms(predictAt10.p99)} (p50 ${ms(predictAt10.p50)}, ${rate(predictAt10)})`, target: 'p99 < 15 ms', met: predictAt10.p99 < 15 && predictAt10.errors === 0 },
+      {
+        what: 'POST /graphql prediction query (warm), 10 connections',
+        figure: `${rate(graphqlAt10)} = ${percent(graphqlAt10.rps, apolloAt10.rps)}% of bare Apollo's ${rate(apolloAt10)} (p99 ${ms(graphqlAt10.p99)})`,
+        target: '≥ 60% of bare Apollo',
+        met: graphqlAt10.rps >= 0.6 * apolloAt10.rps && graphqlAt10.errors === 0,
+      },
+      {
+        what: `mixed predict/graphql/imminent, 200 connections, ${SOAK_SECONDS} s`,
+        figure: `${mixedAt200.errors} errors of ${mixedAt200.requests.toLocaleString('en-GB')}; slowest ${ms(mixedAt200.max)} (p99 ${ms(mixedAt200.p99)}, ${rate(mixedAt200)})`,
+        target: '0 errors, slowest < 1 s',
+        met: mixedAt200.errors === 0 && mixedAt200.max < 1000,
+      },
+      {
+        what: `GET …/imminent?days_ahead=30&min_probability=0 (${activeBills} bills), 10 conns`,
+        figure: `p50 ${ms(imminentAt10.p50)} (p99 ${ms(imminentAt10.p99)}, ${rate(imminentAt10)})`,
+        target: 'p50 < 20 ms',
+        met: imminentAt10.p50 < 20 && imminentAt10.errors === 0,
+      },
+      { what: 'POST /api/v1/predictions/batch (100 bills), 10 connections', figure: `p50 ${ms(batchAt10.p50)} (p99 ${ms(batchAt10.p99)}, ${rate(batchAt10)})`, target: 'p50 < 30 ms', met: batchAt10.p50 < 30 && batchAt10.errors === 0 },
+      { what: 'server RSS at rest (after start and warm-up)', figure: mb(restingRss), target: 'printed' },
+      { what: `server RSS after the ${SOAK_SECONDS} s load at 200 connections`, figure: mb(loadedRss), target: 'printed' },
+    ];
+    const errors = [expressAt50, apolloAt10].reduce((sum, f) => sum + f.errors, 0);
+    process.stdout.write('HTTP benchmark (issue 9, Speed)\n');
+    for (const v of verdicts) {
+      const mark = v.met === undefined ? '    ' : v.met ? 'PASS' : 'MISS';
+      process.stdout.write(`  ${mark}  ${v.what.padEnd(64)} ${v.figure}  [target ${v.target}]\n`);
     }
-    process.stdout.write(`(${SECONDS} s per run; ${USERS} Pro users’ keys in rotation, so quotas and burst limits stay on)\n`);
+    process.stdout.write(
+      `(${SECONDS} s per run, ${SOAK_SECONDS} s for the 200-connection run; ${USERS} Pro users' keys in rotation, quotas and burst limit on; ${errors} errors in the ceilings' runs; 1-minute load average before the run: ${loadBefore.toFixed(2)})\n`,
+    );
   } finally {
-    server.kill('SIGTERM');
-    ceiling.kill('SIGTERM');
-    await new Promise((r) => server.once('exit', r));
+    await Promise.all(children.map(stopProcess));
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
