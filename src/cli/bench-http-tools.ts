@@ -81,6 +81,8 @@ export interface LoadFigures {
   requests: number;
   /** socket errors, timeouts and answers other than 2xx */
   errors: number;
+  /** what the errors were */
+  errorKinds: string;
 }
 
 export async function runLoad(load: Load): Promise<LoadFigures> {
@@ -108,6 +110,8 @@ export async function runLoad(load: Load): Promise<LoadFigures> {
     p99: result.latency.p99,
     max: result.latency.max,
     requests: result.requests.total,
-    errors: result.errors + result.timeouts + result.non2xx,
+    // autocannon counts a timeout among its errors too
+    errors: result.errors + result.non2xx,
+    errorKinds: `${result.timeouts} timeouts, ${result.non2xx} non-2xx, ${result.errors - result.timeouts} other`,
   };
 }

@@ -121,7 +121,7 @@ async function main(): Promise<void> {
       },
       {
         what: `mixed predict/graphql/imminent, 200 connections, ${SOAK_SECONDS} s`,
-        figure: `${mixedAt200.errors} errors of ${mixedAt200.requests.toLocaleString('en-GB')}; slowest ${ms(mixedAt200.max)} (p99 ${ms(mixedAt200.p99)}, ${rate(mixedAt200)})`,
+        figure: `${mixedAt200.errors} errors (${mixedAt200.errorKinds}) of ${mixedAt200.requests.toLocaleString('en-GB')}; slowest ${ms(mixedAt200.max)} (p99 ${ms(mixedAt200.p99)}, ${rate(mixedAt200)})`,
         target: '0 errors, slowest < 1 s',
         met: mixedAt200.errors === 0 && mixedAt200.max < 1000,
       },
