@@ -46,6 +46,7 @@ const EXPRESS_ADAPTERS = new Set([
   'src/http-errors.ts', // express's 404 and error handlers
   'src/admin/admin-endpoint.ts', // the operator's local admin door
   'src/cli/bench-ceiling-server.ts', // the benchmark's bare express ceiling
+  'src/cli/bench-apollo-ceiling-server.ts', // the benchmark's bare Apollo Server ceiling
   'src/document-guard.ts', // express middleware refusing oversized or malformed bodies before any door
   'src/gateway/request-id.ts', // express middleware giving every request its id
   'src/gateway/metrics.ts', // express middleware timing every request by route, and GET /metrics
