@@ -13,10 +13,10 @@ export function gatewayRequest(req: express.Request): GatewayRequest {
 /**
  * The REST adapter: hands the request to the gateway (who is calling, the call charged), runs the
  * handler (its parameters, then one named operation through the gateway) and answers its JSON
- * with `status` (204 sends no body) and the user's rate-limit headers; errors go to the app's
- * {"detail"} handler with those headers too.
+ * with 200, the only success status of the specification, and the user's rate-limit headers;
+ * errors go to the app's {"detail"} handler with those headers too.
  */
-export function route(gateway: Gateway, handler: Handler, status = 200): RequestHandler {
+export function route(gateway: Gateway, handler: Handler): RequestHandler {
   return async (req, res, next) => {
     const request = gatewayRequest(req);
     let context: RequestContext | undefined;
@@ -24,9 +24,8 @@ export function route(gateway: Gateway, handler: Handler, status = 200): Request
       context = await gateway.start(request);
       const body = await handler(req, context);
       res.set(gateway.headers(context));
-      if (status === 204) res.status(204).end();
-      else res.status(status).json(body);
-      gateway.finish(request, context, status);
+      res.status(200).json(body);
+      gateway.finish(request, context, 200);
     } catch (error) {
       res.set(gateway.headers(context));
       next(error);

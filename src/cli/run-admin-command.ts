@@ -59,7 +59,8 @@ export async function runAdminCli(command: string, args: Record<string, unknown>
     const result = await run(loadConfig(), command, args, logger);
     process.stdout.write(`${JSON.stringify(result)}\n`);
   } catch (error) {
-    const detail = error instanceof CliError ? error.message : publicError(error).status < 500 ? publicError(error).detail : (error as Error).message;
+    const shown = publicError(error);
+    const detail = error instanceof CliError ? error.message : shown.status < 500 ? shown.detail : (error as Error).message;
     process.stderr.write(`error: ${detail}\n`);
     process.stdout.write(`${JSON.stringify({ error: detail })}\n`);
     process.exitCode = 1;
