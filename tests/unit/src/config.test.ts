@@ -1,4 +1,4 @@
-import { loadConfig } from '../../src/config';
+import { loadConfig } from '../../../src/config';
 
 describe('configuration', () => {
   it('has defaults for everything', () => {

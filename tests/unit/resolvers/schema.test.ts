@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { isObjectType, type GraphQLSchema, parse, validate } from 'graphql';
-import { depthLimit } from '../../src/query-cost';
-import { ACCESS_EXTENSION } from '../../resolvers/access';
-import { buildAppSchema, printAppSchema } from '../../resolvers/schema';
+import { depthLimit } from '../../../src/query-cost';
+import { ACCESS_EXTENSION } from '../../../resolvers/access';
+import { buildAppSchema, printAppSchema } from '../../../resolvers/schema';
 
 let schema: GraphQLSchema;
 beforeAll(async () => {
@@ -11,7 +11,7 @@ beforeAll(async () => {
 });
 
 it('matches the committed schema/schema.graphql (run `npm run schema` after changing the API)', () => {
-  const committed = readFileSync(path.join(__dirname, '..', '..', 'schema', 'schema.graphql'), 'utf8');
+  const committed = readFileSync(path.join(__dirname, '..', '..', '..', 'schema', 'schema.graphql'), 'utf8');
   expect(printAppSchema(schema)).toBe(committed);
 });
 

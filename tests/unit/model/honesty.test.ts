@@ -1,12 +1,12 @@
-import type { BillFacts, SessionFact, TrainingBill } from '../../model/bill-facts';
-import { billState } from '../../model/bill-state';
-import { featureVector } from '../../model/features';
-import { labelsAt } from '../../model/labels';
-import { Predictor } from '../../model/predictor';
-import { SittingCalendar } from '../../model/sitting-calendar';
-import { sessionsKnownAt, sittingDatesUpTo, trainModel } from '../../model/train';
-import { loadSnapshotTrainingData } from '../../src/services/training-data';
-import { REAL_SNAPSHOT_DIR } from '../support/fixtures';
+import type { BillFacts, SessionFact, TrainingBill } from '../../../model/bill-facts';
+import { billState } from '../../../model/bill-state';
+import { featureVector } from '../../../model/features';
+import { labelsAt } from '../../../model/labels';
+import { Predictor } from '../../../model/predictor';
+import { SittingCalendar } from '../../../model/sitting-calendar';
+import { sessionsKnownAt, sittingDatesUpTo, trainModel } from '../../../model/train';
+import { loadSnapshotTrainingData } from '../../../src/services/training-data';
+import { REAL_SNAPSHOT_DIR } from '../../support/fixtures';
 
 let bills: TrainingBill[];
 let sessions: SessionFact[];

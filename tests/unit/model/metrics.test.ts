@@ -10,8 +10,8 @@ import {
   reliabilityTable,
   type BinaryOutcome,
   type ReliabilityBin,
-} from '../../model/metrics';
-import { reliabilityDiagramSvg } from '../../model/reliability-svg';
+} from '../../../model/metrics';
+import { reliabilityDiagramSvg } from '../../../model/reliability-svg';
 
 const s = (p: number, y: 0 | 1): BinaryOutcome => ({ p, y });
 
