@@ -6,6 +6,7 @@ import {
   BILL_OUTCOMES,
   BILL_STATUSES,
   COMPARISONS,
+  EVENT_TYPES,
   HOUSES,
   RISK_LEVELS,
   STAGE_PHASES,
@@ -24,7 +25,8 @@ export type GraphQLEnumOf<V extends string> = { readonly [K in V as Uppercase<K>
  * REST sends, so entities pass through unchanged; GraphQL clients see the upper-case names.
  */
 function graphqlEnum<const V extends string>(values: readonly V[], name: string, description?: string): GraphQLEnumOf<V> {
-  const enumObject = Object.fromEntries(values.map((value) => [value.toUpperCase(), value])) as GraphQLEnumOf<V>;
+  // a GraphQL name has no dots: prediction.updated is PREDICTION_UPDATED
+  const enumObject = Object.fromEntries(values.map((value) => [value.toUpperCase().replace(/\./g, '_'), value])) as GraphQLEnumOf<V>;
   registerEnumType(enumObject, { name, description });
   return enumObject;
 }
@@ -61,3 +63,5 @@ export const AlertTypeEnum = graphqlEnum(
 export type AlertTypeEnum = Words.AlertType;
 export const ComparisonEnum = graphqlEnum(COMPARISONS, 'Comparison');
 export type ComparisonEnum = Words.Comparison;
+export const EventTypeEnum = graphqlEnum(EVENT_TYPES, 'EventType', 'Event types of webhooks and subscriptions; PREDICTION_PROBABILITY_SPIKE, PREDICTION_TRENDING_UP and PREDICTION_CROSSED_THRESHOLD need the pro tier');
+export type EventTypeEnum = Words.EventType;

@@ -8,8 +8,9 @@ import { BatchPredictionItemResolver, PredictionResolver } from './prediction.re
 import { ServiceStatusResolver } from './service-status.resolver';
 import { SessionResolver } from './session.resolver';
 import { AlertResolver, WatchlistBillResolver, WatchlistResolver } from './watchlist.resolver';
+import { WebhookResolver } from './webhook.resolver';
 
-export const RESOLVERS = [BillResolver, StageResolver, SessionResolver, AccountResolver, ServiceStatusResolver, PredictionResolver, BatchPredictionItemResolver, WatchlistResolver, WatchlistBillResolver, AlertResolver] as const;
+export const RESOLVERS = [BillResolver, StageResolver, SessionResolver, AccountResolver, ServiceStatusResolver, PredictionResolver, BatchPredictionItemResolver, WatchlistResolver, WatchlistBillResolver, AlertResolver, WebhookResolver] as const;
 
 /** Input validation raises the service's own error type, so a bad argument is a 400 with a message naming it. */
 async function validateArgs(argValue: unknown): Promise<void> {

@@ -13,7 +13,7 @@ const EXPOSED_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLi
 export function restCors(origins: readonly string[]): RequestHandler {
   const options: cors.CorsOptions = {
     origin: origins.length ? [...origins] : false,
-    methods: ['GET', 'HEAD', 'POST', 'DELETE'],
+    methods: ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE'],
     allowedHeaders: ['Authorization', 'X-API-Key', 'Content-Type'],
     exposedHeaders: EXPOSED_HEADERS,
     maxAge: 600,

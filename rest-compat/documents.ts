@@ -68,5 +68,22 @@ export const WATCHLIST_DOCUMENTS = {
 } ${TRIGGER_FIELDS}`,
 } as const;
 
-export const ALL_DOCUMENTS = { ...DOCUMENTS, ...WATCHLIST_DOCUMENTS };
+const WEBHOOK_FIELDS = `fragment WebhookFields on WebhookEndpoint { id url events description allBills active disabledReason createdAt }`;
+
+/** Webhook endpoints (issue 10; specification 4.6 shows none). */
+export const WEBHOOK_DOCUMENTS = {
+  ListWebhooks: `query ListWebhooks { webhooks { ...WebhookFields } } ${WEBHOOK_FIELDS}`,
+  GetWebhook: `query GetWebhook($id: Int!) { webhook(id: $id) { ...WebhookFields } } ${WEBHOOK_FIELDS}`,
+  CreateWebhook: `mutation CreateWebhook($input: CreateWebhookInput!) { createWebhook(input: $input) { secret endpoint { ...WebhookFields } } } ${WEBHOOK_FIELDS}`,
+  UpdateWebhook: `mutation UpdateWebhook($id: Int!, $input: UpdateWebhookInput!) { updateWebhook(id: $id, input: $input) { ...WebhookFields } } ${WEBHOOK_FIELDS}`,
+  DeleteWebhook: `mutation DeleteWebhook($id: Int!) { deleteWebhook(id: $id) }`,
+  RotateWebhookSecret: `mutation RotateWebhookSecret($id: Int!) { rotateWebhookSecret(id: $id) { secret endpoint { ...WebhookFields } } } ${WEBHOOK_FIELDS}`,
+  TestWebhook: `mutation TestWebhook($id: Int!) { testWebhook(id: $id) { eventId eventType } }`,
+  WebhookDeliveries: `query WebhookDeliveries($id: Int!, $first: Int!) {
+  webhookDeliveries(id: $id, first: $first) { eventId eventType status attempt statusCode error durationMs attemptedAt nextAttemptAt createdAt }
+}`,
+  RecoverWebhookDeliveries: `mutation RecoverWebhookDeliveries($id: Int!, $since: DateTimeISO!) { recoverWebhookDeliveries(id: $id, since: $since) }`,
+} as const;
+
+export const ALL_DOCUMENTS = { ...DOCUMENTS, ...WATCHLIST_DOCUMENTS, ...WEBHOOK_DOCUMENTS };
 export type OperationName = keyof typeof ALL_DOCUMENTS;

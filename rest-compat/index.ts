@@ -7,6 +7,7 @@ import { compileOperations } from './operations';
 import { predictionsRouter } from './predictions.router';
 import { restErrors } from './rest-errors';
 import { watchlistsRouter } from './watchlists.router';
+import { webhooksRouter } from './webhooks.router';
 
 export { docsRouter } from './docs.router';
 
@@ -31,6 +32,7 @@ export function createRestRouter(gateway: Gateway, options: RestOptions = {}): R
   const run = compileOperations(gateway);
   router.use(predictionsRouter(gateway, run));
   router.use(watchlistsRouter(gateway, run));
+  router.use(webhooksRouter(gateway, run));
   router.use(restErrors);
   return router;
 }

@@ -2,6 +2,7 @@ import { ALERT_PATHS } from './openapi/alerts';
 import { COMPONENTS } from './openapi/components';
 import { PREDICTION_PATHS } from './openapi/predictions';
 import { WATCHLIST_PATHS } from './openapi/watchlists';
+import { WEBHOOK_PATHS, WEBHOOK_SCHEMAS } from './openapi/webhooks';
 
 /**
  * The OpenAPI 3.1 description of every /api/v1 path, served at /api/v1/openapi.json and committed
@@ -35,11 +36,12 @@ export const OPENAPI_DOCUMENT = {
     ...PREDICTION_PATHS,
     ...WATCHLIST_PATHS,
     ...ALERT_PATHS,
+    ...WEBHOOK_PATHS,
     '/openapi.json': {
       get: { operationId: 'openapi', summary: 'This document', security: [], responses: { '200': { description: 'OpenAPI 3.1', content: { 'application/json': {} } } } },
     },
   },
-  components: COMPONENTS,
+  components: { ...COMPONENTS, schemas: { ...COMPONENTS.schemas, ...WEBHOOK_SCHEMAS } },
 };
 
 export type OpenApiDocument = typeof OPENAPI_DOCUMENT;

@@ -55,3 +55,22 @@ export function batchBody(req: Request): { billIds: number[]; referenceDate: str
   }
   return { billIds: ids as number[], referenceDate: referenceDateParam(date) };
 }
+
+/** A path id: a positive integer, else 400 naming it. */
+export function idParam(value: unknown, name: string): number {
+  const id = parseIdText(value);
+  if (id === null) throw badInput(`${name} must be a positive integer`);
+  return id;
+}
+
+/** The request's JSON object body, else 400. */
+export function jsonObject(req: Request): Record<string, unknown> {
+  if (!req.is('application/json')) throw badInput('Content-Type must be application/json');
+  const body = req.body as unknown;
+  if (!body || typeof body !== 'object' || Array.isArray(body)) throw badInput('The request body must be a JSON object');
+  return body as Record<string, unknown>;
+}
+
+/** What every delete answers (Stripe's convention): the id, and that it is gone. */
+export const deleted = (id: number) => ({ id, deleted: true });
+

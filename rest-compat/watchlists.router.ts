@@ -2,35 +2,19 @@ import express, { type Router } from 'express';
 import { ALERT_TYPES, COMPARISONS } from '../src/vocabulary';
 import { ALERT_PATH_PREFIXES } from './alert-prefixes';
 import { badInput } from '../src/errors';
-import { isId, parseIdText } from '../src/ids';
+import { isId } from '../src/ids';
 import type { Gateway } from '../src/gateway/pipeline';
 import type { RunOperation } from './operations';
-import { dateParam, integerQuery } from './params';
+import { dateParam, deleted, idParam, integerQuery, jsonObject } from './params';
 import { heldToDocument } from './documented-operations';
 import { type Handler, route } from './route';
 import { type GqlThreshold, type GqlTrigger, type GqlWatchlist, history, threshold, trigger, watchlistDetail, watchlistSummary } from './watchlist.mapper';
-
-function idParam(value: unknown, name: string): number {
-  const id = parseIdText(value);
-  if (id === null) throw badInput(`${name} must be a positive integer`);
-  return id;
-}
-
-function jsonObject(req: express.Request): Record<string, unknown> {
-  if (!req.is('application/json')) throw badInput('Content-Type must be application/json');
-  const body = req.body as unknown;
-  if (!body || typeof body !== 'object' || Array.isArray(body)) throw badInput('The request body must be a JSON object');
-  return body as Record<string, unknown>;
-}
 
 const optionalInteger = (value: unknown, name: string) => {
   if (value === undefined || value === null) return value as null | undefined;
   if (!isId(value)) throw badInput(`${name} must be a positive integer`);
   return value;
 };
-
-/** What every delete answers (Stripe's convention): the id, and that it is gone. */
-const deleted = (id: number) => ({ id, deleted: true });
 
 /** An enum value of the specification (lower case) as the GraphQL enum's name. */
 function enumName(value: unknown, name: string, allowed: readonly string[]): string {

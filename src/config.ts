@@ -29,6 +29,11 @@ const envSchema = z.object({
     .transform((list) => list.split(',').map((origin) => origin.trim()).filter(Boolean))
     .pipe(z.array(z.string().refine(isOrigin, 'each entry must be an origin such as https://app.example.com (scheme, host, optional port; no path)'))),
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  WEBHOOK_ALLOW_PRIVATE: z.enum(['true', 'false'], { message: 'must be true or false' }).default('false'),
+  WEBHOOK_SECRET_KEY: z
+    .string()
+    .refine((text) => /^[A-Za-z0-9+/]{43}=$/.test(text) && Buffer.from(text, 'base64').length === 32, 'must be 32 bytes in base64 (e.g. `openssl rand -base64 32`)')
+    .optional(),
 });
 
 /** A browser origin exactly as a browser sends it in the Origin header: scheme://host[:port], nothing after. */
@@ -63,6 +68,10 @@ export interface Config {
   corsOrigins: string[];
   /** bearer token for /metrics; unset: /metrics answers direct loopback requests only */
   metricsToken: string | undefined;
+  /** webhooks may target loopback and private addresses (tests, private deployments); never link-local or metadata */
+  webhookAllowPrivate: boolean;
+  /** the key sealing webhook secrets at rest; unset: a key file in DATA_DIR */
+  webhookSecretKey: Buffer | undefined;
 }
 
 /** The repository's sibling data folder, used when BILLS_SNAPSHOT is unset. */
@@ -98,5 +107,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     anonRateLimit: e.ANON_RATE_LIMIT,
     corsOrigins: e.CORS_ORIGINS,
     metricsToken: e.METRICS_TOKEN,
+    webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE === 'true',
+    webhookSecretKey: e.WEBHOOK_SECRET_KEY ? Buffer.from(e.WEBHOOK_SECRET_KEY, 'base64') : undefined,
   };
 }

@@ -18,6 +18,7 @@ import { Readiness } from './readiness';
 import { createServices, type Services } from './services';
 import { MODELS_LOADING } from './services/model.service';
 import { HourlyAlertCheck } from './jobs/hourly-alert-check';
+import { loadSecretBox } from './webhooks/secret-box';
 
 export interface RunningServer {
   port: number;
@@ -46,7 +47,9 @@ export async function startServer(config: Config, logger: Logger, options: { tra
   const database = await openServedDatabase(config, logger, readiness, options.signal);
   const db = database.db;
   const clock = new ServiceClock(config.serviceDate);
-  const services = createServices({ dataSource: db.dataSource, embeddedDatabase: db.kind === 'pglite', clock, readiness, logger, trainingOptions: options.trainingOptions, redisUrl: config.redisUrl, burstLimit: { max: config.burstLimit, windowSeconds: 10 } });
+  const services = createServices({ dataSource: db.dataSource, embeddedDatabase: db.kind === 'pglite', clock, readiness, logger, trainingOptions: options.trainingOptions, redisUrl: config.redisUrl, burstLimit: { max: config.burstLimit, windowSeconds: 10 },
+    webhooks: { urlPolicy: { allowPrivate: config.webhookAllowPrivate }, secretBox: loadSecretBox({ configuredKey: config.webhookSecretKey, dataDir: config.dataDir }) },
+  });
   const embedded = db.kind === 'pglite';
   const stopping = new AbortController();
 

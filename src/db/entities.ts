@@ -5,6 +5,8 @@ import { JobRunEntity } from '../../entities/job-run.entity';
 import { PredictionSnapshotEntity } from '../../entities/prediction-snapshot.entity';
 import { WatchlistBillEntity } from '../../entities/watchlist-bill.entity';
 import { WatchlistEntity } from '../../entities/watchlist.entity';
+import { WebhookDeliveryEntity } from '../../entities/webhook-delivery.entity';
+import { WebhookEndpointEntity } from '../../entities/webhook-endpoint.entity';
 import { AccountEntity } from '../../entities/account.entity';
 import { ApiKeyEntity } from '../../entities/api-key.entity';
 import { BillSponsorEntity } from '../../entities/bill-sponsor.entity';
@@ -35,4 +37,6 @@ export const ENTITIES = [
   AlertTriggerEntity,
   PredictionSnapshotEntity,
   JobRunEntity,
+  WebhookEndpointEntity,
+  WebhookDeliveryEntity,
 ];

@@ -11,6 +11,12 @@ import { ModelService } from './model.service';
 import { PredictionService } from './prediction.service';
 import { QuotaService } from '../quota/quota.service';
 import { BurstLimiter, type BurstLimitOptions } from '../burst-limit';
+import type { EventSink } from '../events/event';
+import { webhookOutbox } from '../webhooks/outbox';
+import { loadSecretBox, type SecretBox } from '../webhooks/secret-box';
+import type { UrlPolicy } from '../webhooks/url-safety';
+import { WakeSignal } from '../webhooks/wake-signal';
+import { WebhookService } from './webhook.service';
 
 /** The domain API every door (GraphQL, REST, admin, CLI) uses; none of it sees a request. */
 export interface Services {
@@ -27,6 +33,11 @@ export interface Services {
   burstLimiter: BurstLimiter;
   watchlists: WatchlistService;
   alerts: AlertService;
+  webhooks: WebhookService;
+  /** the webhook outbox: the refresh writes its events through it, in its transaction */
+  webhookOutbox: EventSink;
+  /** raised when deliveries were queued (the delivery worker listens) */
+  webhooksQueued: WakeSignal;
 }
 
 export interface ServiceDeps {
@@ -43,11 +54,13 @@ export interface ServiceDeps {
   /** the real time, for quotas (tests move it) */
   now?: () => Date;
   burstLimit?: BurstLimitOptions;
+  /** webhook URL rules and the key sealing webhook secrets (a key of this process when not given) */
+  webhooks?: { urlPolicy?: UrlPolicy; secretBox?: SecretBox };
 }
 
 export const DEFAULT_BURST_LIMIT: BurstLimitOptions = { max: 300, windowSeconds: 10 };
 
-export function createServices({ trainingOptions, redisUrl, now, burstLimit, embeddedDatabase, ...deps }: ServiceDeps): Services {
+export function createServices({ trainingOptions, redisUrl, now, burstLimit, embeddedDatabase, webhooks, ...deps }: ServiceDeps): Services {
   let apiKeys: ApiKeyService | undefined;
   const accounts = new AccountService(deps.dataSource, () => apiKeys?.forgetVerified());
   apiKeys = new ApiKeyService(deps.dataSource, accounts);
@@ -55,6 +68,9 @@ export function createServices({ trainingOptions, redisUrl, now, burstLimit, emb
   const models = new ModelService(deps.dataSource, deps.readiness, deps.clock, deps.logger, trainingOptions);
   const predictions = new PredictionService(deps.dataSource, models, deps.clock);
   const watchlists = new WatchlistService(deps.dataSource);
+  const realNow = now ?? (() => new Date());
+  const webhooksQueued = new WakeSignal();
+  const secretBox = webhooks?.secretBox ?? loadSecretBox({});
   return {
     ...deps,
     accounts,
@@ -66,5 +82,8 @@ export function createServices({ trainingOptions, redisUrl, now, burstLimit, emb
     alerts: new AlertService(deps.dataSource, watchlists, predictions),
     quotas: new QuotaService(deps.dataSource, { redisUrl, embedded: embeddedDatabase, readiness: deps.readiness, logger: deps.logger }, now),
     burstLimiter: new BurstLimiter(burstLimit ?? DEFAULT_BURST_LIMIT),
+    webhooks: new WebhookService(deps.dataSource, secretBox, webhooks?.urlPolicy ?? { allowPrivate: false }, realNow, () => webhooksQueued.emit()),
+    webhookOutbox: webhookOutbox({ now: realNow, written: () => webhooksQueued.emit() }),
+    webhooksQueued,
   };
 }

@@ -10,6 +10,7 @@ import { SnapshotSource } from '../../src/ingest/snapshot.source';
 import { createLogger } from '../../src/logger';
 import { Readiness } from '../../src/readiness';
 import { createServices, type Services } from '../../src/services';
+import type { UrlPolicy } from '../../src/webhooks/url-safety';
 import { makeSnapshot, SAMPLE_BILL_IDS } from './fixtures';
 import { openTestDatabase, type TestDatabase } from './test-database';
 
@@ -36,7 +37,7 @@ let emails = 0;
 export const TEST_TRAINING = { iterations: 3, hiddenLayers: [4] };
 
 /** `anonRateLimit`: the per-address limit of requests without a valid key or failing (off unless given: tests make many from one address). */
-export async function startTestApp(options: { billIds?: number[]; trainModel?: boolean; redisUrl?: string; burstLimit?: number; anonRateLimit?: number; corsOrigins?: string[]; metricsToken?: string } = {}): Promise<TestApp> {
+export async function startTestApp(options: { billIds?: number[]; trainModel?: boolean; redisUrl?: string; burstLimit?: number; anonRateLimit?: number; corsOrigins?: string[]; metricsToken?: string; webhookUrlPolicy?: UrlPolicy } = {}): Promise<TestApp> {
   const db = await openTestDatabase();
   await ingest(db.dataSource, new SnapshotSource(makeSnapshot(options.billIds ?? SAMPLE_BILL_IDS)));
   const logLines: string[] = [];
@@ -44,7 +45,7 @@ export async function startTestApp(options: { billIds?: number[]; trainModel?: b
   const clock = new ServiceClock(undefined);
   clock.setDataAsOf('2021-12-31');
   let now = new Date('2026-11-22T12:00:00Z');
-  const services = createServices({ dataSource: db.dataSource, embeddedDatabase: db.kind === 'pglite', clock, readiness: new Readiness(), logger, trainingOptions: TEST_TRAINING, redisUrl: options.redisUrl, now: () => now, burstLimit: { max: options.burstLimit ?? 1000, windowSeconds: 10 } });
+  const services = createServices({ dataSource: db.dataSource, embeddedDatabase: db.kind === 'pglite', clock, readiness: new Readiness(), logger, trainingOptions: TEST_TRAINING, redisUrl: options.redisUrl, now: () => now, burstLimit: { max: options.burstLimit ?? 1000, windowSeconds: 10 }, webhooks: { urlPolicy: options.webhookUrlPolicy } });
   if (options.trainModel) await services.models.train();
   else await services.models.start({ trainIfMissing: false });
   const gatewayHooks = options.anonRateLimit ? addressLimitHooks(new AddressLimiter({ perMinute: options.anonRateLimit }), services.apiKeys) : undefined;

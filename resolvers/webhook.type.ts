@@ -1,0 +1,113 @@
+import { Field, InputType, Int, ObjectType } from 'type-graphql';
+import { EventTypeEnum } from './enums';
+
+@ObjectType('WebhookEndpoint', { description: 'Where events are POSTed, signed (Standard Webhooks); its secret is shown only when created or rotated' })
+export class WebhookEndpointType {
+  @Field(() => Int)
+  id: number;
+
+  @Field(() => String)
+  url: string;
+
+  @Field(() => [EventTypeEnum])
+  events: EventTypeEnum[];
+
+  @Field(() => String, { nullable: true })
+  description: string | null;
+
+  @Field(() => Boolean, { description: 'true: every bill in the data; false: the bills on the owner’s watchlists' })
+  allBills: boolean;
+
+  @Field(() => Boolean, { description: 'false when disabled by its owner or by the service (see disabledReason); re-enable with active: true' })
+  active: boolean;
+
+  @Field(() => String, { nullable: true, description: 'why the service disabled it (every attempt failing for 3 days)' })
+  disabledReason: string | null;
+
+  @Field(() => Date)
+  createdAt: Date;
+}
+
+@ObjectType('WebhookWithSecret')
+export class WebhookWithSecretType {
+  @Field(() => WebhookEndpointType)
+  endpoint: WebhookEndpointType;
+
+  @Field(() => String, { description: '`whsec_` + base64 of 32 random bytes: shown only now; verify deliveries with it (e.g. the standardwebhooks package)' })
+  secret: string;
+}
+
+@ObjectType('WebhookDelivery', { simpleResolvers: true })
+export class WebhookDeliveryType {
+  @Field(() => String, { description: 'the event id, sent as webhook-id on every attempt' })
+  eventId: string;
+
+  @Field(() => String)
+  eventType: string;
+
+  @Field(() => String, { description: 'pending (queued or waiting for a retry), delivered, or failed (retries exhausted)' })
+  status: string;
+
+  @Field(() => Int, { description: 'attempts made so far' })
+  attempt: number;
+
+  @Field(() => Int, { nullable: true, description: 'the HTTP status of the last attempt; null when it got none' })
+  statusCode: number | null;
+
+  @Field(() => String, { nullable: true, description: 'why the last attempt failed' })
+  error: string | null;
+
+  @Field(() => Int, { nullable: true })
+  durationMs: number | null;
+
+  @Field(() => Date, { nullable: true, description: 'when the last attempt was made' })
+  attemptedAt: Date | null;
+
+  @Field(() => Date, { nullable: true, description: 'when the next attempt is due; null once delivered or failed' })
+  nextAttemptAt: Date | null;
+
+  @Field(() => Date)
+  createdAt: Date;
+}
+
+@ObjectType('WebhookTest')
+export class WebhookTestType {
+  @Field(() => String)
+  eventId: string;
+
+  @Field(() => String)
+  eventType: string;
+}
+
+@InputType('CreateWebhookInput')
+export class CreateWebhookInput {
+  @Field(() => String, { description: 'http or https; private, loopback and link-local addresses are refused' })
+  url: string;
+
+  @Field(() => [EventTypeEnum])
+  events: EventTypeEnum[];
+
+  @Field(() => String, { nullable: true })
+  description?: string | null;
+
+  @Field(() => Boolean, { nullable: true, description: 'default false: only the bills on your watchlists' })
+  allBills?: boolean | null;
+}
+
+@InputType('UpdateWebhookInput')
+export class UpdateWebhookInput {
+  @Field(() => String, { nullable: true })
+  url?: string | null;
+
+  @Field(() => [EventTypeEnum], { nullable: true })
+  events?: EventTypeEnum[] | null;
+
+  @Field(() => String, { nullable: true })
+  description?: string | null;
+
+  @Field(() => Boolean, { nullable: true })
+  allBills?: boolean | null;
+
+  @Field(() => Boolean, { nullable: true, description: 'true re-enables an endpoint (also one the service disabled)' })
+  active?: boolean | null;
+}

@@ -1,0 +1,63 @@
+import { EVENT_TYPES, type EventType } from '../src/vocabulary';
+
+// GraphQL webhook results → the REST JSON of docs/api.md and the OpenAPI file; event types travel
+// as GraphQL enum names (PREDICTION_UPDATED) and are the specification's words (prediction.updated) on REST.
+
+const graphqlName = (type: EventType) => type.toUpperCase().replace(/\./g, '_');
+const WORD_OF_NAME = new Map(EVENT_TYPES.map((type) => [graphqlName(type), type]));
+
+export const eventTypeNames = (types: readonly EventType[]) => types.map(graphqlName);
+
+export interface GqlWebhook {
+  id: number;
+  url: string;
+  events: string[];
+  description: string | null;
+  allBills: boolean;
+  active: boolean;
+  disabledReason: string | null;
+  createdAt: string;
+}
+
+export function webhook(w: GqlWebhook) {
+  return {
+    id: w.id,
+    url: w.url,
+    events: w.events.map((name) => WORD_OF_NAME.get(name) ?? name),
+    description: w.description,
+    all_bills: w.allBills,
+    active: w.active,
+    disabled_reason: w.disabledReason,
+    created_at: w.createdAt,
+  };
+}
+
+export const webhookWithSecret = (w: { endpoint: GqlWebhook; secret: string }) => ({ ...webhook(w.endpoint), secret: w.secret });
+
+export interface GqlDelivery {
+  eventId: string;
+  eventType: string;
+  status: string;
+  attempt: number;
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number | null;
+  attemptedAt: string | null;
+  nextAttemptAt: string | null;
+  createdAt: string;
+}
+
+export function delivery(d: GqlDelivery) {
+  return {
+    event_id: d.eventId,
+    event_type: d.eventType,
+    status: d.status,
+    attempt: d.attempt,
+    status_code: d.statusCode,
+    error: d.error,
+    duration_ms: d.durationMs,
+    attempted_at: d.attemptedAt,
+    next_attempt_at: d.nextAttemptAt,
+    created_at: d.createdAt,
+  };
+}
