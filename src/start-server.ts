@@ -18,6 +18,7 @@ import { Readiness } from './readiness';
 import { createServices, type Services } from './services';
 import { MODELS_LOADING } from './services/model.service';
 import { HourlyAlertCheck } from './jobs/hourly-alert-check';
+import { DeliveryWorker } from './webhooks/delivery-worker';
 import { loadSecretBox } from './webhooks/secret-box';
 
 export interface RunningServer {
@@ -144,12 +145,24 @@ export async function startServer(config: Config, logger: Logger, options: { tra
   const hourlyAlerts = new HourlyAlertCheck(db.dataSource, services.alerts, services.quotas, logger, { postgres: !embedded });
   hourlyAlerts.start();
 
+  const deliveries = new DeliveryWorker(db.dataSource, {
+    urlPolicy: { allowPrivate: config.webhookAllowPrivate },
+    secretsFor: (endpoint, at) => services.webhooks.signingSecrets(endpoint, at),
+    embedded,
+    logger,
+    counts: services.webhookDeliveryCounts,
+  });
+  services.webhooksQueued.on(() => deliveries.wake());
+  await deliveries.start();
+
   let closing: Promise<void> | null = null;
   const close = () =>
     (closing ??= (async () => {
       logger.info('shutting down');
       clearInterval(watch);
       stopping.abort();
+      // attempts under way finish (or are handed back) while requests drain
+      const deliveriesStopped = deliveries.stop();
       services.models.stop();
       await hourlyAlerts.stop();
       if (embedded) removeAdminEndpointFile(config.dataDir);
@@ -159,6 +172,7 @@ export async function startServer(config: Config, logger: Logger, options: { tra
       await modelsStarted;
       await services.models.idle();
       await services.quotas.close();
+      await deliveriesStopped;
       database.stopWatching();
       await db.close();
       logger.info('stopped');

@@ -90,6 +90,16 @@ export function createMetrics(services: Services, options: MetricsOptions = {}):
       for (const [limit, count] of Object.entries(services.quotas.refusals)) this.inc({ limit }, count);
     },
   });
+  new Counter({
+    name: 'bill_progress_webhook_deliveries_total',
+    help: 'Webhook delivery attempts by outcome (delivered, http_error, timeout, network_error, refused_address, aborted by a shutdown), and deliveries given up after the last retry (failed_for_good)',
+    labelNames: ['outcome'],
+    registers,
+    collect() {
+      this.reset();
+      for (const [outcome, count] of Object.entries(services.webhookDeliveryCounts)) this.inc({ outcome }, count);
+    },
+  });
   new Gauge({
     name: 'bill_progress_model_info',
     help: 'The model version serving predictions (1), with its feature schema version',

@@ -16,6 +16,7 @@ import { webhookOutbox } from '../webhooks/outbox';
 import { loadSecretBox, type SecretBox } from '../webhooks/secret-box';
 import type { UrlPolicy } from '../webhooks/url-safety';
 import { WakeSignal } from '../webhooks/wake-signal';
+import { type DeliveryCounts, newDeliveryCounts } from '../webhooks/delivery-worker';
 import { WebhookService } from './webhook.service';
 
 /** The domain API every door (GraphQL, REST, admin, CLI) uses; none of it sees a request. */
@@ -38,6 +39,8 @@ export interface Services {
   webhookOutbox: EventSink;
   /** raised when deliveries were queued (the delivery worker listens) */
   webhooksQueued: WakeSignal;
+  /** webhook attempts by outcome, counted by the delivery worker (for /metrics) */
+  webhookDeliveryCounts: DeliveryCounts;
 }
 
 export interface ServiceDeps {
@@ -85,5 +88,6 @@ export function createServices({ trainingOptions, redisUrl, now, burstLimit, emb
     webhooks: new WebhookService(deps.dataSource, secretBox, webhooks?.urlPolicy ?? { allowPrivate: false }, realNow, () => webhooksQueued.emit()),
     webhookOutbox: webhookOutbox({ now: realNow, written: () => webhooksQueued.emit() }),
     webhooksQueued,
+    webhookDeliveryCounts: newDeliveryCounts(),
   };
 }
