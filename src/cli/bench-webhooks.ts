@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { openDatabase } from '../db';
+import { Client } from 'pg';
+import { type Database, openDatabase } from '../db';
 import type { ServiceEvent } from '../events/event';
 import { createLogger } from '../logger';
 import { newEventId, WebhookService } from '../services/webhook.service';
@@ -14,15 +15,32 @@ import { WakeSignal } from '../webhooks/wake-signal';
  * `npm run bench` (webhooks): 1,000 endpoints (100 Pilot accounts × 10, every bill) on a loopback
  * receiver, on the embedded database. A "refresh" writes its events through the outbox in one
  * transaction; latency runs from its commit to each request's arrival at the receiver. Figures,
- * not assertions. The receiver shares this process (and its 2 cores) with the worker.
+ * not assertions. The receiver shares this process with the worker, and so does PGlite, which runs
+ * its queries on this thread: BENCH_POSTGRES_URL=postgres://… measures on PostgreSQL instead.
  */
-const ENDPOINTS = 1_000;
+const ENDPOINTS = Number(process.env.BENCH_WEBHOOK_ENDPOINTS ?? 1_000);
 const PER_ACCOUNT = 10;
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
+/** With BENCH_POSTGRES_URL (a server URL), the bench runs on a database of its own there, dropped after. */
+async function benchDatabase(): Promise<{ db: Database; label: string; drop: () => Promise<void> }> {
+  const server = process.env.BENCH_POSTGRES_URL;
+  if (!server) return { db: await openDatabase({ dataDir: null }), label: 'embedded database', drop: async () => undefined };
+  const name = `bp_bench_webhooks_${process.pid}`;
+  const admin = async (sql: string) => {
+    const client = new Client({ connectionString: server });
+    await client.connect();
+    await client.query(sql).finally(() => client.end());
+  };
+  await admin(`CREATE DATABASE ${name}`);
+  const url = new URL(server);
+  url.pathname = `/${name}`;
+  return { db: await openDatabase({ databaseUrl: url.toString(), dataDir: null, poolSize: 10 }), label: 'PostgreSQL', drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
+
 async function main(): Promise<void> {
-  const db = await openDatabase({ dataDir: null });
+  const { db, label, drop } = await benchDatabase();
   const logger = createLogger('silent');
   const now = () => new Date();
   const queued = new WakeSignal();
@@ -49,7 +67,7 @@ async function main(): Promise<void> {
     for (let e = 0; e < PER_ACCOUNT; e++) await webhooks.create(id, 'pilot', { url: `http://127.0.0.1:${port}/hook/${a}/${e}`, events: ['bill.stage_changed'], allBills: true });
   }
 
-  const worker = new DeliveryWorker(db.dataSource, { urlPolicy: { allowPrivate: true }, secretsFor: (endpoint, at) => webhooks.signingSecrets(endpoint, at), embedded: true, logger });
+  const worker = new DeliveryWorker(db.dataSource, { urlPolicy: { allowPrivate: true }, secretsFor: (endpoint, at) => webhooks.signingSecrets(endpoint, at), embedded: db.kind === 'pglite', logger });
   queued.on(() => worker.wake());
   await worker.start();
 
@@ -72,9 +90,10 @@ async function main(): Promise<void> {
   await worker.stop();
   receiver.close();
   await db.close();
+  await drop();
 
-  process.stdout.write('webhook delivery benchmark (1,000 endpoints on a loopback receiver, embedded database)\n');
-  for (const [what, r] of [['1 event → 1,000 deliveries', one], ['10 events → 10,000 deliveries', ten]] as const) {
+  process.stdout.write(`webhook delivery benchmark (${ENDPOINTS} endpoints on a loopback receiver, ${label})\n`);
+  for (const [what, r] of [[`1 event → ${ENDPOINTS} deliveries`, one], [`10 events → ${ENDPOINTS * 10} deliveries`, ten]] as const) {
     process.stdout.write(
       `  ${what.padEnd(32)} outbox write ${r.writeMs.toFixed(0)} ms; commit → receiver p50 ${r.p50.toFixed(0)} ms, p99 ${r.p99.toFixed(0)} ms; ${r.perSecond.toFixed(0)} deliveries/s   target p50 under 100 ms\n`,
     );

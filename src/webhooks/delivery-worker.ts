@@ -18,9 +18,9 @@ const CLAIM_MS = ATTEMPT_TIMEOUT_MS + 5_000;
 const CANDIDATES_PER_SLOT = 4;
 /** Successes are written together: at most this many, at most this long after the first. */
 const RECORD_BATCH = 100;
-const RECORD_WAIT_MS = 5;
+const RECORD_WAIT_MS = 20;
 /** After an attempt ends, the next claim waits this long for others to end too (one claim, not one per attempt). */
-const RECLAIM_WAIT_MS = 5;
+const RECLAIM_WAIT_MS = 20;
 /** On shutdown, attempts under way get this long to finish; the rest are handed back, due at once. */
 const STOP_GRACE_MS = 2_000;
 
