@@ -20,6 +20,8 @@ describe('configuration', () => {
     ['ANON_RATE_LIMIT', '-1', /ANON_RATE_LIMIT/],
     ['CORS_ORIGINS', 'https://app.example.com/path', /CORS_ORIGINS.*must be an origin/],
     ['CORS_ORIGINS', 'app.example.com', /CORS_ORIGINS.*must be an origin/],
+    ['WEBHOOK_ALLOW_PRIVATE', 'yes', /WEBHOOK_ALLOW_PRIVATE: must be true or false/],
+    ['WEBHOOK_SECRET_KEY', 'c2hvcnQ=', /WEBHOOK_SECRET_KEY: must be 32 bytes in base64/],
   ])('refuses %s=%s, naming the variable', (name, value, message) => {
     expect(() => loadConfig({ [name]: value })).toThrow(message);
   });
@@ -28,6 +30,13 @@ describe('configuration', () => {
     expect(loadConfig({}).anonRateLimit).toBe(120);
     expect(loadConfig({ ANON_RATE_LIMIT: '0' }).anonRateLimit).toBe(0);
     expect(loadConfig({ ANON_RATE_LIMIT: '600' }).anonRateLimit).toBe(600);
+  });
+
+  it('refuses private webhook addresses unless WEBHOOK_ALLOW_PRIVATE=true, and reads WEBHOOK_SECRET_KEY as 32 bytes', () => {
+    expect(loadConfig({}).webhookAllowPrivate).toBe(false);
+    expect(loadConfig({ WEBHOOK_ALLOW_PRIVATE: 'true' }).webhookAllowPrivate).toBe(true);
+    const key = Buffer.alloc(32, 9);
+    expect(loadConfig({ WEBHOOK_SECRET_KEY: key.toString('base64') }).webhookSecretKey).toEqual(key);
   });
 
   it('accepts a real date for SERVICE_DATE', () => {
