@@ -21,6 +21,8 @@ const RECORD_BATCH = 100;
 const RECORD_WAIT_MS = 20;
 /** After an attempt ends, the next claim waits this long for others to end too (one claim, not one per attempt). */
 const RECLAIM_WAIT_MS = 20;
+/** For this long after a wake, look every RECLAIM_WAIT_MS rather than every POLL_MS. */
+const AFTER_WAKE_MS = 500;
 /** On shutdown, attempts under way get this long to finish; the rest are handed back, due at once. */
 const STOP_GRACE_MS = 2_000;
 
@@ -70,6 +72,7 @@ export class DeliveryWorker {
   private readonly aborts = new Set<AbortController>();
   private timer: NodeJS.Timeout | null = null;
   private timerDue = 0;
+  private wokenAt = 0;
   private polling: Promise<void> | null = null;
   private again = false;
   private started = false;
@@ -98,8 +101,12 @@ export class DeliveryWorker {
     this.schedule(0);
   }
 
-  /** Rows were queued: look now rather than at the next poll. */
+  /**
+   * Rows were queued: look now rather than at the next poll, and keep looking often for a moment,
+   * since the rows become visible only when the transaction that wrote them commits.
+   */
   wake(): void {
+    this.wokenAt = Date.now();
     this.schedule(0);
   }
 
@@ -131,7 +138,8 @@ export class DeliveryWorker {
     this.polling = null;
     const again = this.again;
     this.again = false;
-    this.schedule(again ? RECLAIM_WAIT_MS : (this.options.pollMs ?? POLL_MS));
+    const justWoken = Date.now() - this.wokenAt < AFTER_WAKE_MS;
+    this.schedule(again || justWoken ? RECLAIM_WAIT_MS : (this.options.pollMs ?? POLL_MS));
   }
 
   /** Claims what is due and free to send, and starts sending it; true when it filled every free slot (more may be due). */
