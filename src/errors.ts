@@ -1,4 +1,3 @@
-import { GraphQLError } from 'graphql';
 import { isConnectionFailure } from './db/connection-failure';
 
 /**
@@ -24,24 +23,39 @@ export const BEARER_CHALLENGE = 'Bearer realm="bill-progress"';
 /** Headers an error code always carries, whatever raised it. */
 const CODE_HEADERS: Partial<Record<ErrorCode, Record<string, string>>> = { UNAUTHENTICATED: { 'WWW-Authenticate': BEARER_CHALLENGE } };
 
-export class AppError extends GraphQLError {
+/**
+ * The HTTP head of a GraphQL response an error asks for, where graphql-js and Apollo Server look
+ * for it: graphql-js copies a thrown error's `extensions` onto the GraphQLError it wraps it in, and
+ * Apollo Server sets the status and headers of /graphql from `extensions.http`. Spelt here without
+ * importing graphql, so what only needs the errors (the admin CLI) does not load it.
+ */
+interface GraphQLExtensions {
+  code: ErrorCode;
+  http: { status: number; headers?: Map<string, string> };
+}
+
+export class AppError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
+  /** headers the answer carries whatever the door (WWW-Authenticate, a 429's rate-limit headers) */
+  readonly headers: Readonly<Record<string, string>>;
   /**
    * The input the detail names, in the domain's (camelCase) spelling, as it appears in the detail;
    * each door renames it to its own spelling (REST: snake_case), so no client reads another door's names.
    */
   readonly field: string | undefined;
+  readonly extensions: GraphQLExtensions;
 
   constructor(code: ErrorCode, detail: string, options: { headers?: Record<string, string>; field?: string } = {}) {
+    super(detail);
+    this.name = 'AppError';
     const status = ERROR_CODES[code];
-    const all = { ...CODE_HEADERS[code], ...options.headers };
-    const headers = Object.keys(all).length ? new Map(Object.entries(all)) : undefined;
-    // Apollo Server reads extensions.http to set the response status of /graphql.
-    super(detail, { extensions: { code, http: { status, ...(headers ? { headers } : {}) } } });
+    const headers = { ...CODE_HEADERS[code], ...options.headers };
     this.code = code;
     this.status = status;
+    this.headers = headers;
     this.field = options.field;
+    this.extensions = { code, http: { status, ...(Object.keys(headers).length ? { headers: new Map(Object.entries(headers)) } : {}) } };
   }
 }
 
@@ -64,9 +78,24 @@ export function asAppError(error: unknown): AppError | null {
   return null;
 }
 
-/** The status and detail a client may see for any thrown value; anything not an AppError is masked as a 500. */
-export function publicError(thrown: unknown): { status: number; detail: string; code: ErrorCode } {
+/**
+ * The answer any door gives for a thrown value: an error code, and from it the status with the
+ * `detail` a client may read. A client's mistake is never a 500; anything that failed inside is
+ * masked, and `internal` says to log it.
+ */
+export interface MappedError {
+  code: ErrorCode;
+  status: number;
+  detail: string;
+  /** headers the error asks for (WWW-Authenticate, Retry-After and the rate-limit headers of a 429) */
+  headers: Record<string, string>;
+  /** true when the failure is ours: log it */
+  internal: boolean;
+}
+
+/** The core of the error mapping, free of any transport or GraphQL: the gateway adds what GraphQL wraps errors in. */
+export function mapAppError(thrown: unknown): MappedError {
   const error = asAppError(thrown);
-  if (error) return { status: error.status, detail: error.message, code: error.code };
-  return { status: 500, detail: INTERNAL_DETAIL, code: 'INTERNAL_SERVER_ERROR' };
+  if (error) return { code: error.code, status: error.status, detail: error.message, headers: { ...error.headers }, internal: false };
+  return { code: 'INTERNAL_SERVER_ERROR', status: 500, detail: INTERNAL_DETAIL, headers: {}, internal: true };
 }

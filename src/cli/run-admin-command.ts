@@ -5,7 +5,7 @@ import { requiredString } from '../admin/admin-commands';
 import { USE_PG_TOOLS } from '../admin/backup';
 import { type Config, loadConfig } from '../config';
 import { DataDirLockedError, lockHolder } from '../db/data-dir-lock';
-import { publicError } from '../errors';
+import { mapAppError } from '../errors';
 import { createLogger, type Logger } from '../logger';
 
 class CliError extends Error {}
@@ -59,7 +59,7 @@ export async function runAdminCli(command: string, args: Record<string, unknown>
     const result = await run(loadConfig(), command, args, logger);
     process.stdout.write(`${JSON.stringify(result)}\n`);
   } catch (error) {
-    const shown = publicError(error);
+    const shown = mapAppError(error);
     const detail = error instanceof CliError ? error.message : shown.status < 500 ? shown.detail : (error as Error).message;
     process.stderr.write(`error: ${detail}\n`);
     process.stdout.write(`${JSON.stringify({ error: detail })}\n`);

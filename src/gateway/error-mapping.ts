@@ -1,40 +1,33 @@
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
-import { AppError, asAppError, ERROR_CODES, type ErrorCode, INTERNAL_DETAIL } from '../errors';
+import { AppError, mapAppError, type MappedError } from '../errors';
+
+export type { MappedError } from '../errors';
+
+/*
+ * Error mapping, the last step of the pipeline: one error, one code, and from the code a REST
+ * status with `{"detail"}` and a GraphQL `extensions.code`. The code and status come from the
+ * graphql-free core (`mapAppError`, which the admin CLI uses too); here GraphQL's wrappers are
+ * looked through, and what graphql-js finds wrong with a request is the client's.
+ */
 
 /**
- * Error mapping, the last step of the pipeline: one error, one code, and from the code a REST
- * status with `{"detail"}` and a GraphQL `extensions.code`. A client's mistake is never a 500 on
- * either door; anything that failed inside is masked and logged.
+ * The error inside the GraphQLError graphql-js or Apollo wrapped it in: a resolver's (it has a
+ * path), or one of ours thrown from a plugin, the context or the executor.
  */
-export interface MappedError {
-  code: ErrorCode;
-  status: number;
-  detail: string;
-  /** headers the error asks for (Retry-After and the rate-limit headers of a 429) */
-  headers: Record<string, string>;
-  /** true when the failure is ours: log it */
-  internal: boolean;
-}
-
-/** The error a resolver threw, out of the GraphQLError execution wrapped it in. */
-function unwrapResolverError(error: unknown): unknown {
-  return error instanceof GraphQLError && error.path && error.originalError ? error.originalError : error;
+function unwrapGraphQLError(error: unknown): unknown {
+  return error instanceof GraphQLError && error.originalError && (error.path || error.originalError instanceof AppError) ? error.originalError : error;
 }
 
 /** Errors graphql-js raises about the request itself (syntax, validation, variables): the client's. */
-function raisedByGraphQL(error: unknown): boolean {
-  return error instanceof GraphQLError && !(error instanceof AppError) && (!error.originalError || error.originalError instanceof GraphQLError);
+function raisedByGraphQL(error: unknown): error is GraphQLError {
+  return error instanceof GraphQLError && (!error.originalError || error.originalError instanceof GraphQLError);
 }
 
 export function mapError(error: unknown): MappedError {
-  // a dependency's failure (the database unreachable) becomes our 503 here, on both doors
-  const original = asAppError(unwrapResolverError(error)) ?? unwrapResolverError(error);
-  if (original instanceof AppError) {
-    const http = original.extensions.http as { headers?: Map<string, string> } | undefined;
-    return { code: original.code, status: ERROR_CODES[original.code], detail: original.message, headers: Object.fromEntries(http?.headers ?? []), internal: false };
-  }
-  if (raisedByGraphQL(original)) return { code: 'BAD_USER_INPUT', status: 400, detail: (original as GraphQLError).message, headers: {}, internal: false };
-  return { code: 'INTERNAL_SERVER_ERROR', status: 500, detail: INTERNAL_DETAIL, headers: {}, internal: true };
+  const original = unwrapGraphQLError(error);
+  if (raisedByGraphQL(original)) return { code: 'BAD_USER_INPUT', status: 400, detail: original.message, headers: {}, internal: false };
+  // a dependency's failure (the database unreachable) becomes our 503 there, on every door
+  return mapAppError(original);
 }
 
 /** The REST answer for an error: status, `{"detail"}` body and headers. */
@@ -54,6 +47,6 @@ export function graphqlError(formatted: GraphQLFormattedError, error: unknown, o
   if (!mapped.internal) return { ...client, message: mapped.detail, extensions: { code: mapped.code } };
   const apolloCode = formatted.extensions?.code;
   if (apolloCode && apolloCode !== 'INTERNAL_SERVER_ERROR') return { ...client, extensions: { code: 'BAD_USER_INPUT' } };
-  onInternal(unwrapResolverError(error));
-  return { ...client, message: INTERNAL_DETAIL, extensions: { code: 'INTERNAL_SERVER_ERROR' } };
+  onInternal(unwrapGraphQLError(error));
+  return { ...client, message: mapped.detail, extensions: { code: mapped.code } };
 }

@@ -64,6 +64,12 @@ const RULES: Rule[] = [
     forbidden: (imported) => isPackage(imported, 'express'),
   },
   {
+    // the admin CLI answers in about a second because it loads neither GraphQL nor the web server
+    name: 'the error core and the admin CLI never import GraphQL',
+    from: (file) => file === 'src/errors.ts' || isUnder(file, 'src/admin') || ['src/cli/admin.ts', 'src/cli/run-admin-command.ts', 'src/cli/run-admin-directly.ts'].includes(file),
+    forbidden: (imported) => isPackage(imported, 'graphql') || isWebPackage(imported) && !isPackage(imported, 'express'),
+  },
+  {
     name: 'the gateway, resolvers and services never import an adapter',
     from: (file) => isUnder(file, 'src/gateway', 'resolvers', 'src/services', 'model', 'entities'),
     forbidden: (imported) => isUnder(imported, 'rest-compat') || imported === 'src/app' || imported === 'src/apollo.adapter',
@@ -90,6 +96,7 @@ describe('dependency rules', () => {
       'model/bad.ts': "import { ApolloServer } from '@apollo/server';",
       'src/jobs/bad-job.ts': "import express from 'express';",
       'rest-compat/fine.router.ts': "import express from 'express';",
+      'src/errors.ts': "import { GraphQLError } from 'graphql';",
     };
     expect(violations(Object.keys(planted), (file) => planted[file])).toEqual([
       'src/services/bad.service.ts imports express: services and the model never import express, Apollo, resolvers, REST adapters or the gateway',
@@ -98,6 +105,7 @@ describe('dependency rules', () => {
       'src/services/bad.service.ts imports express: only adapters import express',
       'model/bad.ts imports @apollo/server: services and the model never import express, Apollo, resolvers, REST adapters or the gateway',
       'src/jobs/bad-job.ts imports express: only adapters import express',
+      'src/errors.ts imports graphql: the error core and the admin CLI never import GraphQL',
     ]);
   });
 
