@@ -1,7 +1,6 @@
 import { existsSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { types as pgliteTypes } from '@electric-sql/pglite';
-import pg from 'pg';
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import { SnakeNamingStrategy } from 'typeorm-naming-strategies';
 import { DataDirLock } from './db/data-dir-lock';
@@ -42,9 +41,16 @@ const DATE_OID = 1082;
 const DATE_ARRAY_OID = 1182;
 const TEXT_ARRAY_OID = 1009;
 
-// Dates stay 'YYYY-MM-DD' strings end to end: a Date object would shift with the process time zone.
-pg.types.setTypeParser(DATE_OID, (value: string) => value);
-pg.types.setTypeParser(DATE_ARRAY_OID as typeof pg.types.builtins.DATE, pg.types.getTypeParser(TEXT_ARRAY_OID as typeof pg.types.builtins.TEXT));
+/**
+ * Dates stay 'YYYY-MM-DD' strings end to end: a Date object would shift with the process time zone.
+ * node-postgres is loaded only for PostgreSQL (typeorm takes the same module), so an embedded
+ * database, as the admin CLI opens, does not load it.
+ */
+async function loadPostgresDriver(): Promise<void> {
+  const { default: pg } = await import('pg');
+  pg.types.setTypeParser(DATE_OID, (value: string) => value);
+  pg.types.setTypeParser(DATE_ARRAY_OID as typeof pg.types.builtins.DATE, pg.types.getTypeParser(TEXT_ARRAY_OID as typeof pg.types.builtins.TEXT));
+}
 
 /** Where a data directory keeps PGlite's own files. */
 export const pgliteDir = (dataDir: string) => path.join(dataDir, 'pglite');
@@ -60,6 +66,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   };
 
   if (options.databaseUrl) {
+    await loadPostgresDriver();
     const dataSource = new DataSource({
       ...common,
       url: options.databaseUrl,

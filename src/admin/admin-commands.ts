@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { badInput } from '../errors';
-import { SnapshotFormatError } from '../ingest/snapshot.source';
+import { SnapshotFormatError } from '../ingest/snapshot-format-error';
 import type { IngestReport } from '../ingest/ingest.service';
 import type { AccountService } from '../services/account.service';
 import type { ApiKeyService } from '../services/api-key.service';

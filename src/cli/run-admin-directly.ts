@@ -2,33 +2,48 @@ import 'reflect-metadata';
 import { readFileSync } from 'node:fs';
 import { collectStats } from '../admin/admin-stats';
 import { runAdminCommand } from '../admin/admin-commands';
-import { ServiceClock } from '../clock';
 import type { Config } from '../config';
-import { openDatabase } from '../db';
+import { openDatabase, type Database } from '../db';
 import { badInput } from '../errors';
-import { billSourceFor, servedDataAsOf, syncBills } from '../ingest/sync';
 import type { Logger } from '../logger';
-import { Readiness } from '../readiness';
-import { createServices } from '../services';
+import { createAccountServices } from '../services/account-services';
+
+/**
+ * Trains a model version on the stored data: the model, the clock and the prediction services,
+ * loaded only for this (`npm run train` with no server).
+ */
+async function trainDirectly(config: Config, db: Database, logger: Logger): Promise<object> {
+  const [{ ServiceClock }, { servedDataAsOf }, { Readiness }, { createServices }] = await Promise.all([
+    import('../clock'),
+    import('../ingest/sync'),
+    import('../readiness'),
+    import('../services'),
+  ]);
+  const clock = new ServiceClock(config.serviceDate);
+  clock.setDataAsOf(await servedDataAsOf(db.dataSource));
+  const services = createServices({ dataSource: db.dataSource, embeddedDatabase: db.kind === 'pglite', clock, readiness: new Readiness(), logger });
+  return services.models.train();
+}
 
 /**
  * Runs a command on the database itself: PostgreSQL, or an embedded database no server holds
  * (opening it takes the data-directory lock, and throws DataDirLockedError when a server has it).
- * Kept apart from run-admin-command.ts so that a command a running server answers loads none of this.
+ * Kept apart from run-admin-command.ts so that a command a running server answers loads none of
+ * this; and an operator's account or key command loads the database and the accounts code only
+ * (the ingest and the model are loaded by `sync` and `train` when they run).
  */
 export async function runDirectly(config: Config, command: string, args: Record<string, unknown>, logger: Logger): Promise<object> {
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 2 });
   try {
-    const clock = new ServiceClock(config.serviceDate);
-    clock.setDataAsOf(await servedDataAsOf(db.dataSource));
-    const services = createServices({ dataSource: db.dataSource, embeddedDatabase: db.kind === 'pglite', clock, readiness: new Readiness(), logger });
     return await runAdminCommand(
       {
-        accounts: services.accounts,
-        apiKeys: services.apiKeys,
+        ...createAccountServices(db.dataSource),
         dataSource: db.dataSource,
-        sync: (dir) => syncBills(db.dataSource, billSourceFor(config, dir), logger),
-        train: () => services.models.train(),
+        sync: async (dir) => {
+          const { billSourceFor, syncBills } = await import('../ingest/sync');
+          return syncBills(db.dataSource, billSourceFor(config, dir), logger);
+        },
+        train: () => trainDirectly(config, db, logger),
         dump: db.dump,
       },
       command,

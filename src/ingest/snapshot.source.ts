@@ -3,6 +3,9 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { BillRecord, SessionRecord } from './bill-record';
 import type { BillBatchOptions, BillSource } from './bill-source';
+import { SnapshotFormatError } from './snapshot-format-error';
+
+export { SnapshotFormatError };
 
 const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 const house = z.enum(['Commons', 'Lords', 'Unassigned']);
@@ -78,8 +81,6 @@ const billLineSchema = z.object({
   stages: z.array(stageSchema),
   divisions: z.array(divisionSchema),
 });
-
-export class SnapshotFormatError extends Error {}
 
 function parseOrExplain<T>(schema: z.ZodType<T>, value: unknown, where: string): T {
   const parsed = schema.safeParse(value);

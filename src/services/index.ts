@@ -2,8 +2,9 @@ import type { DataSource } from 'typeorm';
 import type { ServiceClock } from '../clock';
 import type { Logger } from '../logger';
 import type { Readiness } from '../readiness';
-import { AccountService } from './account.service';
-import { ApiKeyService } from './api-key.service';
+import type { AccountService } from './account.service';
+import { createAccountServices } from './account-services';
+import type { ApiKeyService } from './api-key.service';
 import { AlertService } from './alert.service';
 import { BillService } from './bill.service';
 import { WatchlistService } from './watchlist.service';
@@ -64,9 +65,7 @@ export interface ServiceDeps {
 export const DEFAULT_BURST_LIMIT: BurstLimitOptions = { max: 300, windowSeconds: 10 };
 
 export function createServices({ trainingOptions, redisUrl, now, burstLimit, embeddedDatabase, webhooks, ...deps }: ServiceDeps): Services {
-  let apiKeys: ApiKeyService | undefined;
-  const accounts = new AccountService(deps.dataSource, () => apiKeys?.forgetVerified());
-  apiKeys = new ApiKeyService(deps.dataSource, accounts);
+  const { accounts, apiKeys } = createAccountServices(deps.dataSource);
   const bills = new BillService(deps.dataSource);
   const models = new ModelService(deps.dataSource, deps.readiness, deps.clock, deps.logger, trainingOptions);
   const predictions = new PredictionService(deps.dataSource, models, deps.clock);

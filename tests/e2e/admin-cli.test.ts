@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { makeSnapshot } from '../support/fixtures';
-import { adminCli, eventually, type ServerProcess, startServerProcess, waitUntilReady } from '../support/processes';
+import { adminCli, adminCliLoading, eventually, type ServerProcess, startServerProcess, waitUntilReady } from '../support/processes';
 import { createPostgresDatabase, usingPostgres } from '../support/test-database';
 
 // each test starts CLI processes (and one, servers) on a machine that may be busy
@@ -62,6 +62,14 @@ describe('help', () => {
     expect(wrong.code).toBe(1);
     expect(wrong.json).toEqual({ error: 'list-users takes no --email' });
   });
+});
+
+// with DATABASE_URL there is no server to go through: the CLI opens PostgreSQL itself
+(usingPostgres() ? it.skip : it)('answers through the running server without loading the database code or GraphQL', async () => {
+  const listed = await adminCliLoading(['list-users'], env);
+  expect(listed.code).toBe(0);
+  expect(listed.json).toEqual({ users: expect.any(Array) });
+  expect(['typeorm', '@electric-sql/pglite', 'pg', 'graphql', 'express'].filter((name) => listed.packages.has(name))).toEqual([]);
 });
 
 it("lists an account's keys with their dates, never a key or its hash", async () => {

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -141,6 +142,26 @@ function runNode(script: string, args: string[], env: Record<string, string>): P
 }
 
 export const adminCli = (args: string[], env: Record<string, string>) => runNode(ADMIN, args, env);
+
+/**
+ * The admin CLI run as adminCli does, and what it loaded: the packages (by name) and our own built
+ * files (by path from the repository root) in node's module cache when the process exited.
+ */
+export async function adminCliLoading(args: string[], env: Record<string, string>): Promise<CliResult & { packages: Set<string>; files: Set<string> }> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'bp-modules-'));
+  try {
+    const hook = path.join(dir, 'record-modules.cjs');
+    const record = path.join(dir, 'modules.json');
+    writeFileSync(hook, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(record)}, JSON.stringify(Object.keys(require.cache))));\n`);
+    const result = await runNode(ADMIN, args, { ...env, NODE_OPTIONS: `--require ${hook}` });
+    const loaded = JSON.parse(readFileSync(record, 'utf8')) as string[];
+    const packages = new Set(loaded.flatMap((file) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(file)?.[1] ?? []));
+    const files = new Set(loaded.filter((file) => file.startsWith(path.join(ROOT, 'dist'))).map((file) => path.relative(path.join(ROOT, 'dist'), file)));
+    return { ...result, packages, files };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 export const syncCli = (args: string[], env: Record<string, string>) => runNode(SYNC, args, env);
 
 export async function waitUntilReady(url: string, timeoutMs = 60_000): Promise<void> {

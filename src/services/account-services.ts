@@ -1,0 +1,15 @@
+import type { DataSource } from 'typeorm';
+import { AccountService } from './account.service';
+import { ApiKeyService } from './api-key.service';
+
+/**
+ * Accounts and their API keys, wired together: a change to an account (tier, deletion) makes the
+ * keys service forget the keys it has verified. The server gets them through createServices; the
+ * admin CLI builds only these, so an account command loads none of the rest of the service.
+ */
+export function createAccountServices(dataSource: DataSource): { accounts: AccountService; apiKeys: ApiKeyService } {
+  let apiKeys: ApiKeyService | undefined;
+  const accounts = new AccountService(dataSource, () => apiKeys?.forgetVerified());
+  apiKeys = new ApiKeyService(dataSource, accounts);
+  return { accounts, apiKeys };
+}
