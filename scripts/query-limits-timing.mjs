@@ -11,7 +11,7 @@ require('reflect-metadata');
 const { parse, validate, specifiedRules } = require('graphql');
 const { buildAppSchema } = require('../dist/resolvers/schema');
 const { depthLimit, operationCost } = require('../dist/src/query-cost');
-const { documentProblem } = require('../dist/src/document-guard');
+const { documentProblem } = require('../dist/src/gateway/document-guard');
 
 const schema = await buildAppSchema();
 const aliases = (n, field) => `{ ${Array.from({ length: n }, (_, i) => `a${i}: ${field}`).join(' ')} }`;

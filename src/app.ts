@@ -6,10 +6,10 @@ import { createApolloDoor } from './apollo.adapter';
 import { Gateway, type GatewayHooks } from './gateway/pipeline';
 import { noNulCharactersRule } from './gateway/text-input';
 import { jsonErrorHandler, notFoundHandler } from './http-errors';
-import { graphqlDocumentGuard } from './document-guard';
+import { graphqlDocumentGuard } from './http/document-guard';
 import { depthLimit, queryCostLimit } from './query-cost';
-import { createMetrics, type MetricsOptions } from './gateway/metrics';
-import { requestLogging } from './gateway/request-id';
+import { createMetrics, type MetricsOptions } from './http/metrics';
+import { requestLogging } from './http/request-id';
 import type { Services } from './services';
 
 export interface AppOptions {

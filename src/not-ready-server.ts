@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { requestId } from './gateway/request-id';
+import { requestId } from './http/request-id';
 import type { Readiness } from './readiness';
 
 export interface NotReadyServer {

@@ -151,7 +151,7 @@ export const MAX_QUERY_DEPTH = 10;
 /**
  * The schema's description of itself nests `ofType` about 8 levels for a list of non-null types,
  * so tools' standard introspection query is 15 deep. It reads no data, and the token guard
- * (src/document-guard.ts) bounds its size, so its depth is not counted.
+ * (src/gateway/document-guard.ts) bounds its size, so its depth is not counted.
  */
 const INTROSPECTION_ROOTS = new Set(['__schema', '__type']);
 

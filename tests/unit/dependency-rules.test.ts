@@ -47,10 +47,10 @@ const EXPRESS_ADAPTERS = new Set([
   'src/admin/admin-endpoint.ts', // the operator's local admin door
   'src/cli/bench-ceiling-server.ts', // the benchmark's bare express ceiling
   'src/cli/bench-apollo-ceiling-server.ts', // the benchmark's bare Apollo Server ceiling
-  'src/document-guard.ts', // express middleware refusing oversized or malformed bodies before any door
-  'src/gateway/request-id.ts', // express middleware giving every request its id
-  'src/gateway/metrics.ts', // express middleware timing every request by route, and GET /metrics
 ]);
+
+/** Folders of adapters: REST routes, and the express middleware the HTTP doors share (request ids and logging, metrics, the document guard). */
+const ADAPTER_DIRS = ['rest-compat', 'src/http'];
 
 const RULES: Rule[] = [
   {
@@ -60,8 +60,14 @@ const RULES: Rule[] = [
   },
   {
     name: 'only adapters import express',
-    from: (file) => !isUnder(file, 'rest-compat') && !EXPRESS_ADAPTERS.has(file),
+    from: (file) => !isUnder(file, ...ADAPTER_DIRS) && !EXPRESS_ADAPTERS.has(file),
     forbidden: (imported) => isPackage(imported, 'express'),
+  },
+  {
+    // every door (HTTP, WebSocket) calls the same steps: none of them may know a transport
+    name: 'the gateway is transport-free: it never imports express, Apollo or a WebSocket server',
+    from: (file) => isUnder(file, 'src/gateway'),
+    forbidden: isWebPackage,
   },
   {
     // the admin CLI answers in about a second because it loads neither GraphQL nor the web server
@@ -97,6 +103,8 @@ describe('dependency rules', () => {
       'src/jobs/bad-job.ts': "import express from 'express';",
       'rest-compat/fine.router.ts': "import express from 'express';",
       'src/errors.ts': "import { GraphQLError } from 'graphql';",
+      'src/gateway/bad-step.ts': "import type { RequestHandler } from 'express';\nimport { useServer } from 'graphql-ws/use/ws';",
+      'src/http/fine-middleware.ts': "import type { RequestHandler } from 'express';",
     };
     expect(violations(Object.keys(planted), (file) => planted[file])).toEqual([
       'src/services/bad.service.ts imports express: services and the model never import express, Apollo, resolvers, REST adapters or the gateway',
@@ -106,13 +114,16 @@ describe('dependency rules', () => {
       'model/bad.ts imports @apollo/server: services and the model never import express, Apollo, resolvers, REST adapters or the gateway',
       'src/jobs/bad-job.ts imports express: only adapters import express',
       'src/errors.ts imports graphql: the error core and the admin CLI never import GraphQL',
+      'src/gateway/bad-step.ts imports express: only adapters import express',
+      'src/gateway/bad-step.ts imports express: the gateway is transport-free: it never imports express, Apollo or a WebSocket server',
+      'src/gateway/bad-step.ts imports graphql-ws/use/ws: the gateway is transport-free: it never imports express, Apollo or a WebSocket server',
     ]);
   });
 
   it('leave reading a caller’s credential to the gateway: no other source names the credential headers', () => {
     // logger.ts names them to redact them, the OpenAPI document to describe them, CORS to let browsers
-    // send them; the admin door and the CLI that calls it use the operator's own token; the benchmark is a client
-    const allowed = new Set(['src/gateway/credential.ts', 'src/logger.ts', 'rest-compat/openapi/components.ts', 'rest-compat/cors.ts', 'src/admin/admin-endpoint.ts', 'src/gateway/metrics.ts', 'src/cli/run-admin-command.ts', 'src/cli/bench-http.ts']);
+    // send them; the admin door, the CLI that calls it and /metrics use the operator's own token; the benchmark is a client
+    const allowed = new Set(['src/gateway/credential.ts', 'src/logger.ts', 'rest-compat/openapi/components.ts', 'rest-compat/cors.ts', 'src/admin/admin-endpoint.ts', 'src/http/metrics.ts', 'src/cli/run-admin-command.ts', 'src/cli/bench-http.ts']);
     const readers = FILES.filter((file) => !allowed.has(file) && /['"`](authorization|x-api-key)['"`]|headers\.authorization/i.test(readFileSync(path.join(ROOT, file), 'utf8')));
     expect(readers).toEqual([]);
   });

@@ -1,4 +1,5 @@
-import { documentProblem } from '../../../src/document-guard';
+import { AppError } from '../../../../src/errors';
+import { documentProblem, guardDocument } from '../../../../src/gateway/document-guard';
 
 const limits = { maxTokens: 200, maxSameName: 3, maxSpreads: 2, maxFragments: 3 };
 
@@ -32,5 +33,24 @@ describe('the limits a GraphQL document meets before validation', () => {
 
   it('does not loop on fragments that spread each other', () => {
     expect(documentProblem('{ ...A } fragment A on Query { ...B } fragment B on Query { ...A }', limits)).toBeNull();
+  });
+});
+
+describe('the document guard step every GraphQL door calls', () => {
+  it('refuses a document beyond the limits as the client’s mistake (400, BAD_USER_INPUT) naming the limit', () => {
+    let refused: unknown;
+    try {
+      guardDocument('{ me { id } me { id } me { id } me { id } }', limits);
+    } catch (error) {
+      refused = error;
+    }
+    expect(refused).toBeInstanceOf(AppError);
+    expect(refused).toMatchObject({ code: 'BAD_USER_INPUT', status: 400, message: expect.stringMatching(/"me" is selected more than 3 times/) });
+  });
+
+  it('lets a document within the limits through, and leaves a missing or non-text query to the GraphQL server', () => {
+    expect(() => guardDocument('{ me { id } }', limits)).not.toThrow();
+    expect(() => guardDocument(undefined, limits)).not.toThrow();
+    expect(() => guardDocument({ query: '{ me { id } }' }, limits)).not.toThrow();
   });
 });

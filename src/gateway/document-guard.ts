@@ -1,5 +1,5 @@
-import type { RequestHandler } from 'express';
 import { type DocumentNode, type FragmentDefinitionNode, Kind, parse, type SelectionSetNode } from 'graphql';
+import { badInput } from '../errors';
 
 /**
  * Limits a GraphQL document must meet before graphql-js validates it. Validation compares the
@@ -88,13 +88,13 @@ export function documentProblem(text: string, limits = DOCUMENT_LIMITS): string 
   return shapeProblem(document, limits);
 }
 
-/** Express middleware in front of the GraphQL server: a document beyond the limits is answered 400 before graphql-js validates it. */
-export function graphqlDocumentGuard(limits = DOCUMENT_LIMITS): RequestHandler {
-  return (req, res, next) => {
-    const body = req.body as { query?: unknown } | undefined;
-    const query = body?.query ?? (req.query as { query?: unknown }).query;
-    const problem = typeof query === 'string' ? documentProblem(query, limits) : null;
-    if (problem) res.status(400).json({ errors: [{ message: problem, extensions: { code: 'BAD_USER_INPUT' } }] });
-    else next();
-  };
+/**
+ * The document guard, a step every GraphQL door runs on a request's query before graphql-js parses
+ * and validates it (HTTP /graphql through src/http/document-guard.ts; WebSocket subscriptions on
+ * each `subscribe`): throws a BAD_USER_INPUT AppError naming the limit a document breaks. A query
+ * that is not a string is left to the GraphQL server to refuse.
+ */
+export function guardDocument(query: unknown, limits = DOCUMENT_LIMITS): void {
+  const problem = typeof query === 'string' ? documentProblem(query, limits) : null;
+  if (problem) throw badInput(problem);
 }
