@@ -5,12 +5,13 @@ import type { RequestHandler } from 'express';
 const EXPOSED_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'RateLimit', 'RateLimit-Policy', 'Retry-After', 'WWW-Authenticate'];
 
 /**
- * CORS for browser pages of the configured origins (CORS_ORIGINS); with none configured, no
- * response carries CORS headers, so only the service's own pages (same origin) can read answers.
+ * CORS for browser pages of the configured origins (CORS_ORIGINS), one policy for /api/v1 and
+ * /graphql; with none configured, no response carries CORS headers, so only the service's own
+ * pages (same origin) can read answers.
  * The `cors` package does the protocol (origin reflection with `Vary: Origin`, preflight with the
  * requested headers); 200 answers a preflight, the only success status of specification 7.
  */
-export function restCors(origins: readonly string[]): RequestHandler {
+export function corsPolicy(origins: readonly string[]): RequestHandler {
   const options: cors.CorsOptions = {
     origin: origins.length ? [...origins] : false,
     methods: ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE'],

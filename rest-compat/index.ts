@@ -1,6 +1,8 @@
 import express, { type Router } from 'express';
 import type { Gateway } from '../src/gateway/pipeline';
-import { restCors } from './cors';
+import { corsPolicy } from './cors';
+
+export { corsPolicy } from './cors';
 import { documentedOperations } from './documented-operations';
 import { OPENAPI_DOCUMENT } from './openapi';
 import { compileOperations } from './operations';
@@ -24,7 +26,7 @@ export interface RestOptions {
  */
 export function createRestRouter(gateway: Gateway, options: RestOptions = {}): Router {
   const router = express.Router();
-  router.use(restCors(options.corsOrigins ?? []));
+  router.use(corsPolicy(options.corsOrigins ?? []));
   router.use(documentedOperations(OPENAPI_DOCUMENT));
   router.get('/openapi.json', (_req, res) => {
     res.json(OPENAPI_DOCUMENT);

@@ -7,6 +7,7 @@ import type { RequestHandler } from 'express';
 import type { ValidationRule } from 'graphql';
 import { gatewayRequest } from '../rest-compat/route';
 import type { RequestContext } from './context';
+import { ERROR_CODES } from './errors';
 import { graphqlError, mapError } from './gateway/error-mapping';
 import type { Gateway, GatewayRequest } from './gateway/pipeline';
 import type { Logger } from './logger';
@@ -34,12 +35,21 @@ function pipelineExecutor(gateway: Gateway): GatewayInterface {
   };
 }
 
-/** Every response carries the user's rate-limit headers; the gateway hears how the request ended. */
-function rateLimitHeaders(gateway: Gateway): ApolloServerPlugin<ApolloContext> {
+/**
+ * The HTTP head of every answer: a whole answer lost to an unavailable dependency (`data: null`, a
+ * SERVICE_UNAVAILABLE error, such as a database that cannot be reached inside a resolver) is a
+ * 503, as on REST, rather than Apollo's 200 for a GraphQL result; a partial answer stays 200.
+ * Every response carries the user's rate-limit headers; the gateway hears how the request ended.
+ */
+function answerHead(gateway: Gateway): ApolloServerPlugin<ApolloContext> {
   return {
     async requestDidStart() {
       return {
-        async willSendResponse({ contextValue, response }) {
+        async willSendResponse({ contextValue, response, errors }) {
+          const wholeAnswerFailed = response.body.kind === 'single' && response.body.singleResult.data === null;
+          if (wholeAnswerFailed && (response.http.status ?? 200) === 200 && errors?.some((error) => mapError(error).code === 'SERVICE_UNAVAILABLE')) {
+            response.http.status = ERROR_CODES.SERVICE_UNAVAILABLE;
+          }
           // a refusal's own headers (which limit refused) come first
           for (const [name, value] of Object.entries(gateway.headers(contextValue))) if (!response.http.headers.has(name.toLowerCase())) response.http.headers.set(name.toLowerCase(), value);
           if (contextValue.gatewayRequest) gateway.finish(contextValue.gatewayRequest, contextValue, response.http.status ?? 200);
@@ -77,7 +87,7 @@ export async function createApolloDoor(gateway: Gateway, options: ApolloDoorOpti
       // is for flushing counters and closing the database, which a slow request must not starve.
       ApolloServerPluginDrainHttpServer({ httpServer: options.httpServer, stopGracePeriodMillis: REQUEST_DRAIN_MS }),
       ...(options.plugins as ApolloServerPlugin<ApolloContext>[]),
-      rateLimitHeaders(gateway),
+      answerHead(gateway),
     ],
   });
   await apollo.start();

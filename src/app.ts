@@ -1,7 +1,7 @@
 import http from 'node:http';
 import express from 'express';
 import type { GraphQLSchema } from 'graphql';
-import { createRestRouter, docsRouter } from '../rest-compat';
+import { corsPolicy, createRestRouter, docsRouter } from '../rest-compat';
 import { createApolloDoor } from './apollo.adapter';
 import { Gateway, type GatewayHooks } from './gateway/pipeline';
 import { noNulCharactersRule } from './gateway/text-input';
@@ -16,7 +16,7 @@ export interface AppOptions {
   schema: GraphQLSchema;
   /** cross-cutting steps run by the gateway for every door (see GatewayHooks) */
   gatewayHooks?: GatewayHooks;
-  /** browser origins allowed to call /api/v1 (CORS_ORIGINS) */
+  /** browser origins allowed to call /api/v1 and /graphql (CORS_ORIGINS) */
   corsOrigins?: readonly string[];
   /** who may read /metrics (see MetricsOptions) */
   metrics?: MetricsOptions;
@@ -72,7 +72,8 @@ export async function createApp(services: Services, options: AppOptions): Promis
     plugins: [queryCostLimit(options.schema), metrics.graphqlPlugin],
     logger: services.logger,
   });
-  app.use('/graphql', express.json({ limit: '100kb' }), graphqlDocumentGuard(), graphql.middleware);
+  // browser GraphQL clients get the same CORS policy as REST ones, preflight included
+  app.use('/graphql', corsPolicy(options.corsOrigins ?? []), express.json({ limit: '100kb' }), graphqlDocumentGuard(), graphql.middleware);
   const restRouter = createRestRouter(gateway, { corsOrigins: options.corsOrigins });
   app.use('/api/v1', restRouter);
   app.use('/docs', docsRouter({ openapiUrl: '/api/v1/openapi.json' }));

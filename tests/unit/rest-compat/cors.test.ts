@@ -1,16 +1,16 @@
 import express from 'express';
 import request from 'supertest';
-import { restCors } from '../../../rest-compat/cors';
+import { corsPolicy } from '../../../rest-compat/cors';
 
 const appWith = (origins: string[]) => {
   const app = express();
-  app.use(restCors(origins));
+  app.use(corsPolicy(origins));
   app.get('/thing', (_req, res) => void res.json({ ok: true }));
   app.options('/thing', (_req, res) => void res.set('Allow', 'GET').status(200).end());
   return app;
 };
 
-describe('restCors', () => {
+describe('corsPolicy', () => {
   it('by default gives no origin CORS headers, so only the service’s own pages can read answers', async () => {
     const app = appWith([]);
     const res = await request(app).get('/thing').set('origin', 'https://app.example.com');

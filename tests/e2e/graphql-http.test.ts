@@ -1,0 +1,61 @@
+import { startTestApp, type TestApp } from '../support/test-app';
+
+// /graphql over HTTP as a browser or any HTTP client meets it: the status of an answer that failed
+// as a whole, and the CORS policy REST has (CORS_ORIGINS).
+const ALLOWED_ORIGIN = 'https://app.example.com';
+
+let t: TestApp;
+let key: string;
+beforeAll(async () => {
+  t = await startTestApp({ corsOrigins: [ALLOWED_ORIGIN] });
+  key = await t.userWithKey('pro');
+});
+afterAll(() => t.close());
+
+/** A GraphQL POST from a browser page of `origin`. */
+const fromOrigin = (origin: string, query: string) =>
+  t.http().post('/graphql').set('content-type', 'application/json').set('authorization', `Bearer ${key}`).set('origin', origin).send({ query });
+
+/** What node-postgres throws when the database cannot be reached. */
+const unreachable = () => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+
+describe('a database that cannot be reached inside a resolver', () => {
+  afterEach(() => jest.restoreAllMocks());
+
+  it('is a 503 when the whole answer failed (data null), as on REST', async () => {
+    jest.spyOn(t.services.bills, 'list').mockRejectedValue(unreachable());
+    const res = await t.graphql('{ bills(first: 1) { edges { node { id } } } }', { key });
+    expect(res.status).toBe(503);
+    expect(res.body.data).toBeNull();
+    expect(res.body.errors).toEqual([expect.objectContaining({ message: expect.stringMatching(/database is unreachable/), extensions: { code: 'SERVICE_UNAVAILABLE' } })]);
+  });
+
+  it('leaves a partial answer 200: the fields that could be answered are there', async () => {
+    jest.spyOn(t.services.bills, 'byIds').mockRejectedValue(unreachable());
+    const res = await t.graphql('{ bill(id: 2900) { id } me { tier } }', { key });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual({ bill: null, me: { tier: 'PRO' } });
+    expect(res.body.errors[0].extensions).toEqual({ code: 'SERVICE_UNAVAILABLE' });
+  });
+});
+
+describe('CORS on /graphql (the policy of /api/v1)', () => {
+  it('answers a preflight from a configured origin with 200, the methods and the headers a GraphQL client sends', async () => {
+    const res = await t.http().options('/graphql').set('origin', ALLOWED_ORIGIN).set('access-control-request-method', 'POST').set('access-control-request-headers', 'authorization, content-type');
+    expect(res.status).toBe(200);
+    expect(res.headers['access-control-allow-origin']).toBe(ALLOWED_ORIGIN);
+    expect(res.headers['access-control-allow-methods'].split(',')).toEqual(expect.arrayContaining(['GET', 'POST']));
+    expect(res.headers['access-control-allow-headers'].toLowerCase().split(',')).toEqual(expect.arrayContaining(['authorization', 'content-type']));
+  });
+
+  it('lets the configured origin read the answer and its rate-limit headers, and no other origin', async () => {
+    const allowed = await fromOrigin(ALLOWED_ORIGIN, '{ me { tier } }');
+    expect(allowed.status).toBe(200);
+    expect(allowed.headers['access-control-allow-origin']).toBe(ALLOWED_ORIGIN);
+    expect(allowed.headers['access-control-expose-headers'].split(',')).toEqual(expect.arrayContaining(['X-RateLimit-Remaining']));
+    const other = await fromOrigin('https://evil.example.net', '{ me { tier } }');
+    expect(other.headers['access-control-allow-origin']).toBeUndefined();
+    const otherPreflight = await t.http().options('/graphql').set('origin', 'https://evil.example.net').set('access-control-request-method', 'POST');
+    expect(otherPreflight.headers['access-control-allow-origin']).toBeUndefined();
+  });
+});
