@@ -18,6 +18,12 @@ export interface StageFact {
   dates: string[];
 }
 
+/** A sponsor as the data gives it: the list is not dated, so when each became known follows from their house. */
+export interface SponsorFact {
+  /** the member's house when the bill was introduced; null when unknown (an organisation) */
+  house: House | null;
+}
+
 export interface DivisionFact {
   date: string;
   ayes: number;
@@ -32,7 +38,11 @@ export interface BillFacts {
   introducedSessionId: number;
   /** the lead sponsor's party was in government on the introduction date; null without sponsors */
   leadSponsorPartyInGovernment: boolean | null;
-  sponsorCount: number;
+  /**
+   * The bill's final sponsor list (undated): a member of the second house is added only when the
+   * bill reaches that house, so read it through truncateAt, never directly.
+   */
+  sponsors: SponsorFact[];
   stages: StageFact[];
   divisions: DivisionFact[];
   /** the date the bill was withdrawn, a dated fact like a stage */

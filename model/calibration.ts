@@ -67,3 +67,28 @@ export function fitPlatt(raw: readonly number[], outcomes: readonly (0 | 1)[]): 
   }
   return Number.isFinite(a) && Number.isFinite(b) && a > 0 ? { a, b } : IDENTITY_SCALING;
 }
+
+/** A probability's calibration: one scaling for every bill, and its own for each kind with enough data. */
+export interface KindCalibration {
+  all: PlattScaling;
+  byKind: Record<string, PlattScaling>;
+}
+
+/** A kind gets its own scaling with at least this many calibration samples of each outcome. */
+const MIN_PER_CLASS_FOR_A_KIND = 30;
+
+export function fitByKind(raw: readonly number[], outcomes: readonly (0 | 1)[], kinds: readonly string[]): KindCalibration {
+  const byKind: Record<string, PlattScaling> = {};
+  for (const kind of [...new Set(kinds)].sort()) {
+    const at = kinds.flatMap((k, i) => (k === kind ? [i] : []));
+    const positives = at.filter((i) => outcomes[i] === 1).length;
+    if (positives < MIN_PER_CLASS_FOR_A_KIND || at.length - positives < MIN_PER_CLASS_FOR_A_KIND) continue;
+    byKind[kind] = fitPlatt(
+      at.map((i) => raw[i]),
+      at.map((i) => outcomes[i]),
+    );
+  }
+  return { all: fitPlatt(raw, outcomes), byKind };
+}
+
+export const calibrateForKind = (p: number, calibration: KindCalibration, kind: string) => calibrate(p, calibration.byKind[kind] ?? calibration.all);

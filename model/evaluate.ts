@@ -2,10 +2,12 @@ import type { SessionFact } from './bill-facts';
 import { addDays } from './dates';
 import { BINARY_OUTPUTS, type BinaryOutput } from './labels';
 import { binaryReport, brierSkill, type BinaryOutcome, type BinaryReport, meanAbsoluteError, medianAbsoluteError, type RegressionOutcome } from './metrics';
+import { kindGroup } from './features';
 import { Predictor } from './predictor';
 import type { Sample } from './samples';
-import { samplesOf } from './samples';
+import { EVALUATION_STEP_DAYS, samplesOf } from './samples';
 import { SittingCalendar } from './sitting-calendar';
+import { truncateAt } from './truncate';
 import { buildSamples, sessionsKnownAt, type TrainingData, trainModel, type TrainingOptions } from './train';
 
 /** A baseline cell needs this many training samples; below it the kind's rate is used. */
@@ -37,9 +39,16 @@ export interface FoldEvaluation {
   eta: EtaEvaluation;
 }
 
+/** The outputs whose calibration is checked by kind. */
+export const BY_KIND_OUTPUTS = ['royal_assent', 'next_stage_30d'] as const;
+
 export interface Evaluation {
   folds: FoldEvaluation[];
   pooled: { outputs: Record<BinaryOutput, OutputEvaluation>; eta: EtaEvaluation; testSamples: number };
+  /** pooled results by the bill's kind group, for the headline probabilities */
+  byKind: Record<string, Record<(typeof BY_KIND_OUTPUTS)[number], { model: BinaryReport; byKindAndStage: BinaryReport }>>;
+  /** every test nowcast recomputed from the bill truncated at its date and the sessions known then */
+  leakCheck: { nowcasts: number; differing: number };
 }
 
 interface Scored {
@@ -140,20 +149,36 @@ export function evaluate(
   const folds: FoldEvaluation[] = [];
   const pooled = emptyScored();
   const knownSessions = sessionsKnownAt(data.sessions, options.asOf);
+  const byKind = new Map<string, Record<(typeof BY_KIND_OUTPUTS)[number], { model: BinaryOutcome[]; byKindAndStage: BinaryOutcome[] }>>();
+  const leakCheck = { nowcasts: 0, differing: 0 };
   for (const session of lastCompleteSessions(knownSessions, options.asOf, options.sessions ?? 3)) {
     const cutoff = addDays(session.startDate!, -1);
     progress(`session ${session.id}: training on facts up to ${cutoff}`);
     const artifact = trainModel(data, { ...options.training, cutoff, onProgress: (m) => progress(`  ${m}`) });
     const predictor = new Predictor(artifact);
     const calendar = new SittingCalendar(artifact.sittingDates);
-    const baselines = fitBaselines(buildSamples(data, cutoff, calendar));
+    const baselines = fitBaselines(buildSamples(data, cutoff, calendar, EVALUATION_STEP_DAYS));
     const testBills = data.bills.filter((b) => b.facts.introducedSessionId === session.id);
     const test = testBills.flatMap((bill) =>
-      samplesOf(bill, { from: session.startDate!, until: session.endDate!, knownUntil: options.asOf, sessions: knownSessions, calendar }),
+      samplesOf(bill, { from: session.startDate!, until: session.endDate!, knownUntil: options.asOf, sessions: knownSessions, calendar, stepDays: EVALUATION_STEP_DAYS }),
     );
     const fold = emptyScored();
+    const billsById = new Map(testBills.map((b) => [b.facts.billId, b.facts]));
     for (const s of test) {
-      const { probabilities, etaDays } = predictor.fromFeatures(s.features);
+      const { probabilities, etaDays } = predictor.fromFeatures(s.features, s.kind);
+      const facts = billsById.get(s.billId)!;
+      const full = JSON.stringify(predictor.nowcast(facts, s.date, knownSessions));
+      const then = JSON.stringify(predictor.nowcast(truncateAt(facts, s.date), s.date, sessionsKnownAt(data.sessions, s.date)));
+      leakCheck.nowcasts++;
+      if (full !== then) leakCheck.differing++;
+      const group = kindGroup(s.kind);
+      const kindCells = byKind.get(group) ?? byKind.set(group, { royal_assent: { model: [], byKindAndStage: [] }, next_stage_30d: { model: [], byKindAndStage: [] } }).get(group)!;
+      for (const o of BY_KIND_OUTPUTS) {
+        const y = s.labels[o];
+        if (y === null) continue;
+        kindCells[o].model.push({ p: probabilities[o], y });
+        kindCells[o].byKindAndStage.push({ p: baselines.byKindAndStage(s, o), y });
+      }
       for (const o of BINARY_OUTPUTS) {
         const y = s.labels[o];
         if (y === null) continue;
@@ -179,5 +204,8 @@ export function evaluate(
     });
     progress(`session ${session.id}: ${test.length} test nowcasts scored`);
   }
-  return { folds, pooled: { ...summarise(pooled), testSamples: folds.reduce((n, f) => n + f.testSamples, 0) } };
+  const kinds = Object.fromEntries(
+    [...byKind.keys()].sort().map((k) => [k, Object.fromEntries(BY_KIND_OUTPUTS.map((o) => [o, { model: binaryReport(byKind.get(k)![o].model), byKindAndStage: binaryReport(byKind.get(k)![o].byKindAndStage) }]))]),
+  ) as Evaluation['byKind'];
+  return { folds, pooled: { ...summarise(pooled), testSamples: folds.reduce((n, f) => n + f.testSamples, 0) }, byKind: kinds, leakCheck };
 }

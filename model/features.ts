@@ -1,10 +1,14 @@
-import type { BillFacts, BillKind, SessionFact } from './bill-facts';
-import type { BillState } from './bill-state';
+import type { BillKind, SessionFact } from './bill-facts';
 import { daysBetween, toDayNumber } from './dates';
 import type { SittingCalendar } from './sitting-calendar';
+import type { BillAsOf } from './truncate';
 
-/** Bumped whenever the features change meaning: a model version is only served for its own schema. */
-export const FEATURE_SCHEMA_VERSION = 1;
+/**
+ * Bumped whenever the features or the artifact change meaning: a model version is only served for
+ * its own schema, so a stored older one is retrained at start instead of misread.
+ * 2: every feature reads the bill truncated at the date (sponsors as known then).
+ */
+export const FEATURE_SCHEMA_VERSION = 2;
 
 const KIND_GROUPS: Record<BillKind, string> = {
   government: 'government',
@@ -16,6 +20,8 @@ const KIND_GROUPS: Record<BillKind, string> = {
   hybrid: 'other_kind',
   consolidation: 'other_kind',
 };
+/** The kinds the model tells apart (the rare ones pooled): for features and per-kind calibration. */
+export const kindGroup = (kind: BillKind): string => KIND_GROUPS[kind];
 const KINDS = ['government', 'pmb_ballot', 'pmb_ten_minute_rule', 'pmb_presentation', 'pmb_lords', 'other_kind'];
 const LAST_STAGES = ['first_reading', 'second_reading', 'committee', 'report', 'third_reading', 'consideration_of_amendments'];
 
@@ -58,11 +64,12 @@ export const FEATURE_NAMES: readonly string[] = [
 export const divisionMargin = (ayes: number, noes: number) => (ayes + noes > 0 ? Math.abs(ayes - noes) / (ayes + noes) : 1);
 
 /**
- * The network's input for a live bill at the state's reference date. Reads only the as-of state,
- * facts fixed at introduction, the session's first sitting and the model's own calendar.
+ * The network's input for a live bill on the date it is known at (billAsOf: truncated there).
+ * Reads only that bill, the session's first sitting and the model's own calendar.
  */
-export function featureVector(facts: BillFacts, state: BillState, sessions: readonly SessionFact[], calendar: SittingCalendar): number[] {
-  const d = state.referenceDate;
+export function featureVector(bill: BillAsOf, sessions: readonly SessionFact[], calendar: SittingCalendar): number[] {
+  const { facts, state } = bill;
+  const d = bill.date;
   const kind = KIND_GROUPS[facts.kind];
   const lastMain = state.lastMain;
   const daysSinceLastMain = lastMain ? daysBetween(lastMain.date, d) : state.daysSinceIntroduction;
@@ -79,7 +86,7 @@ export function featureVector(facts: BillFacts, state: BillState, sessions: read
     facts.originatingHouse === 'Lords' ? 1 : 0,
     facts.leadSponsorPartyInGovernment ? 1 : 0,
     facts.leadSponsorPartyInGovernment === null ? 1 : 0,
-    share(facts.sponsorCount, 10),
+    share(facts.sponsors.length, 10),
     state.progress / 12,
     state.progress >= 6 && state.progress <= 10 ? 1 : 0,
     ...LAST_STAGES.map((s) => (lastMain?.stage === s ? 1 : 0)),

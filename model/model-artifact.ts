@@ -1,4 +1,4 @@
-import type { PlattScaling } from './calibration';
+import type { KindCalibration } from './calibration';
 import type { BinaryOutput } from './labels';
 
 /**
@@ -13,11 +13,14 @@ export interface ModelArtifact {
   featureNames: string[];
   /** Parliament's sitting dates up to the cutoff (see SittingCalendar) */
   sittingDates: string[];
-  /** brain.js NeuralNetwork.toJSON() of each probability network */
-  networks: Record<BinaryOutput, object>;
-  calibration: Record<BinaryOutput, PlattScaling>;
-  /** brain.js network predicting log1p(days to next main stage) / log1p(ETA_CAP_DAYS) */
-  eta: object;
+  /** brain.js NeuralNetwork.toJSON() of each probability's networks (an ensemble, averaged) */
+  networks: Record<BinaryOutput, object[]>;
+  /** applied to the ensemble's mean, by the bill's kind group */
+  calibration: Record<BinaryOutput, KindCalibration>;
+  /** brain.js networks predicting log1p(days to next main stage) / log1p(ETA_CAP_DAYS), averaged */
+  eta: object[];
+  /** the mean of each feature over the training samples: a factor's typical value in explanations */
+  typicalFeatures: number[];
   /** medians by bill kind used by the risk indicators */
   norms: {
     committeeSittings: Record<string, number>;
@@ -25,7 +28,7 @@ export interface ModelArtifact {
   };
   /** training samples per output, and per split */
   sampleCounts: Record<string, number>;
-  /** how the calibrated outputs scored on the calibration period (the most recent data the nets did not train on) */
+  /** how the calibrated outputs scored on the calibration bills (held out of recently ended sessions) */
   calibrationPeriodMetrics: Record<BinaryOutput, { n: number; auc: number | null; brier: number | null }>;
 }
 

@@ -1,17 +1,20 @@
 import type { Evaluation, OutputEvaluation } from './evaluate';
+import { BY_KIND_OUTPUTS } from './evaluate';
+import type { SeedSpread } from './seed-spread';
 import { FEATURE_NAMES, FEATURE_SCHEMA_VERSION } from './features';
 import { BINARY_OUTPUTS, type BinaryOutput, CLOSE_VOTE_MARGIN, DIVISIONS_KNOWN_UNTIL, NEXT_STAGE_DAYS, STALL_DAYS } from './labels';
 import { formatMetric as f } from './metrics';
 import { reliabilityDiagramSvg } from './reliability-svg';
-import { DEFAULT_CALIBRATION_DAYS, DEFAULT_ITERATIONS } from './train';
+import { SAMPLE_STEP_DAYS, EVALUATION_STEP_DAYS } from './samples';
+import { CALIBRATION_SHARE, DEFAULT_CALIBRATION_DAYS, DEFAULT_ITERATIONS } from './train';
 
 export interface ModelCardInput {
   evaluation: Evaluation;
   dataAsOf: string;
   bills: number;
-  /** seconds to train on the whole data set, measured by the same command */
-  fullTrainingSeconds: number;
   hiddenLayers: number[];
+  ensembleSize: number;
+  seedSpread: SeedSpread;
   command: string;
 }
 
@@ -23,6 +26,18 @@ const MEANING: Record<BinaryOutput, string> = {
   amendment_risk: 'a report stage after committee, or a consideration of amendments (ping-pong), is still to come (proxy: the data has no amendment texts)',
   close_vote: `a later Commons division on the bill is closer than ${CLOSE_VOTE_MARGIN * 100}% of votes cast (experimental: divisions only until ${DIVISIONS_KNOWN_UNTIL})`,
 };
+
+const FEATURE_SOURCES: [string, string][] = [
+  ['kind_*, originates_in_lords', 'the bill’s type and house at introduction'],
+  ['sponsor_party_in_government, sponsor_party_unknown', 'the lead sponsor’s party on the introduction date'],
+  ['sponsor_count', 'the sponsors known at *d*: the first house’s, and the other house’s only from the bill’s first sitting there'],
+  ['progress, in_second_house, last_stage_*, no_main_stage_yet, main_sittings*, report_reached, ping_pong_rounds, committee_sittings, second_reading_set_downs_first_house', 'stage sittings dated on or before *d*'],
+  ['days_since_*', 'introduction date and sittings on or before *d*'],
+  ['divisions, closest_division_margin', 'Commons divisions dated on or before *d* (data to 2018-07-17)'],
+  ['carried_over, days_since_session_start', 'sittings and carry-over motions on or before *d*; the first sitting of the session'],
+  ['sitting_share_next_*_days', 'the same window in earlier years, from sitting dates up to the training cutoff'],
+  ['day_of_year_*', 'the date itself'],
+];
 
 const verdict = (ok: boolean | null) => (ok === null ? 'not measurable' : ok ? '**met**' : '**not met**');
 
@@ -48,34 +63,49 @@ export function renderModelCard(input: ModelCardInput): { markdown: string; svgs
     });
   }
 
-  const targets: [string, boolean | null][] = [
-    ['royal_assent beats baseline (b) on Brier score', pooled.royal_assent.skillVsKindAndStage === null ? null : pooled.royal_assent.skillVsKindAndStage > 0],
-    ['next_stage_30d beats baseline (b) on Brier score', pooled.next_stage_30d.skillVsKindAndStage === null ? null : pooled.next_stage_30d.skillVsKindAndStage > 0],
-    ['next_stage_30d AUC at least 0.85', pooled.next_stage_30d.model.auc === null ? null : pooled.next_stage_30d.model.auc >= 0.85],
-    ['timeline_eta median absolute error below the baseline’s', ev.pooled.eta.model.median === null || ev.pooled.eta.baseline.median === null ? null : ev.pooled.eta.model.median < ev.pooled.eta.baseline.median],
-    ...BINARY_OUTPUTS.map((o): [string, boolean | null] => [`${o} expected calibration error at most 0.05`, pooled[o].model.ece === null ? null : pooled[o].model.ece <= 0.05]),
+  const ratio = (a: number | null, b: number | null) => (a === null || b === null || b === 0 ? null : a / b);
+  const target = (name: string, value: number | null, ok: (v: number) => boolean, digits = 3): [string, string, boolean | null] => [name, f(value, digits), value === null ? null : ok(value)];
+  const etaRatio = ratio(ev.pooled.eta.model.median, ev.pooled.eta.baseline.median);
+  const targets: [string, string, boolean | null][] = [
+    target('royal_assent Brier / baseline (b) Brier ≤ 0.85', ratio(pooled.royal_assent.model.brier, pooled.royal_assent.byKindAndStage.brier), (v) => v <= 0.85),
+    target('royal_assent ECE ≤ 0.03', pooled.royal_assent.model.ece, (v) => v <= 0.03),
+    target('royal_assent AUC ≥ 0.96', pooled.royal_assent.model.auc, (v) => v >= 0.96),
+    target('next_stage_30d AUC ≥ 0.93', pooled.next_stage_30d.model.auc, (v) => v >= 0.93),
+    target('next_stage_30d Brier / baseline (b) Brier ≤ 0.85', ratio(pooled.next_stage_30d.model.brier, pooled.next_stage_30d.byKindAndStage.brier), (v) => v <= 0.85),
+    target('next_stage_30d ECE ≤ 0.03', pooled.next_stage_30d.model.ece, (v) => v <= 0.03),
+    target('timeline_eta median abs. error / baseline’s ≤ 0.60', etaRatio, (v) => v <= 0.6),
+    target('seed spread of P(Royal Assent): mean < 0.02', input.seedSpread.meanSpread, (v) => v < 0.02, 4),
+    target('seed spread of P(Royal Assent): max < 0.1', input.seedSpread.maxSpread, (v) => v < 0.1, 4),
+    target('leak check: test nowcasts that differ when recomputed from the facts known on their date = 0', ev.leakCheck.differing, (v) => v === 0, 0),
   ];
 
   const lines: string[] = [];
   lines.push('# Model card: Bill Progress nowcasts', '');
   lines.push(`Regenerated by \`${input.command}\` (do not edit by hand). Data: ${input.bills} real UK Parliament bills as known on ${input.dataAsOf}. Feature schema version ${FEATURE_SCHEMA_VERSION}.`, '');
   lines.push('Contains Parliamentary information licensed under the Open Parliament Licence v3.0.', '');
-  lines.push('## Targets', '', '| target (pooled over the test sessions) | result |', '|---|---|');
-  for (const [name, ok] of targets) lines.push(`| ${name} | ${verdict(ok)} |`);
+  lines.push('## Targets (issue 11)', '', '| target (pooled over the test sessions) | value | result |', '|---|---|---|');
+  for (const [name, value, ok] of targets) lines.push(`| ${name} | ${value} | ${verdict(ok)} |`);
   lines.push('');
-  lines.push('## What is predicted', '', 'Every prediction is a **nowcast** for a reference date *d*: it uses only stages, sitting dates, divisions and a withdrawal dated on or before *d*, plus facts fixed at introduction (kind, originating house, the lead sponsor’s party being in government then, number of sponsors), the first sitting of the bill’s session, and the sitting calendar learned from the training data. It never reads a bill’s outcome, furthest stage, title, or a session end later than *d*: those live in a separate type that only the labels can see.', '');
+  lines.push('## What is predicted', '', 'Every prediction is a **nowcast** for a reference date *d*: every feature is computed from the bill as truncated at *d* (`truncateAt` in `model/truncate.ts`): stages, sitting dates, divisions and a withdrawal dated on or before *d*; the sponsors known then (a member of the other house counts only from the bill’s first sitting there); facts fixed at introduction (kind, originating house, the lead sponsor’s party being in government then); the first sitting of the bill’s session; and the sitting calendar learned from the training data. It never reads a bill’s outcome, furthest stage, title, or a session end later than *d*: those live in a separate type that only the labels can see. A past-date nowcast shows the bill’s title as it stood (a Bill, not yet an Act).', '');
   lines.push('| output | label: after *d* … |', '|---|---|');
   for (const o of BINARY_OUTPUTS) lines.push(`| ${o} | ${MEANING[o]} |`);
   lines.push('| timeline_eta | days from *d* to the next main-stage sitting (point estimate; trained on bills that did progress, so it is the expected wait *if* the bill moves) |', '');
   lines.push('A bill that is already enacted, withdrawn, or whose session has ended (without a carry-over motion) is settled: its outputs follow from its status (e.g. enacted: Royal Assent 1, no next stage, no ETA) and no network runs.', '');
   lines.push('## Method', '');
-  lines.push(`- **Samples**: each bill at each of its sitting dates and every 28 days between, from introduction until it was settled; ${ev.folds.map((x) => `${x.trainingSamples} training samples before ${x.session.name}`).join(', ')}.`);
-  lines.push('- **Censoring**: a label whose answer lies after the training cutoff (a 30-day window still open, a bill still alive) is left out of that output’s training set, never counted as a failure. Stage-timing labels are left out for the 38 bills whose stage history the API truncated.');
-  lines.push(`- **Networks**: one brain.js feed-forward network per output (sigmoid, hidden layers [${input.hiddenLayers.join(', ')}], ${DEFAULT_ITERATIONS} iterations), weights seeded so training is repeatable; the ETA network regresses log1p(days).`);
-  lines.push(`- **Calibration**: Platt scaling (with Platt’s smoothed targets) fitted on the last ${DEFAULT_CALIBRATION_DAYS} days before the cutoff, which the networks did not train on.`);
-  lines.push(`- **Evaluation**: rolling origin by session: for each of the last three complete sessions, train on facts dated before it began, then score nowcasts of its bills at their sitting dates and every 28 days between, with outcomes as known on ${input.dataAsOf}. Baselines are fitted on the same training samples: (a) the rate by bill kind; (b) the rate by kind and furthest main stage reached by *d* (cells under 20 samples fall back to (a)). ETA baseline: median days to the next stage for the kind and last main stage.`);
-  lines.push(`- **Training time** on the whole data set: ${input.fullTrainingSeconds.toFixed(1)} s (this machine, one worker thread).`, '');
-  lines.push(`Features (${FEATURE_NAMES.length}): ${FEATURE_NAMES.map((n) => `\`${n}\``).join(', ')}.`, '');
+  lines.push(`- **Samples**: each bill on a calendar grid (every ${SAMPLE_STEP_DAYS} days, the same days for every bill, whatever its sittings), from introduction until it was settled as known on that day; ${ev.folds.map((x) => `${x.trainingSamples} training samples before ${x.session.name}`).join(', ')}. Sampling on a bill’s own sittings, or up to its last one, would tell the model when and how long it lived.`);
+  lines.push('- **Censoring**: a label whose answer lies after the training cutoff (a 30-day window still open, a bill still alive) is left out of that output’s training set, never counted as a failure. The fate outputs (royal_assent, stall, withdrawal, amendment, close vote) learn only from sessions that had ended by the cutoff: in a running session the early Royal Assents are known and the failures are not, which would bias them upwards. Stage-timing labels are left out for the 38 bills whose stage history the API truncated.');
+  lines.push(`- **Networks**: per output, ${input.ensembleSize} brain.js feed-forward network${input.ensembleSize > 1 ? 's, averaged,' : ''} (sigmoid, hidden layers [${input.hiddenLayers.join(', ')}], ${DEFAULT_ITERATIONS} iterations); bills in id order, rows shuffled and weights drawn from seeded generators, so the same data gives the same model; the ETA network regresses log1p(days).`);
+  lines.push(`- **Calibration**: Platt scaling (with Platt’s smoothed targets) on held-out bills: one in ${CALIBRATION_SHARE} bills (by a hash of its id) of the sessions that ended in the ${DEFAULT_CALIBRATION_DAYS} days before the cutoff, whose labels are all known; the networks do not train on them. Split by bill, never by sample date. Each kind gets its own scaling when it has at least 30 calibration samples of each outcome, else the pooled one.`);
+  lines.push(`- **Evaluation**: rolling origin by session: for each of the last three complete sessions, train on facts dated before it began, then score nowcasts of its bills every ${EVALUATION_STEP_DAYS} days of the session (a calendar grid), with outcomes as known on ${input.dataAsOf}. Baselines are fitted on training samples on the same ${EVALUATION_STEP_DAYS}-day grid: (a) the rate by bill kind; (b) the rate by kind and furthest main stage reached by *d* (cells under 20 samples fall back to (a)). ETA baseline: median days to the next stage for the kind and last main stage.`, '');
+  lines.push('## Leak checks', '');
+  lines.push(`- This evaluation recomputed each of its ${ev.leakCheck.nowcasts} test nowcasts from the bill truncated at the nowcast’s date and the sessions as known then: ${ev.leakCheck.differing} differed.`);
+  lines.push('- `tests/integration/nowcast-leak.test.ts`: nowcasts for 2021-06-30 are byte-identical from a database holding the facts known that day and from one holding six more months of real data (Royal Assents, second-house sponsors, Act titles).');
+  lines.push('- `tests/unit/model/truncate.test.ts`: the features of a bill at *d* equal those of the bill truncated at *d*, on real bills and with invented later facts added.', '');
+  lines.push('## Features and what each is known from', '', '| features | known from |', '|---|---|');
+  for (const [names, source] of FEATURE_SOURCES) lines.push(`| ${names} | ${source} |`);
+  lines.push('', `All ${FEATURE_NAMES.length}: ${FEATURE_NAMES.map((n) => `\`${n}\``).join(', ')}.`, '');
+  lines.push('## Seed spread', '');
+  lines.push(`The model trained on the whole data with seeds ${input.seedSpread.seeds.join(', ')}; P(Royal Assent) compared on ${input.seedSpread.n} nowcasts (the live bills of the last two sessions, every ${EVALUATION_STEP_DAYS} days): mean spread (max − min across seeds) ${f(input.seedSpread.meanSpread, 4)}, largest ${f(input.seedSpread.maxSpread, 4)}.`, '');
   lines.push('## Results, pooled over the test sessions', '', `${ev.pooled.testSamples} test nowcasts. Brier skill = 1 − Brier(model) / Brier(baseline); positive is better than the baseline. ECE: expected calibration error over 10 equal-width bins.`, '');
   lines.push(OUTPUT_HEADER);
   for (const o of BINARY_OUTPUTS) lines.push(outputRow(o, pooled[o]));
@@ -89,6 +119,19 @@ export function renderModelCard(input: ModelCardInput): { markdown: string; svgs
     lines.push(`${fold.testSamples} test nowcasts.`, '', OUTPUT_HEADER);
     for (const o of BINARY_OUTPUTS) lines.push(outputRow(o, fold.outputs[o]));
     lines.push('', `timeline_eta: n ${fold.eta.n}, median abs. error ${f(fold.eta.model.median, 1)} days (baseline ${f(fold.eta.baseline.median, 1)}), mean ${f(fold.eta.model.mean, 1)} (baseline ${f(fold.eta.baseline.mean, 1)}).`, '');
+  }
+  lines.push('## Calibration by kind (pooled over the test sessions)', '', '| kind | output | n | positives | AUC | Brier | Brier (b) | ECE | ECE (b) |', '|---|---|---|---|---|---|---|---|---|');
+  for (const [kind, outputs] of Object.entries(ev.byKind)) {
+    for (const o of BY_KIND_OUTPUTS) {
+      const r = outputs[o];
+      lines.push(`| ${kind} | ${o} | ${r.model.n} | ${r.model.positives} | ${f(r.model.auc)} | ${f(r.model.brier)} | ${f(r.byKindAndStage.brier)} | ${f(r.model.ece)} | ${f(r.byKindAndStage.ece)} |`);
+    }
+  }
+  lines.push('');
+  for (const [kind, outputs] of Object.entries(ev.byKind)) {
+    lines.push(`### ${kind}: royal_assent reliability`, '', '| bin | n | mean predicted | observed |', '|---|---|---|---|');
+    for (const bin of outputs.royal_assent.model.reliability) if (bin.count) lines.push(`| ${bin.lower.toFixed(1)}–${bin.upper.toFixed(1)} | ${bin.count} | ${f(bin.meanPredicted)} | ${f(bin.observedRate)} |`);
+    lines.push('');
   }
   lines.push('## Reliability (pooled)', '', 'Each table: predicted-probability bin, nowcasts in it, mean predicted, observed rate. The diagrams beside this file compare the model with baseline (b).', '');
   for (const o of BINARY_OUTPUTS) {

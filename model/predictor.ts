@@ -1,13 +1,15 @@
 import { NeuralNetwork } from 'brain.js';
-import type { BillFacts, SessionFact } from './bill-facts';
-import { billState, type BillState, type BillStatus } from './bill-state';
-import { calibrate } from './calibration';
+import type { BillFacts, BillKind, SessionFact } from './bill-facts';
+import type { BillState, BillStatus } from './bill-state';
+import { calibrateForKind } from './calibration';
 import { daysBetween } from './dates';
-import { divisionMargin, FEATURE_SCHEMA_VERSION, featureVector } from './features';
+import { divisionMargin, FEATURE_SCHEMA_VERSION, featureVector, kindGroup } from './features';
+import { explain, type Explanations } from './explain';
 import { BINARY_OUTPUTS, type BinaryOutput } from './labels';
 import type { ModelArtifact } from './model-artifact';
 import { SittingCalendar } from './sitting-calendar';
-import { etaFromOutput } from './train';
+import { billAsOf } from './truncate';
+import { ensembleRun, etaFromOutput } from './train';
 import type { RiskLevel } from '../src/vocabulary';
 
 export type { RiskLevel };
@@ -41,12 +43,12 @@ const SETTLED: Record<Exclude<BillStatus, 'live'>, Record<BinaryOutput, number>>
 
 /**
  * A trained model version as a pure function: (bill facts, reference date, sessions) → nowcast.
- * It reads nothing but its artifact and what it is given, and only facts dated on or before the
- * reference date (billState cuts them there), so later data never changes an earlier nowcast.
+ * It reads nothing but its artifact and what it is given, and only the bill as known on the
+ * reference date (billAsOf truncates it there), so later data never changes an earlier nowcast.
  */
 export class Predictor {
-  private readonly nets: Record<BinaryOutput, NeuralNetwork<number[], number[]>>;
-  private readonly etaNet: NeuralNetwork<number[], number[]>;
+  private readonly nets: Record<BinaryOutput, NeuralNetwork<number[], number[]>[]>;
+  private readonly etaNets: NeuralNetwork<number[], number[]>[];
   private readonly calendar: SittingCalendar;
 
   constructor(readonly artifact: ModelArtifact) {
@@ -54,30 +56,47 @@ export class Predictor {
       throw new Error(`model feature schema ${artifact.featureSchemaVersion} does not match the code's ${FEATURE_SCHEMA_VERSION}`);
     }
     const load = (json: object) => new NeuralNetwork<number[], number[]>().fromJSON(json as never);
-    this.nets = Object.fromEntries(BINARY_OUTPUTS.map((o) => [o, load(artifact.networks[o])])) as Predictor['nets'];
-    this.etaNet = load(artifact.eta);
+    this.nets = Object.fromEntries(BINARY_OUTPUTS.map((o) => [o, artifact.networks[o].map(load)])) as Predictor['nets'];
+    this.etaNets = artifact.eta.map(load);
     this.calendar = new SittingCalendar(artifact.sittingDates);
   }
 
-  /** Calibrated probabilities and the ETA for a feature vector of a live bill. */
-  fromFeatures(features: number[]): { probabilities: Record<BinaryOutput, number>; etaDays: number } {
+  /** Calibrated probabilities and the ETA for a feature vector of a live bill of a kind. */
+  fromFeatures(features: number[], kind: BillKind): { probabilities: Record<BinaryOutput, number>; etaDays: number } {
     const probabilities = {} as Record<BinaryOutput, number>;
-    for (const output of BINARY_OUTPUTS) probabilities[output] = round(calibrate(this.nets[output].run(features)[0], this.artifact.calibration[output]));
-    return { probabilities, etaDays: Math.round(etaFromOutput(this.etaNet.run(features)[0]) * 10) / 10 };
+    const group = kindGroup(kind);
+    for (const output of BINARY_OUTPUTS) probabilities[output] = round(this.probability(output, features, group));
+    return { probabilities, etaDays: Math.round(etaFromOutput(ensembleRun(this.etaNets, features)) * 10) / 10 };
+  }
+
+  private probability(output: BinaryOutput, features: number[], group: string): number {
+    return calibrateForKind(ensembleRun(this.nets[output], features), this.artifact.calibration[output], group);
+  }
+
+  /**
+   * Why the headline probabilities are what they are (see explain()). A settled bill's follow
+   * from its status, not from any factor: none are given.
+   */
+  explain(facts: BillFacts, referenceDate: string, sessions: readonly SessionFact[]): Explanations {
+    const bill = billAsOf(facts, referenceDate, sessions);
+    if (bill.state.status !== 'live') return { royal_assent: [], next_stage_30d: [] };
+    const group = kindGroup(facts.kind);
+    return explain(bill, featureVector(bill, sessions, this.calendar), this.artifact.typicalFeatures, (output, features) => this.probability(output, features, group));
   }
 
   nowcast(facts: BillFacts, referenceDate: string, sessions: readonly SessionFact[]): Nowcast {
-    const state = billState(facts, referenceDate, sessions);
+    const bill = billAsOf(facts, referenceDate, sessions);
+    const { state } = bill;
     const last = state.lastMain;
     const indicators = {
-      controversyScore: this.controversy(facts, state),
-      momentumScore: this.momentum(facts, state),
+      controversyScore: this.controversy(bill.facts, state),
+      momentumScore: this.momentum(bill.facts, state),
       lastStage: last ? { stage: last.stage, house: last.house, date: last.date } : null,
     };
     if (state.status !== 'live') {
       return { billId: facts.billId, referenceDate, status: state.status, probabilities: { ...SETTLED[state.status] }, timelineEtaDays: null, ...indicators };
     }
-    const { probabilities, etaDays } = this.fromFeatures(featureVector(facts, state, sessions, this.calendar));
+    const { probabilities, etaDays } = this.fromFeatures(featureVector(bill, sessions, this.calendar), facts.kind);
     return { billId: facts.billId, referenceDate, status: 'live', probabilities, timelineEtaDays: etaDays, ...indicators };
   }
 

@@ -1,14 +1,16 @@
-import type { SessionFact, TrainingBill } from './bill-facts';
-import { billState } from './bill-state';
-import { addDays } from './dates';
+import type { BillKind, SessionFact, TrainingBill } from './bill-facts';
+import { fromDayNumber, toDayNumber } from './dates';
 import { featureVector } from './features';
 import { labelsAt, type Labels } from './labels';
 import type { SittingCalendar } from './sitting-calendar';
+import { billAsOf } from './truncate';
 
 export interface Sample {
   billId: number;
   date: string;
-  kind: string;
+  kind: BillKind;
+  /** the session the bill was in on the date (moved on by a carry-over) */
+  sessionId: number;
   /** furthest passage position at the date, for the stage-aware baseline */
   progress: number;
   lastStage: string | null;
@@ -16,35 +18,44 @@ export interface Sample {
   labels: Labels;
 }
 
-/** Days between the regular looks at a bill between its sittings. */
+/**
+ * Days between the looks at a bill: one calendar grid for every bill (day numbers divisible by
+ * it). Training looks every 28 days (the first start must train in well under a minute); the
+ * evaluation scores every 14 days, a grid that contains the training one.
+ */
 export const SAMPLE_STEP_DAYS = 28;
+export const EVALUATION_STEP_DAYS = 14;
+
+/** The grid days from `from` to `until`, both included. */
+export function gridDates(from: string, until: string, step = SAMPLE_STEP_DAYS): string[] {
+  const dates: string[] = [];
+  for (let day = Math.ceil(toDayNumber(from) / step) * step; day <= toDayNumber(until); day += step) dates.push(fromDayNumber(day));
+  return dates;
+}
 
 /**
- * A bill seen at many dates of its life: each day it sat, and every few weeks between, from
- * introduction until it was enacted, withdrawn or fell (or `until`). Only dates when the bill was
- * alive make samples; labels are what was known at `knownUntil`.
+ * A bill seen on every grid day from its introduction until it was enacted, withdrawn or fell
+ * (as known on that day), or `until`. The grid ignores the bill's own sittings: sampling on them,
+ * or up to its last one, would tell the model when the bill moved and how long it lived. Labels
+ * are what was known at `knownUntil`.
  */
-export function samplesOf(bill: TrainingBill, options: { from?: string; until: string; knownUntil: string; sessions: readonly SessionFact[]; calendar: SittingCalendar }): Sample[] {
+export function samplesOf(bill: TrainingBill, options: { from?: string; until: string; knownUntil: string; sessions: readonly SessionFact[]; calendar: SittingCalendar; stepDays?: number }): Sample[] {
   const { facts } = bill;
   if (!facts.introducedDate) return [];
-  const dates = new Set<string>();
-  for (const stage of facts.stages) for (const d of stage.dates) dates.add(d);
-  const lastLook = [...dates].sort().at(-1) ?? facts.introducedDate;
-  const end = options.until < addDays(lastLook, 400) ? options.until : addDays(lastLook, 400);
-  for (let d = facts.introducedDate; d <= end; d = addDays(d, SAMPLE_STEP_DAYS)) dates.add(d);
-
+  const from = options.from && options.from > facts.introducedDate ? options.from : facts.introducedDate;
   const samples: Sample[] = [];
-  for (const date of [...dates].sort()) {
-    if (date < facts.introducedDate || date > options.until || (options.from && date < options.from)) continue;
-    const state = billState(facts, date, options.sessions);
-    if (state.status !== 'live') continue;
+  for (const date of gridDates(from, options.until, options.stepDays)) {
+    const known = billAsOf(facts, date, options.sessions);
+    // settled for good (a carried-over bill is live in its next session, not fallen)
+    if (known.state.status !== 'live') break;
     samples.push({
       billId: facts.billId,
       date,
       kind: facts.kind,
-      progress: state.progress,
-      lastStage: state.lastMain?.stage ?? null,
-      features: featureVector(facts, state, options.sessions, options.calendar),
+      sessionId: known.state.sessionId,
+      progress: known.state.progress,
+      lastStage: known.state.lastMain?.stage ?? null,
+      features: featureVector(known, options.sessions, options.calendar),
       labels: labelsAt(bill, date, options.knownUntil, options.sessions),
     });
   }

@@ -1,15 +1,15 @@
 import { NeuralNetwork } from 'brain.js';
 import type { SessionFact, TrainingBill } from './bill-facts';
-import { billState } from './bill-state';
-import { calibrate, fitPlatt } from './calibration';
+import { calibrateForKind, fitByKind } from './calibration';
 import { addDays, daysBetween } from './dates';
-import { FEATURE_NAMES, FEATURE_SCHEMA_VERSION } from './features';
+import { FEATURE_NAMES, FEATURE_SCHEMA_VERSION, kindGroup } from './features';
 import { BINARY_OUTPUTS, type BinaryOutput } from './labels';
 import { auc, brier } from './metrics';
 import { ETA_CAP_DAYS, type ModelArtifact } from './model-artifact';
 import { samplesOf, type Sample } from './samples';
-import { withSeededRandom } from './seeded-random';
+import { seededRandom, withSeededRandom } from './seeded-random';
 import { SittingCalendar } from './sitting-calendar';
+import { billAsOf } from './truncate';
 
 export interface TrainingData {
   bills: TrainingBill[];
@@ -20,8 +20,10 @@ export interface TrainingOptions {
   /** learn only from facts dated on or before this day */
   cutoff: string;
   seed?: number;
-  /** the most recent days before the cutoff, held out to calibrate the networks */
+  /** sessions that ended within this many days before the cutoff lend bills to the calibration set */
   calibrationDays?: number;
+  /** networks averaged per output, each from its own seed */
+  ensembleSize?: number;
   hiddenLayers?: number[];
   iterations?: number;
   onProgress?: (message: string) => void;
@@ -30,13 +32,30 @@ export interface TrainingOptions {
 export const DEFAULT_SEED = 20211231;
 /**
  * Chosen by `npm run evaluate` on real sessions: 80 iterations fitted the training periods
- * better but calibrated worse on later sessions; a one-year calibration window was thrown off
- * by the 2019 dissolutions (almost every bill fell), two years were steadier.
+ * better but calibrated worse on later sessions.
  */
 export const DEFAULT_ITERATIONS = 30;
-export const DEFAULT_CALIBRATION_DAYS = 730;
+/** Bills of the sessions that ended in the last four years before the cutoff can calibrate. */
+export const DEFAULT_CALIBRATION_DAYS = 1461;
+/** One in this many of those bills (by a hash of its id) is held out to calibrate. */
+export const CALIBRATION_SHARE = 4;
+export const DEFAULT_ENSEMBLE_SIZE = 1;
+
+/**
+ * Outputs whose answer is the bill's fate: their labels are known early only for bills whose fate
+ * came early (Royal Assent in a running session is known, failure is not until the session ends),
+ * so they learn only from sessions that had ended by the cutoff. next_stage_30d waits 30 days at most.
+ */
+const FATE_OUTPUTS: ReadonlySet<BinaryOutput> = new Set(['royal_assent', 'stall_risk', 'withdrawal_risk', 'amendment_risk', 'close_vote']);
 
 type BrainNet = NeuralNetwork<number[], number[]>;
+
+/** Share of the iterations at each learning rate, in order. */
+const LEARNING_RATE_STEPS: readonly [number, number][] = [
+  [0.6, 0.3],
+  [0.25, 0.1],
+  [0.15, 0.03],
+];
 
 /** What was known of the sessions on a day: no session that had not begun, no end still to come. */
 export function sessionsKnownAt(sessions: readonly SessionFact[], date: string): SessionFact[] {
@@ -52,9 +71,12 @@ export function sittingDatesUpTo(bills: readonly TrainingBill[], cutoff: string)
   return [...days].sort();
 }
 
-export function buildSamples(data: TrainingData, cutoff: string, calendar: SittingCalendar, from?: string): Sample[] {
+/** Bills in a fixed order (by id), whatever order the database returned them in. */
+const byBillId = (bills: readonly TrainingBill[]) => [...bills].sort((a, b) => a.facts.billId - b.facts.billId);
+
+export function buildSamples(data: TrainingData, cutoff: string, calendar: SittingCalendar, stepDays?: number): Sample[] {
   const sessions = sessionsKnownAt(data.sessions, cutoff);
-  return data.bills.flatMap((bill) => samplesOf(bill, { from, until: cutoff, knownUntil: cutoff, sessions, calendar }));
+  return byBillId(data.bills).flatMap((bill) => samplesOf(bill, { until: cutoff, knownUntil: cutoff, sessions, calendar, stepDays }));
 }
 
 const median = (values: number[]) => {
@@ -69,8 +91,8 @@ function kindNorms(data: TrainingData, cutoff: string): ModelArtifact['norms'] {
   const committee = new Map<string, number[]>();
   const gaps = new Map<string, number[]>();
   const sessions = sessionsKnownAt(data.sessions, cutoff);
-  for (const { facts } of data.bills) {
-    const state = billState(facts, cutoff, sessions);
+  for (const { facts: all } of byBillId(data.bills)) {
+    const { facts, state } = billAsOf(all, cutoff, sessions);
     const sittings = (state.sittings.get('committee:first') ?? 0) + (state.sittings.get('committee:second') ?? 0);
     if (sittings) (committee.get(facts.kind) ?? committee.set(facts.kind, []).get(facts.kind)!).push(sittings);
     const days = [...new Set(state.mainEvents.map((e) => e.date))];
@@ -87,31 +109,58 @@ function kindNorms(data: TrainingData, cutoff: string): ModelArtifact['norms'] {
 function trainNet(rows: { input: number[]; output: number[] }[], options: { seed: number; hiddenLayers: number[]; iterations: number; neutral: number }): BrainNet {
   if (!rows.length) rows = [{ input: FEATURE_NAMES.map(() => 0), output: [options.neutral] }];
   const net = new NeuralNetwork<number[], number[]>({ hiddenLayers: options.hiddenLayers, activation: 'sigmoid' });
-  withSeededRandom(options.seed, () =>
-    net.train(rows, { iterations: options.iterations, errorThresh: 0.0005, learningRate: 0.3, momentum: 0.1, log: false }),
-  );
+  const shuffled = seededShuffle(rows, options.seed);
+  withSeededRandom(options.seed, () => {
+    // the learning rate falls in steps: row-by-row updates at a high rate leave the last rows' noise in the weights
+    for (const [share, learningRate] of LEARNING_RATE_STEPS) {
+      const iterations = Math.max(1, Math.round(options.iterations * share));
+      net.train(shuffled, { iterations, errorThresh: 0.0005, learningRate, momentum: 0.1, log: false });
+    }
+  });
   return net;
 }
+
+/** Fisher–Yates with a seeded generator: brain.js learns row by row, and chronological order would weigh the last rows most. */
+function seededShuffle<T>(items: readonly T[], seed: number): T[] {
+  const random = seededRandom(seed ^ 0x5bd1e995);
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out;
+}
+
+/** A fixed pseudo-random share of bills, the same in every training: the calibration set is split by bill, never by date. */
+export const isCalibrationBill = (billId: number) => Math.floor(seededRandom(billId)() * CALIBRATION_SHARE) === 0;
 
 export const etaTarget = (days: number) => Math.min(1, Math.log1p(Math.max(0, days)) / Math.log1p(ETA_CAP_DAYS));
 export const etaFromOutput = (output: number) => Math.expm1(Math.min(1, Math.max(0, output)) * Math.log1p(ETA_CAP_DAYS));
 
+/** The mean output of an ensemble's networks. */
+export const ensembleRun = (nets: readonly BrainNet[], features: number[]) => nets.reduce((sum, net) => sum + net.run(features)[0], 0) / nets.length;
+
 /**
- * Trains every network on samples dated up to the calibration period, then fits each
- * probability's calibration on the calibration period (the most recent `calibrationDays`).
- * Deterministic for a given seed and data.
+ * Trains every network, then fits each probability's calibration (per kind where the data allow)
+ * on held-out bills of sessions that had ended by the cutoff, whose labels are all known.
+ * Deterministic for a given seed and data: bills in id order, seeded shuffles, seeded weights.
  */
 export function trainModel(data: TrainingData, options: TrainingOptions): ModelArtifact {
   const seed = options.seed ?? DEFAULT_SEED;
   const hiddenLayers = options.hiddenLayers ?? [12];
   const iterations = options.iterations ?? DEFAULT_ITERATIONS;
+  const members = options.ensembleSize ?? DEFAULT_ENSEMBLE_SIZE;
   const progress = options.onProgress ?? (() => {});
   const sittingDates = sittingDatesUpTo(data.bills, options.cutoff);
   const calendar = new SittingCalendar(sittingDates);
   const samples = buildSamples(data, options.cutoff, calendar);
-  const calibrationStart = addDays(options.cutoff, -(options.calibrationDays ?? DEFAULT_CALIBRATION_DAYS));
-  const fitting = samples.filter((s) => s.date < calibrationStart);
-  const holdout = samples.filter((s) => s.date >= calibrationStart);
+  const known = sessionsKnownAt(data.sessions, options.cutoff);
+  const ended = new Set(known.filter((s) => s.endDate).map((s) => s.id));
+  const calibrationFrom = addDays(options.cutoff, -(options.calibrationDays ?? DEFAULT_CALIBRATION_DAYS));
+  const recentlyEnded = new Set(known.filter((s) => s.endDate && s.endDate >= calibrationFrom).map((s) => s.id));
+  const calibrating = (s: Sample) => recentlyEnded.has(s.sessionId) && isCalibrationBill(s.billId);
+  const fitting = samples.filter((s) => !calibrating(s));
+  const holdout = samples.filter(calibrating);
   progress(`${samples.length} samples: ${fitting.length} to train, ${holdout.length} to calibrate`);
 
   const sampleCounts: Record<string, number> = { all: samples.length, train: fitting.length, calibrate: holdout.length };
@@ -119,24 +168,26 @@ export function trainModel(data: TrainingData, options: TrainingOptions): ModelA
   const calibration = {} as ModelArtifact['calibration'];
   const calibrationPeriodMetrics = {} as ModelArtifact['calibrationPeriodMetrics'];
   BINARY_OUTPUTS.forEach((output: BinaryOutput, i) => {
-    const rows = fitting.filter((s) => s.labels[output] !== null).map((s) => ({ input: s.features, output: [s.labels[output]!] }));
+    const usable = (s: Sample) => s.labels[output] !== null && (!FATE_OUTPUTS.has(output) || ended.has(s.sessionId));
+    const rows = fitting.filter(usable).map((s) => ({ input: s.features, output: [s.labels[output]!] }));
     sampleCounts[output] = rows.length;
-    const net = trainNet(rows, { seed: seed + i, hiddenLayers, iterations, neutral: 0.5 });
-    const held = holdout.filter((s) => s.labels[output] !== null);
-    const raw = held.map((s) => net.run(s.features)[0]);
-    calibration[output] = fitPlatt(
+    const nets = Array.from({ length: members }, (_, m) => trainNet(rows, { seed: seed + 100 * m + i, hiddenLayers, iterations, neutral: 0.5 }));
+    const held = holdout.filter(usable);
+    const raw = held.map((s) => ensembleRun(nets, s.features));
+    calibration[output] = fitByKind(
       raw,
       held.map((s) => s.labels[output]!),
+      held.map((s) => kindGroup(s.kind)),
     );
-    const scored = held.map((s, j) => ({ p: calibrate(raw[j], calibration[output]), y: s.labels[output]! }));
+    const scored = held.map((s, j) => ({ p: calibrateForKind(raw[j], calibration[output], kindGroup(s.kind)), y: s.labels[output]! }));
     calibrationPeriodMetrics[output] = { n: scored.length, auc: auc(scored), brier: brier(scored) };
-    networks[output] = net.toJSON();
-    progress(`${output}: ${rows.length} samples, calibrated on ${held.length}`);
+    networks[output] = nets.map((net) => net.toJSON());
+    progress(`${output}: ${rows.length} samples, ${members} networks, calibrated on ${held.length}`);
   });
 
   const etaRows = samples.filter((s) => s.labels.timeline_eta !== null).map((s) => ({ input: s.features, output: [etaTarget(s.labels.timeline_eta!)] }));
   sampleCounts.timeline_eta = etaRows.length;
-  const eta = trainNet(etaRows, { seed: seed + BINARY_OUTPUTS.length, hiddenLayers, iterations, neutral: etaTarget(30) });
+  const eta = Array.from({ length: members }, (_, m) => trainNet(etaRows, { seed: seed + 100 * m + BINARY_OUTPUTS.length, hiddenLayers, iterations, neutral: etaTarget(30) }));
   progress(`timeline_eta: ${etaRows.length} samples`);
 
   return {
@@ -147,7 +198,8 @@ export function trainModel(data: TrainingData, options: TrainingOptions): ModelA
     sittingDates,
     networks,
     calibration,
-    eta: eta.toJSON(),
+    eta: eta.map((net) => net.toJSON()),
+    typicalFeatures: FEATURE_NAMES.map((_, i) => (fitting.length ? fitting.reduce((sum, s) => sum + s.features[i], 0) / fitting.length : 0)),
     norms: kindNorms(data, options.cutoff),
     sampleCounts,
     calibrationPeriodMetrics,

@@ -1,8 +1,10 @@
 import type { DataSource } from 'typeorm';
 import type { SessionFact } from '../../model/bill-facts';
+import type { Explanations } from '../../model/explain';
 import type { Nowcast } from '../../model/predictor';
 import type { ServiceClock } from '../clock';
 import { AppError, badInput, notFound } from '../errors';
+import { titleAsOf } from './bill-title';
 import type { ModelService } from './model.service';
 import { loadBillFacts, loadSessionFacts } from './training-data';
 
@@ -66,7 +68,9 @@ export class PredictionService {
         const entry = facts.get(id);
         if (!entry || this.cache.has(key(i))) return;
         if (this.cache.size >= CACHE_LIMIT) this.cache.delete(this.cache.keys().next().value!);
-        this.cache.set(key(i), { ...predictor.nowcast(entry.facts, referenceDate, sessions), modelVersion: version.id, billTitle: bills[i]!.title, originatingHouse: bills[i]!.originatingHouse });
+        const nowcast = predictor.nowcast(entry.facts, referenceDate, sessions);
+        const { title, originatingHouse } = bills[i]!;
+        this.cache.set(key(i), { ...nowcast, modelVersion: version.id, billTitle: titleAsOf(title, originatingHouse, nowcast.status === 'enacted'), originatingHouse });
       });
     }
     return billIds.map((id, i) => {
@@ -83,6 +87,17 @@ export class PredictionService {
     const [result] = await this.nowcasts([billId], referenceDate);
     if (result instanceof AppError) throw result;
     return result;
+  }
+
+  /**
+   * Why a bill's nowcast on a date is what it is, from the model that made it. Not cached: only
+   * asked for on request, and it runs the networks a few dozen times.
+   */
+  async explanations(billId: number, referenceDate: string): Promise<Explanations> {
+    const { predictor } = this.models.predictor();
+    await this.nowcast(billId, referenceDate);
+    const [facts, sessions] = await Promise.all([loadBillFacts(this.dataSource, [billId]), this.sessionFacts()]);
+    return predictor.explain(facts.get(billId)!.facts, referenceDate, sessions);
   }
 
   /**

@@ -3,12 +3,15 @@ import { BillStageEntity } from '../../entities/bill-stage.entity';
 import { BillEntity } from '../../entities/bill.entity';
 import { DivisionEntity } from '../../entities/division.entity';
 import { ParliamentarySessionEntity } from '../../entities/parliamentary-session.entity';
-import type { BillFacts, SessionFact, TrainingBill } from '../../model/bill-facts';
+import type { BillFacts, House, SessionFact, TrainingBill } from '../../model/bill-facts';
 import type { TrainingData } from '../../model/train';
 import type { BillRecord, SessionRecord } from '../ingest/bill-record';
 import { SnapshotSource } from '../ingest/snapshot.source';
 
 // The only place stored bills become the model's inputs: facts for features, outcomes for labels.
+
+/** A sponsor's house as the model reads it: Commons or Lords, else unknown. */
+const houseOf = (house: string | null): House | null => (house === 'Commons' || house === 'Lords' ? house : null);
 
 export const sessionFactFromRecord = (s: SessionRecord): SessionFact => ({ id: s.sessionId, startDate: s.firstObservedSittingDate, endDate: s.endDate });
 
@@ -21,7 +24,7 @@ export function trainingBillFromRecord(r: BillRecord): TrainingBill {
       introducedDate: r.introducedDate,
       introducedSessionId: r.introducedSessionId,
       leadSponsorPartyInGovernment: r.leadSponsorPartyInGovernment,
-      sponsorCount: r.sponsors.length,
+      sponsors: r.sponsors.map((s) => ({ house: houseOf(s.houseAtIntroduction) })),
       stages: r.stages.map((s) => ({ seq: s.seq, stage: s.stage, house: s.house, dates: s.dates })),
       divisions: r.divisions.map((d) => ({ date: d.date, ayes: d.ayesInclTellers, noes: d.noesInclTellers })),
       withdrawnDate: r.withdrawnDate,
@@ -49,11 +52,11 @@ export async function loadBillFacts(dataSource: DataSource, ids?: number[]): Pro
     ids ? dataSource.getRepository(BillEntity).createQueryBuilder('b').where('b.id = ANY(:ids)', { ids }).getMany() : dataSource.getRepository(BillEntity).find(),
     dataSource.getRepository(BillStageEntity).createQueryBuilder('s').where(ids ? 's.billId = ANY(:ids)' : '1=1', { ids }).orderBy('s.billId').addOrderBy('s.seq').getMany(),
     dataSource.getRepository(DivisionEntity).createQueryBuilder('d').where(ids ? 'd.billId = ANY(:ids)' : '1=1', { ids }).getMany(),
-    dataSource.query(`SELECT bill_id AS "billId", count(*)::int AS n FROM bill_sponsor ${where} GROUP BY bill_id`, params) as Promise<{ billId: number; n: number }[]>,
+    dataSource.query(`SELECT bill_id AS "billId", house_at_introduction AS house FROM bill_sponsor ${where} ORDER BY bill_id, position`, params) as Promise<{ billId: number; house: string | null }[]>,
   ]);
   const stagesOf = groupBy(stages);
   const divisionsOf = groupBy(divisions);
-  const sponsorCount = new Map(sponsors.map((s) => [s.billId, s.n]));
+  const sponsorsOf = groupBy(sponsors);
   return new Map(
     bills.map((bill) => [
       bill.id,
@@ -66,7 +69,7 @@ export async function loadBillFacts(dataSource: DataSource, ids?: number[]): Pro
           introducedDate: bill.introducedDate,
           introducedSessionId: bill.introducedSessionId,
           leadSponsorPartyInGovernment: bill.leadSponsorPartyInGovernment,
-          sponsorCount: sponsorCount.get(bill.id) ?? 0,
+          sponsors: (sponsorsOf.get(bill.id) ?? []).map((s) => ({ house: houseOf(s.house) })),
           stages: (stagesOf.get(bill.id) ?? []).map((s) => ({ seq: s.seq, stage: s.stage, house: s.house, dates: s.sittingDates })),
           divisions: (divisionsOf.get(bill.id) ?? []).map((d) => ({ date: d.date, ayes: d.ayes, noes: d.noes })),
           withdrawnDate: bill.withdrawnDate,

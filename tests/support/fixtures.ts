@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../../src/config';
+import { titleBeforeRoyalAssent } from '../../src/services/bill-title';
 
 /** The real snapshot the service ships with (shared/data/uk-bills). */
 export const REAL_SNAPSHOT_DIR = loadConfig({}).snapshotDir!;
@@ -25,3 +26,54 @@ export function makeSnapshot(billIds: number[], options: { asOf?: string; edit?:
 
 /** A handful of real bills of different kinds and fates, used across tests. */
 export const SAMPLE_BILL_IDS = [26, 27, 40, 53, 144, 2900, 2950, 3089];
+
+/**
+ * A snapshot of the named real bills as it would have been read on `date`: bills introduced later
+ * left out; stage sittings, divisions, a withdrawal and a Royal Assent after it removed; the title
+ * a Bill's until Royal Assent; sponsors of the other house only once the bill had sat there;
+ * outcomes and sessions as known then. The leak test compares nowcasts from it with nowcasts from
+ * the full data.
+ */
+export function snapshotAsKnownOn(billIds: number[], date: string): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'bp-snapshot-cut-'));
+  const sessions = (JSON.parse(readFileSync(path.join(REAL_SNAPSHOT_DIR, 'sessions.json'), 'utf8')) as any[])
+    .filter((s) => s.firstObservedSittingDate && s.firstObservedSittingDate <= date)
+    .map((s) => ({
+      ...s,
+      endDate: s.endDate && s.endDate <= date ? s.endDate : null,
+      lastObservedSittingDate: s.lastObservedSittingDate && s.lastObservedSittingDate <= date ? s.lastObservedSittingDate : date,
+      completeAtSnapshot: Boolean(s.endDate && s.endDate <= date),
+    }));
+  const ended = (id: number) => sessions.some((s) => s.sessionId === id && s.endDate);
+  const wanted = new Set(billIds);
+  const lines = readFileSync(path.join(REAL_SNAPSHOT_DIR, 'bills.jsonl'), 'utf8')
+    .split('\n')
+    .filter((line) => line && wanted.has(JSON.parse(line).billId))
+    .map((line) => JSON.parse(line))
+    .filter((bill) => bill.introducedDate && bill.introducedDate <= date)
+    .map((bill) => {
+      const stages = bill.stages.map((s: any) => ({ ...s, dates: s.dates.filter((d: string) => d <= date), datesAfterSessionEnd: (s.datesAfterSessionEnd ?? []).filter((d: string) => d <= date) }));
+      const otherHouse = bill.originatingHouse === 'Commons' ? 'Lords' : 'Commons';
+      const satInOtherHouse = stages.some((s: any) => s.house === otherHouse && s.dates.length);
+      const enacted = Boolean(bill.royalAssentDate && bill.royalAssentDate <= date);
+      const withdrawn = Boolean(bill.withdrawnDate && bill.withdrawnDate <= date);
+      const sessionIds = bill.sessionIds.filter((id: number) => sessions.some((s) => s.sessionId === id));
+      const fell = bill.outcome === 'fell' && sessionIds.every(ended);
+      return {
+        ...bill,
+        shortTitle: enacted ? bill.shortTitle : titleBeforeRoyalAssent(bill.shortTitle, bill.originatingHouse),
+        stages,
+        divisions: bill.divisions.filter((d: any) => d.date <= date),
+        sponsors: bill.sponsors.filter((s: any) => s.houseAtIntroduction !== otherHouse || satInOtherHouse),
+        sessionIds,
+        royalAssentDate: enacted ? bill.royalAssentDate : null,
+        isAct: enacted && bill.isAct,
+        withdrawnDate: withdrawn ? bill.withdrawnDate : null,
+        outcome: enacted ? 'royal_assent' : withdrawn ? 'withdrawn' : fell ? 'fell' : 'pending_at_snapshot',
+      };
+    });
+  writeFileSync(path.join(dir, 'bills.jsonl'), lines.map((bill) => JSON.stringify(bill)).join('\n') + '\n');
+  writeFileSync(path.join(dir, 'sessions.json'), JSON.stringify(sessions));
+  writeFileSync(path.join(dir, 'snapshot.json'), JSON.stringify({ asOf: date }));
+  return dir;
+}

@@ -37,9 +37,10 @@ let emails = 0;
 export const TEST_TRAINING = { iterations: 3, hiddenLayers: [4] };
 
 /** `anonRateLimit`: the per-address limit of requests without a valid key or failing (off unless given: tests make many from one address). */
-export async function startTestApp(options: { billIds?: number[]; trainModel?: boolean; redisUrl?: string; burstLimit?: number; anonRateLimit?: number; corsOrigins?: string[]; metricsToken?: string; webhookUrlPolicy?: UrlPolicy } = {}): Promise<TestApp> {
+/** `snapshotDir`: a snapshot folder to load instead of the named real bills. */
+export async function startTestApp(options: { billIds?: number[]; snapshotDir?: string; trainModel?: boolean; redisUrl?: string; burstLimit?: number; anonRateLimit?: number; corsOrigins?: string[]; metricsToken?: string; webhookUrlPolicy?: UrlPolicy } = {}): Promise<TestApp> {
   const db = await openTestDatabase();
-  await ingest(db.dataSource, new SnapshotSource(makeSnapshot(options.billIds ?? SAMPLE_BILL_IDS)));
+  await ingest(db.dataSource, new SnapshotSource(options.snapshotDir ?? makeSnapshot(options.billIds ?? SAMPLE_BILL_IDS)));
   const logLines: string[] = [];
   const logger = createLogger('info', new Writable({ write: (chunk, _enc, done) => (logLines.push(String(chunk)), done()) }) as never);
   const clock = new ServiceClock(undefined);

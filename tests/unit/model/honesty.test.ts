@@ -1,6 +1,6 @@
 import type { BillFacts, SessionFact, TrainingBill } from '../../../model/bill-facts';
-import { billState } from '../../../model/bill-state';
 import { featureVector } from '../../../model/features';
+import { billAsOf } from '../../../model/truncate';
 import { labelsAt } from '../../../model/labels';
 import { Predictor } from '../../../model/predictor';
 import { SittingCalendar } from '../../../model/sitting-calendar';
@@ -45,9 +45,9 @@ describe('a nowcast uses only facts dated on or before its reference date', () =
     expect(cases.length).toBe(150);
     let differentAfterwards = 0;
     for (const { bill, date } of cases) {
-      const full = featureVector(bill.facts, billState(bill.facts, date, sessions), sessions, calendar);
+      const full = featureVector(billAsOf(bill.facts, date, sessions), sessions, calendar);
       const truncated = knownOn(bill.facts, date);
-      expect(featureVector(truncated, billState(truncated, date, sessions), sessions, calendar)).toEqual(full);
+      expect(featureVector(billAsOf(truncated, date, sessions), sessions, calendar)).toEqual(full);
       if (bill.facts.stages.some((s) => s.dates.some((d) => d > date))) differentAfterwards++;
     }
     // the check means something only if the bills did have later facts
@@ -57,8 +57,8 @@ describe('a nowcast uses only facts dated on or before its reference date', () =
   it('does not read a session end that lies after the reference date', () => {
     const { bill, date } = midLifeCases(1)[0];
     const unknownEnds = sessions.map((s) => ({ ...s, endDate: s.endDate && s.endDate <= date ? s.endDate : null }));
-    expect(featureVector(bill.facts, billState(bill.facts, date, unknownEnds), unknownEnds, calendar)).toEqual(
-      featureVector(bill.facts, billState(bill.facts, date, sessions), sessions, calendar),
+    expect(featureVector(billAsOf(bill.facts, date, unknownEnds), unknownEnds, calendar)).toEqual(
+      featureVector(billAsOf(bill.facts, date, sessions), sessions, calendar),
     );
   });
 
