@@ -11,7 +11,7 @@ import { AppError } from '../src/errors';
 import { imminentBills } from '../src/services/imminent';
 import { BatchPredictionArgs, ImminentArgs } from './prediction.input';
 import { BatchItemStatus, type TimeBucket, type UrgencyLevel } from './enums';
-import { BatchPredictionsType, BatchPredictionItemType, ImminentBillsType, PredictionType } from './prediction.type';
+import { BatchPredictionsType, BatchPredictionItemType, ExplanationsType, ImminentBillsType, PredictionType } from './prediction.type';
 
 @Resolver(() => PredictionType)
 export class PredictionResolver {
@@ -24,6 +24,12 @@ export class PredictionResolver {
     @Info() info: GraphQLResolveInfo,
   ): Promise<PredictionType> {
     return deliverPrediction(context, parseBillId(billId, 'billId'), context.services.predictions.referenceDate(referenceDate), info);
+  }
+
+  @FieldResolver(() => ExplanationsType, { description: 'Why the probabilities are what they are; computed from the model on request only' })
+  async explanations(@Root() prediction: PredictionType, @Ctx() { services }: RequestContext): Promise<ExplanationsType> {
+    const { royal_assent: royalAssent, next_stage_30d: nextStage30d } = await services.predictions.explanations(prediction.billId, prediction.referenceDate);
+    return { royalAssent, nextStage30d };
   }
 
   @Query(() => BatchPredictionsType, { description: 'Nowcasts of up to 100 bills; each item succeeds or fails on its own' })

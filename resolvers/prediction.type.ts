@@ -35,6 +35,24 @@ export class RiskIndicatorsType {
   closeVoteLevel: RiskLevel;
 }
 
+@ObjectType('ExplanationFactor', { description: 'One reason for a prediction', simpleResolvers: true })
+export class ExplanationFactorType {
+  @Field(() => String, { description: 'the fact about the bill, in plain words' })
+  factor: string;
+
+  @Field(() => Float, { description: 'how much it moves the probability (signed; 0.31 = 31 points): the prediction minus the prediction with this factor at its typical value' })
+  effect: number;
+}
+
+@ObjectType('Explanations', { description: 'Why the headline probabilities are what they are: up to 5 factors each, largest effect first; none for a settled bill', simpleResolvers: true })
+export class ExplanationsType {
+  @Field(() => [ExplanationFactorType])
+  royalAssent: ExplanationFactorType[];
+
+  @Field(() => [ExplanationFactorType])
+  nextStage30d: ExplanationFactorType[];
+}
+
 @ObjectType('Prediction', { description: 'A nowcast: what the facts known on the reference date say of the bill’s future', simpleResolvers: true })
 export class PredictionType {
   @Field(() => Int)
@@ -84,6 +102,9 @@ export class PredictionType {
 
   @Field(() => Int, { description: 'the model version that made it' })
   modelVersion: number;
+
+  /** computed only when asked for (resolved by PredictionResolver.explanations) */
+  explanations?: ExplanationsType;
 }
 
 @ObjectType('BatchPredictionItem')

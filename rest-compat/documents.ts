@@ -17,6 +17,15 @@ query PredictOne($billId: Int!, $referenceDate: Date) {
 }
 ${PREDICTION_FIELDS}`,
 
+  PredictOneExplained: `
+query PredictOneExplained($billId: Int!, $referenceDate: Date) {
+  prediction(billId: $billId, referenceDate: $referenceDate) {
+    ...PredictionFields
+    explanations { royalAssent { factor effect } nextStage30d { factor effect } }
+  }
+}
+${PREDICTION_FIELDS}`,
+
   PredictBatch: `
 query PredictBatch($billIds: [Int!]!, $referenceDate: Date) {
   predictions(billIds: $billIds, referenceDate: $referenceDate) {

@@ -42,6 +42,14 @@ export function numberQuery(req: Request, name: string, fallback: number, min: n
   return value;
 }
 
+/** An optional true/false query parameter: absent is false; anything but `true` or `false` is a 400 naming it. */
+export function booleanQuery(req: Request, name: string): boolean {
+  const text = single(req.query[name], name);
+  if (text === undefined || text === 'false') return false;
+  if (text === 'true') return true;
+  throw badInput(`${name} must be true or false`);
+}
+
 export const MAX_BATCH_BILLS = 100;
 
 export function batchBody(req: Request): { billIds: number[]; referenceDate: string | undefined } {

@@ -61,6 +61,14 @@ export function singlePrediction(p: GqlPrediction) {
   };
 }
 
+export interface GqlExplanations {
+  royalAssent: { factor: string; effect: number }[];
+  nextStage30d: { factor: string; effect: number }[];
+}
+
+/** `?explain=true`: the factors of the two headline predictions, under their REST names. */
+export const explanationsBody = (e: GqlExplanations) => ({ royal_assent: e.royalAssent, next_stage_30d: e.nextStage30d });
+
 /** 2.3 with all four levels, as batch and imminent results carry them. */
 export function fullRiskIndicators(p: GqlPrediction) {
   return {

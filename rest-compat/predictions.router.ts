@@ -1,10 +1,10 @@
 import express, { type Router } from 'express';
 import type { Gateway } from '../src/gateway/pipeline';
 import type { RunOperation } from './operations';
-import { batchBody, billIdParam, integerQuery, numberQuery, referenceDateParam } from './params';
+import { batchBody, billIdParam, booleanQuery, integerQuery, numberQuery, referenceDateParam } from './params';
 import { heldToDocument } from './documented-operations';
 import { type Handler, route } from './route';
-import { batchEnvelope, type GqlBatch, type GqlImminent, type GqlPrediction, imminentEnvelope, singlePrediction } from './prediction.mapper';
+import { batchEnvelope, explanationsBody, type GqlBatch, type GqlExplanations, type GqlImminent, type GqlPrediction, imminentEnvelope, singlePrediction } from './prediction.mapper';
 
 /** Specification sections 4.1–4.3. */
 export function predictionsRouter(gateway: Gateway, run: RunOperation): Router {
@@ -15,8 +15,9 @@ export function predictionsRouter(gateway: Gateway, run: RunOperation): Router {
     '/predict/:bill_id',
     handle(async (req, context) => {
       const variables = { billId: billIdParam(req.params.bill_id), referenceDate: referenceDateParam(req.query.reference_date) };
-      const data = await run<{ prediction: GqlPrediction }>('PredictOne', variables, context);
-      return singlePrediction(data.prediction);
+      if (!booleanQuery(req, 'explain')) return singlePrediction((await run<{ prediction: GqlPrediction }>('PredictOne', variables, context)).prediction);
+      const data = await run<{ prediction: GqlPrediction & { explanations: GqlExplanations } }>('PredictOneExplained', variables, context);
+      return { ...singlePrediction(data.prediction), explanations: explanationsBody(data.prediction.explanations) };
     }),
   );
 

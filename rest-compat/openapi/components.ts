@@ -17,6 +17,16 @@ import { date, probability, timestamp } from './common';
 
 const words = (values: readonly string[]) => ({ type: 'string', enum: [...values] });
 const level = words(RISK_LEVELS);
+const factorList = {
+  type: 'array',
+  maxItems: 5,
+  items: {
+    type: 'object',
+    required: ['factor', 'effect'],
+    properties: { factor: { type: 'string', description: 'the fact about the bill, in plain words' }, effect: { type: 'number', minimum: -1, maximum: 1, description: 'signed change in probability it makes' } },
+  },
+};
+
 export const ALERT_TYPE_SCHEMA = words(ALERT_TYPES);
 const COMPARISON_SCHEMA = words(COMPARISONS);
 const list = (values: readonly string[]) => values.join(', ');
@@ -75,7 +85,14 @@ export const COMPONENTS = {
         reference_date: date,
         predictions: { $ref: '#/components/schemas/Predictions' },
         risk_indicators: { $ref: '#/components/schemas/SingleRiskIndicators' },
+        explanations: { $ref: '#/components/schemas/Explanations' },
       },
+    },
+    Explanations: {
+      type: 'object',
+      description: 'only with explain=true: why the headline predictions are what they are',
+      required: ['royal_assent', 'next_stage_30d'],
+      properties: { royal_assent: factorList, next_stage_30d: factorList },
     },
     RiskIndicators: {
       type: 'object',

@@ -61,9 +61,15 @@ export const PREDICTION_PATHS = {
     get: {
       operationId: 'predictBill',
       summary: 'Predictions for one bill (specification 4.1)',
-      parameters: [idParam('bill_id', 'UK Parliament Bills API bill id'), referenceDateParameter],
+      description:
+        'With `explain=true` the answer adds `explanations`: up to 5 factors for each of royal_assent and next_stage_30d, largest effect first. A factor’s `effect` is the prediction minus the prediction with that factor at its typical value (the training mean), in probability (signed: 0.31 = 31 points). A settled bill (enacted, withdrawn, fallen) has none: its probabilities follow from its status. Without `explain` the answer is exactly the specification’s.',
+      parameters: [
+        idParam('bill_id', 'UK Parliament Bills API bill id'),
+        referenceDateParameter,
+        { name: 'explain', in: 'query', required: false, description: 'true adds `explanations`; only `true` or `false`', schema: { type: 'string', enum: ['true', 'false'], default: 'false' } },
+      ],
       responses: {
-        '200': ok('#/components/schemas/PredictionResult', 'the prediction result', PREDICTION_EXAMPLE),
+        '200': ok('#/components/schemas/PredictionResult', 'the prediction result (with `explanations` when explain=true)', PREDICTION_EXAMPLE),
         '404': error('no bill with this id', 'bill 999999 does not exist'),
         ...commonErrors,
       },

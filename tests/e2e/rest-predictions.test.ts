@@ -57,6 +57,34 @@ describe('GET /api/v1/predict/{bill_id}', () => {
     expect(body.risk_indicators.withdrawal_risk_level).toBe(rule(body.predictions.withdrawal_risk.probability));
   });
 
+  it('adds explanations with explain=true and nothing else; explain=false is the specified shape', async () => {
+    const plain = await get('/api/v1/predict/2900?reference_date=2021-06-30');
+    const explained = await get('/api/v1/predict/2900?reference_date=2021-06-30&explain=true');
+    expect(explained.status).toBe(200);
+    const { explanations, ...rest } = explained.body;
+    expect(rest).toEqual(plain.body);
+    expect((await get('/api/v1/predict/2900?reference_date=2021-06-30&explain=false')).body).toEqual(plain.body);
+    expect(Object.keys(explanations).sort()).toEqual(['next_stage_30d', 'royal_assent']);
+    for (const factors of Object.values(explanations) as { factor: string; effect: number }[][]) {
+      expect(factors.length).toBeGreaterThan(0);
+      expect(factors.length).toBeLessThanOrEqual(5);
+      for (const f of factors) expect(Object.keys(f).sort()).toEqual(['effect', 'factor']);
+      const sizes = factors.map((f) => Math.abs(f.effect));
+      expect(sizes).toEqual([...sizes].sort((a, b) => b - a));
+    }
+    const graphql = await t.graphql('{ prediction(billId: 2900, referenceDate: "2021-06-30") { explanations { royalAssent { factor effect } nextStage30d { factor effect } } } }', { key });
+    expect(graphql.body.data.prediction.explanations).toEqual({ royalAssent: explanations.royal_assent, nextStage30d: explanations.next_stage_30d });
+  });
+
+  it('refuses an explain that is not true or false, naming it', async () => {
+    for (const value of ['yes', '1', 'TRUE', '']) {
+      const res = await get(`/api/v1/predict/2900?explain=${value}`);
+      expect(res.status).toBe(400);
+      expect(res.body.detail).toMatch(/explain must be true or false/);
+    }
+    expect((await get('/api/v1/predict/2900?explain=true&explain=false')).status).toBe(400);
+  });
+
   it('agrees with GraphQL, takes X-API-Key, and honours reference_date', async () => {
     const rest = (await t.http().get('/api/v1/predict/2900?reference_date=2021-11-25').set('x-api-key', key)).body;
     const gql = (await t.graphql('{ prediction(billId: 2900, referenceDate: "2021-11-25") { royalAssent nextStage30d timelineEtaDays stallRisk } }', { key })).body.data.prediction;
