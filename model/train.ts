@@ -61,7 +61,8 @@ const LEARNING_RATE_STEPS: readonly [number, number][] = [
 export function sessionsKnownAt(sessions: readonly SessionFact[], date: string): SessionFact[] {
   return sessions
     .filter((s) => s.startDate && s.startDate <= date)
-    .map((s) => ({ ...s, endDate: s.endDate && s.endDate <= date ? s.endDate : null }));
+    .map((s) => ({ ...s, endDate: s.endDate && s.endDate <= date ? s.endDate : null }))
+    .sort((a, b) => a.id - b.id);
 }
 
 /** Every sitting date on or before the cutoff, across all bills. */
