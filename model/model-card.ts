@@ -149,7 +149,12 @@ export function renderModelCard(input: ModelCardInput): { markdown: string; svgs
   lines.push(`- **Divisions** exist only for the Commons and only until ${DIVISIONS_KNOWN_UNTIL}; close_vote is a rough, experimental indicator trained on older sessions, and later bills have no division features.`);
   lines.push('- **Amendments** are not in the data: amendment_risk predicts the stages where amendments are considered, not their number or significance.');
   lines.push('- **Politics**: government majority, whipping, public salience, committee membership and debate length are not in the data.');
-  lines.push('- **Pace and pass rates drift between sessions** (a minority government, a pandemic); calibration uses the most recent two years, and the per-session tables show how far results move.');
-  lines.push('- timeline_eta is a wait conditional on the bill moving; for a bill that will probably never move, read it with next_stage_30d and stall_risk.');
+  lines.push('- **Pace and pass rates drift between sessions** (a minority government, a pandemic); calibration uses bills of the sessions ended in the last four years, and the per-session tables show how far results move.');
+  lines.push('- timeline_eta is a wait conditional on the bill moving; for a bill that will probably never move, read it with next_stage_30d and stall_risk. It comes from its own network, not from the same distribution as next_stage_30d, so the two can disagree.');
+  lines.push('- **Seeds still matter**: one network per output varies with its seed (see Seed spread). `trainModel` can average an ensemble (`ensembleSize`), but each member costs a full training, and three would push the first start on a 2-core machine past a minute.', '');
+  lines.push('## Not done yet (issue 11)', '');
+  lines.push('- A discrete-time survival model of the next main stage (weekly hazard, censored bills included) giving ETA and next_stage_30d from one distribution.');
+  lines.push('- Features of the calendar and the queue: days left in the session, private members’ bill Fridays left, ballot position (not in the data), time in the current stage by kind, programme and carry-over motions, Lords starters.');
+  lines.push('- An ensemble trained after the first start (serve one network at once, switch to the averaged ensemble when its background training ends), to bring the seed spread under the targets without slowing the first start.');
   return { markdown: lines.join('\n') + '\n', svgs };
 }
