@@ -125,9 +125,12 @@ export async function startServer(config: Config, logger: Logger, options: { tra
 
   void initialSync.then(startModels);
 
+  // revocations and tier changes made elsewhere, noticed within CREDENTIALS_POLL_MS
+  const stopWatchingCredentials = services.apiKeys.watch(undefined, (error) => {
+    if (error && !stopping.signal.aborted && !isConnectionFailure(error)) logger.warn({ err: error }, 'could not read the state of API keys');
+  });
   const watch = setInterval(() => {
     void (async () => {
-      await services.apiKeys.checkForChanges();
       // one read of the sync state a tick; the as-of date only when a sync has completed since
       const { state, changed } = await services.predictions.checkDataState();
       if (!state) return;
@@ -160,6 +163,7 @@ export async function startServer(config: Config, logger: Logger, options: { tra
     (closing ??= (async () => {
       logger.info('shutting down');
       clearInterval(watch);
+      stopWatchingCredentials();
       stopping.abort();
       // attempts under way finish (or are handed back) while requests drain
       const deliveriesStopped = deliveries.stop();

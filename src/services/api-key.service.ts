@@ -2,7 +2,6 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { IsNull } from 'typeorm';
 import type { Tier } from '../../entities/account.entity';
-import { AccountEntity } from '../../entities/account.entity';
 import { ApiKeyEntity } from '../../entities/api-key.entity';
 import { AppError, badInput, notFound } from '../errors';
 import type { AccountService } from './account.service';
@@ -34,14 +33,29 @@ export interface KeyView {
   revoked_at: string | null;
 }
 
-// last_used_at is a hint for the owner, not an audit log: write it at most once a minute per key.
+// last_used_at is a hint for the owner, not an audit log: write it at most once a minute per key,
+// and for all keys at once a second later, so verifying a key never waits on a write.
 const LAST_USED_RESOLUTION_MS = 60_000;
+const LAST_USED_FLUSH_MS = 1_000;
 /**
- * How long a verified key is trusted without asking the database again. Revoking a key or
- * changing a tier in this process takes effect at once; done by another process (the CLI on
- * PostgreSQL, another instance), at the server's next poll (checkForChanges, every 2 seconds).
+ * How long a verified key is trusted before it is verified again. Revocations, tier changes and
+ * deleted accounts do not wait for it: in this process they drop the cache at once, and those
+ * made elsewhere (the CLI on PostgreSQL, another instance) are noticed by the next poll
+ * (CREDENTIALS_POLL_MS). Verification again also finds a change a poll could miss.
  */
 export const AUTH_CACHE_MS = 10_000;
+/**
+ * After AUTH_CACHE_MS, a key is still answered from the cache for this long while it is verified
+ * again in the background, so a client in steady use never waits on the database for its key.
+ * Past it, the key is verified before the request goes on.
+ */
+export const AUTH_STALE_MS = 60_000;
+/**
+ * How often a server asks the database whether keys or accounts changed in another process or
+ * instance: the bound on how long a revocation made elsewhere goes unnoticed (issue 9: within
+ * 1 s on one instance, 5 s across instances).
+ */
+export const CREDENTIALS_POLL_MS = 500;
 /**
  * How long a key that matched nothing (unknown, wrong secret, revoked) is remembered as such, so a
  * client repeating forged keys does not reach the database each time. Short, and forgotten when a
@@ -57,6 +71,13 @@ export class ApiKeyService {
   private readonly unknown = new Map<string, number>();
   /** database lookups made to verify keys (the caches are there to keep this low) */
   lookups = 0;
+  /** raised whenever the verified keys are dropped: a verification that began before must not cache its answer */
+  private generation = 0;
+  /** last uses not yet written, by key id */
+  private readonly lastUsed = new Map<number, Date>();
+  private lastUsedFlush: NodeJS.Timeout | null = null;
+  /** digests being verified again in the background, and those verifications */
+  private readonly reverifying = new Map<string, Promise<unknown>>();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -96,6 +117,7 @@ export class ApiKeyService {
   /** An account's keys as the owner may see them: never the key or its hash. */
   async listFor(email: unknown): Promise<{ email: string; keys: KeyView[] }> {
     const account = await this.accounts.findByEmail(email);
+    await this.writeLastUsed();
     const keys = await this.repo.find({ where: { accountId: account.id }, order: { id: 'ASC' } });
     return {
       email: account.email,
@@ -128,7 +150,30 @@ export class ApiKeyService {
 
   /** Drops every verified key: after a revocation or a tier change, nothing stale is trusted. */
   forgetVerified(): void {
+    this.generation += 1;
     this.verified.clear();
+  }
+
+  /**
+   * Polls checkForChanges every `intervalMs` (one poll at a time) until the returned function is
+   * called; `onPoll` hears each completed poll, or its error.
+   */
+  watch(intervalMs = CREDENTIALS_POLL_MS, onPoll: (error?: Error) => void = () => undefined): () => void {
+    let timer: NodeJS.Timeout | undefined;
+    let stopped = false;
+    const tick = () => {
+      this.checkForChanges().then(
+        () => onPoll(),
+        (error: Error) => onPoll(error),
+      ).finally(() => {
+        if (!stopped) timer = setTimeout(tick, intervalMs).unref();
+      });
+    };
+    timer = setTimeout(tick, intervalMs).unref();
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+    };
   }
 
   /** The user a presented key belongs to; null when the key is malformed, unknown or revoked. */
@@ -139,22 +184,50 @@ export class ApiKeyService {
     const now = this.now();
     const cached = this.verified.get(digest);
     if (cached && cached.expires > now) return cached.user;
+    if (cached && cached.expires + AUTH_STALE_MS > now) {
+      this.reverify(presented, match[1], digest);
+      return cached.user;
+    }
     if (this.isRemembered(digest, now) || this.isRemembered(`prefix:${match[1]}`, now)) return null;
-    const found = await this.verify(presented, match[1]);
+    return this.verifyAndCache(presented, match[1], digest);
+  }
+
+  private async verifyAndCache(presented: string, prefix: string, digest: string): Promise<AuthenticatedUser | null> {
+    const generation = this.generation;
+    const found = await this.verify(presented, prefix);
+    const now = this.now();
     if (found.user) {
+      // a revocation or tier change while the database was asked: the answer may predate it
+      if (generation !== this.generation) return found.user;
       if (this.verified.size > 10_000) this.verified.clear();
       this.verified.set(digest, { user: found.user, expires: now + AUTH_CACHE_MS });
     } else {
-      this.remember(found.prefixExists ? digest : `prefix:${match[1]}`, now);
+      this.verified.delete(digest);
+      this.remember(found.prefixExists ? digest : `prefix:${prefix}`, now);
     }
     return found.user;
+  }
+
+  /** Verifies a cached key again without making its request wait; a key found revoked is dropped. */
+  private reverify(presented: string, prefix: string, digest: string): void {
+    if (this.reverifying.has(digest)) return;
+    const verification = this.verifyAndCache(presented, prefix, digest)
+      // the database unreachable: the key stays as it was, and is verified again on its next use
+      .catch(() => undefined)
+      .finally(() => this.reverifying.delete(digest));
+    this.reverifying.set(digest, verification);
+  }
+
+  /** Resolves once the background verifications under way have finished. */
+  async reverified(): Promise<void> {
+    await Promise.all(this.reverifying.values());
   }
 
   /** True when the key was verified recently and its user may call the API: no database needed to say so. */
   isTrusted(presented: string): boolean {
     if (!KEY_PATTERN.test(presented)) return false;
     const cached = this.verified.get(sha256(presented).toString('hex'));
-    return Boolean(cached && cached.expires > this.now() && cached.user.tier !== 'free');
+    return Boolean(cached && cached.expires + AUTH_STALE_MS > this.now() && cached.user.tier !== 'free');
   }
 
   private isRemembered(entry: string, now: number): boolean {
@@ -173,15 +246,37 @@ export class ApiKeyService {
 
   private async verify(presented: string, prefix: string): Promise<{ user: AuthenticatedUser | null; prefixExists: boolean }> {
     this.lookups += 1;
-    const key = await this.repo.findOneBy({ prefix });
+    // one statement: verification runs again every AUTH_CACHE_MS for every key in use
+    const [key] = (await this.dataSource.query(
+      `SELECT k.id, k.secret_hash, k.revoked_at IS NOT NULL AS revoked, k.last_used_at, a.id AS account_id, a.email, a.tier
+       FROM api_key k LEFT JOIN account a ON a.id = k.account_id WHERE k.prefix = $1`,
+      [prefix],
+    )) as { id: number; secret_hash: string; revoked: boolean; last_used_at: Date | string | null; account_id: number | null; email: string; tier: Tier }[];
     if (!key) return { user: null, prefixExists: false };
     // The prefix only finds the row; the secret is checked by its hash, in constant time.
-    if (!timingSafeEqual(sha256(presented), Buffer.from(key.secretHash, 'hex')) || key.revokedAt) return { user: null, prefixExists: true };
-    const account = await this.dataSource.getRepository(AccountEntity).findOneBy({ id: key.accountId });
-    if (!account) return { user: null, prefixExists: true };
-    if (!key.lastUsedAt || Date.now() - key.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
-      await this.repo.update({ id: key.id }, { lastUsedAt: new Date() });
-    }
-    return { user: { accountId: account.id, email: account.email, tier: account.tier, keyId: key.id }, prefixExists: true };
+    if (!timingSafeEqual(sha256(presented), Buffer.from(key.secret_hash, 'hex')) || key.revoked) return { user: null, prefixExists: true };
+    if (key.account_id === null) return { user: null, prefixExists: true };
+    const lastUsed = key.last_used_at === null ? null : new Date(key.last_used_at).getTime();
+    if (lastUsed === null || Date.now() - lastUsed > LAST_USED_RESOLUTION_MS) this.noteUse(key.id);
+    return { user: { accountId: key.account_id, email: key.email, tier: key.tier, keyId: key.id }, prefixExists: true };
+  }
+
+  private noteUse(keyId: number): void {
+    this.lastUsed.set(keyId, new Date());
+    this.lastUsedFlush ??= setTimeout(() => void this.writeLastUsed().catch(() => undefined), LAST_USED_FLUSH_MS).unref();
+  }
+
+  /** Writes the last uses noted since the previous write, in one statement. */
+  async writeLastUsed(): Promise<void> {
+    if (this.lastUsedFlush) clearTimeout(this.lastUsedFlush);
+    this.lastUsedFlush = null;
+    if (!this.lastUsed.size) return;
+    const uses = [...this.lastUsed];
+    this.lastUsed.clear();
+    await this.dataSource.query(
+      `UPDATE api_key SET last_used_at = t.used_at FROM unnest($1::int[], $2::timestamptz[]) AS t(id, used_at)
+       WHERE api_key.id = t.id AND (api_key.last_used_at IS NULL OR api_key.last_used_at < t.used_at)`,
+      [uses.map(([id]) => id), uses.map(([, at]) => at.toISOString())],
+    );
   }
 }

@@ -90,6 +90,7 @@ describe('API key authentication', () => {
     const key = await t.userWithKey('pilot', 'hashed@example.com');
     await t.graphql(ME, { key });
     await t.http().post('/graphql').set('x-api-key', key).send({ query: ME });
+    await t.services.apiKeys.writeLastUsed(); // written a second after use otherwise
     const rows = await t.db.dataSource.getRepository(ApiKeyEntity).find();
     const stored = JSON.stringify(rows);
     expect(stored).not.toContain(key);

@@ -1,4 +1,4 @@
-import { ApiKeyService, AUTH_CACHE_MS, MAX_UNKNOWN_KEYS, UNKNOWN_KEY_MS } from '../../../../src/services/api-key.service';
+import { ApiKeyService, AUTH_CACHE_MS, AUTH_STALE_MS, CREDENTIALS_POLL_MS, MAX_UNKNOWN_KEYS, UNKNOWN_KEY_MS } from '../../../../src/services/api-key.service';
 import { AccountService } from '../../../../src/services/account.service';
 import { openTestDatabase, type TestDatabase } from '../../../support/test-database';
 
@@ -72,7 +72,7 @@ describe('unknown keys', () => {
 });
 
 describe('verified keys', () => {
-  it('are trusted without the database until AUTH_CACHE_MS has passed', async () => {
+  it('are trusted without the database until AUTH_CACHE_MS has passed, then verified again in the background', async () => {
     const real = (await keys.create(email)).api_key;
     expect(keys.isTrusted(real)).toBe(false);
     await keys.authenticate(real);
@@ -80,9 +80,42 @@ describe('verified keys', () => {
     expect(keys.lookups).toBe(1);
     expect(keys.isTrusted(real)).toBe(true);
     now += AUTH_CACHE_MS + 1;
-    expect(keys.isTrusted(real)).toBe(false);
+    // answered from the cache while the database is asked again
+    expect(await keys.authenticate(real)).toMatchObject({ email });
+    expect(await keys.authenticate(real)).toMatchObject({ email });
+    expect(keys.lookups).toBe(2);
+    await keys.reverified();
+    now += AUTH_CACHE_MS - 1;
     await keys.authenticate(real);
     expect(keys.lookups).toBe(2);
+  });
+
+  it('are verified before the request goes on once they are older than AUTH_CACHE_MS + AUTH_STALE_MS', async () => {
+    const real = (await keys.create(email)).api_key;
+    await keys.authenticate(real);
+    now += AUTH_CACHE_MS + AUTH_STALE_MS + 1;
+    expect(keys.isTrusted(real)).toBe(false);
+    expect(await keys.authenticate(real)).toMatchObject({ email });
+    expect(keys.lookups).toBe(2);
+  });
+
+  it('are dropped when the background verification finds them revoked, even before any poll', async () => {
+    const other = new ApiKeyService(db.dataSource, accounts, () => now);
+    const issued = await keys.create(email);
+    await keys.authenticate(issued.api_key);
+    await other.revoke(issued.prefix);
+    now += AUTH_CACHE_MS + 1;
+    await keys.authenticate(issued.api_key);
+    await keys.reverified();
+    expect(await keys.authenticate(issued.api_key)).toBeNull();
+  });
+
+  it('are not cached from a verification that was under way when the cache was dropped', async () => {
+    const issued = await keys.create(email);
+    const verifying = keys.authenticate(issued.api_key);
+    keys.forgetVerified();
+    expect(await verifying).toMatchObject({ email });
+    expect(keys.isTrusted(issued.api_key)).toBe(false);
   });
 
   it('are refused at once after a revocation in the same process', async () => {
@@ -93,7 +126,7 @@ describe('verified keys', () => {
     expect(keys.isTrusted(issued.api_key)).toBe(false);
   });
 
-  it('are refused after a revocation in another process once this one polls (the server polls every 2 s)', async () => {
+  it('are refused after a revocation in another process or instance once this one polls', async () => {
     const other = new ApiKeyService(db.dataSource, accounts, () => now);
     const issued = await keys.create(email);
     await keys.checkForChanges();
@@ -102,5 +135,41 @@ describe('verified keys', () => {
     expect(await keys.authenticate(issued.api_key)).toMatchObject({ email }); // cached until the poll
     await keys.checkForChanges();
     expect(await keys.authenticate(issued.api_key)).toBeNull();
+  });
+});
+
+describe('the poll of changes made elsewhere', () => {
+  it('runs often enough that a revocation in another process or instance is honoured within 1 s', () => {
+    expect(CREDENTIALS_POLL_MS).toBeLessThanOrEqual(1_000);
+  });
+
+  it('refuses a key revoked by another instance at its next poll, without any request in between', async () => {
+    const other = new ApiKeyService(db.dataSource, accounts, () => now);
+    const issued = await keys.create(email);
+    const polls: Array<() => void> = [];
+    const nextPoll = () => new Promise<void>((resolve) => polls.push(resolve));
+    const stop = keys.watch(10, () => polls.shift()?.());
+    try {
+      await nextPoll();
+      expect(await keys.authenticate(issued.api_key)).toMatchObject({ email });
+      await other.revoke(issued.prefix);
+      await nextPoll();
+      await nextPoll(); // a poll that began before the revocation may not have seen it
+      expect(keys.isTrusted(issued.api_key)).toBe(false);
+      expect(await keys.authenticate(issued.api_key)).toBeNull();
+    } finally {
+      stop();
+    }
+  });
+});
+
+describe('the last use of a key', () => {
+  it('is written shortly after the key is verified, never while the request waits', async () => {
+    const issued = await keys.create(email);
+    await keys.authenticate(issued.api_key);
+    const lastUsed = async () => ((await db.dataSource.query('SELECT last_used_at FROM api_key WHERE id = $1', [issued.id])) as { last_used_at: unknown }[])[0].last_used_at;
+    expect(await lastUsed()).toBeNull();
+    await keys.writeLastUsed();
+    expect(await lastUsed()).not.toBeNull();
   });
 });
