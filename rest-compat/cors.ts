@@ -20,6 +20,7 @@ export function corsPolicy(origins: readonly string[]): RequestHandler {
     maxAge: 600,
     optionsSuccessStatus: 200,
   };
+  const browserCors = cors(options);
   // A request without Origin is not a browser's cross-origin one: it is left to the routes (an OPTIONS gets their Allow list).
-  return cors((req, callback) => callback(null, req.headers.origin ? options : { origin: false }));
+  return (req, res, next) => (req.headers.origin ? browserCors(req, res, next) : next());
 }

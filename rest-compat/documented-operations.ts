@@ -90,8 +90,19 @@ export const heldToDocument =
 export function documentedOperations(document: DocumentShape): RequestHandler {
   const paths = compile(document);
   const parseJson = express.json({ limit: '100kb' });
+  // the documented paths a request path matches, remembered for the paths clients repeat
+  const matches = new Map<string, DocumentedPath[]>();
+  const matchingPaths = (requestPath: string) => {
+    let found = matches.get(requestPath);
+    if (!found) {
+      found = paths.filter((p) => p.pattern.test(requestPath));
+      if (matches.size >= 1_000) matches.clear();
+      matches.set(requestPath, found);
+    }
+    return found;
+  };
   return (req, res, next) => {
-    const matching = paths.filter((p) => p.pattern.test(req.path));
+    const matching = matchingPaths(req.path);
     if (!matching.length) return next();
     const method = req.method === 'HEAD' ? 'GET' : req.method;
     const found = matching.find((p) => p.operations.has(method));

@@ -136,12 +136,24 @@ export function createMetrics(services: Services, options: MetricsOptions = {}):
     },
   });
 
+  // prom-client hashes a label set on every call: each series' children are looked up once
+  const series = new Map<string, { count: { inc(): void }; time: { observe(seconds: number): void } }>();
+  const seriesOf = (method: string, route: string, status: number) => {
+    const key = `${method} ${route} ${status}`;
+    let known = series.get(key);
+    if (!known) {
+      const labels = { method, route, status: String(status) };
+      known = { count: requests.labels(labels), time: latency.labels(labels) };
+      series.set(key, known);
+    }
+    return known;
+  };
   const middleware: RequestHandler = (req, res, next) => {
-    const stop = latency.startTimer();
+    const started = performance.now();
     res.once('finish', () => {
-      const labels = { method: req.method, route: routeLabel(req), status: String(res.statusCode) };
-      requests.inc(labels);
-      stop(labels);
+      const { count, time } = seriesOf(req.method, routeLabel(req), res.statusCode);
+      count.inc();
+      time.observe((performance.now() - started) / 1000);
     });
     next();
   };

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
-import { pinoHttp } from 'pino-http';
 import type { Logger } from '../logger';
 
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
@@ -17,26 +16,27 @@ export function requestId(req: IncomingMessage, res: ServerResponse): string {
   return id;
 }
 
-/** 503 is a known state (data loading, a dependency down, said once when it changed), not a failure of a request. */
-const isUnavailable = (res: ServerResponse) => res.statusCode === 503;
-
 /**
  * Mounted first: gives every response (404s, errors, /graphql, /readyz included) its X-Request-Id
  * and logs each request once under that id when it ends: method, path without the query string,
- * status and time; never headers or bodies, which carry keys. A 500 is an error with its cause; a
- * 503 is logged at info without a stack; 4xx and success at info.
+ * status and time; never headers or bodies, which carry keys. A 500 is logged as an error (its
+ * cause is logged where it was caught, see http-errors.ts); a 503 is a known state (data loading,
+ * a dependency down, said once when it changed) and is logged at info like 4xx and success.
+ * One pino call per request: pino-http did the same with a child logger and serializers per
+ * request, which cost several times more under load.
  */
 export function requestLogging(logger: Logger): RequestHandler {
-  return pinoHttp({
-    logger,
-    genReqId: requestId,
-    serializers: {
-      req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, path: req.url.split('?')[0] }),
-      res: (res: { statusCode: number }) => ({ status: res.statusCode }),
-    },
-    customLogLevel: (_req, res, error) => (isUnavailable(res) ? 'info' : error || res.statusCode >= 500 ? 'error' : 'info'),
-    // pino-http makes up an Error (with a stack) for any status >= 500: a 503 carries none
-    customErrorObject: (_req, res, _error, loggable: Record<string, unknown>) => (isUnavailable(res) ? { ...loggable, err: undefined } : loggable),
-    customErrorMessage: (_req, res) => (isUnavailable(res) ? 'request completed' : 'request errored'),
-  }) as unknown as RequestHandler;
+  return (req, res, next) => {
+    const started = performance.now();
+    const id = requestId(req, res);
+    (req as { id?: string }).id = id;
+    res.once('close', () => {
+      const status = res.statusCode;
+      const entry = { req: { id, method: req.method, path: (req.originalUrl ?? req.url).split('?')[0] }, res: { status }, responseTime: Math.round(performance.now() - started) };
+      if (!res.writableFinished) logger.info(entry, 'request aborted');
+      else if (status >= 500 && status !== 503) logger.error(entry, 'request errored');
+      else logger.info(entry, 'request completed');
+    });
+    next();
+  };
 }
