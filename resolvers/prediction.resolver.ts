@@ -8,7 +8,6 @@ import { parseBillId } from './bill-id';
 import { toPredictionType } from './prediction.mapper';
 import { DateScalar } from './date.scalar';
 import { AppError } from '../src/errors';
-import { imminentBills } from '../src/services/imminent';
 import { BatchPredictionArgs, ImminentArgs } from './prediction.input';
 import { BatchItemStatus, type TimeBucket, type UrgencyLevel } from './enums';
 import { BatchPredictionsType, BatchPredictionItemType, ExplanationsType, ImminentBillsType, PredictionType } from './prediction.type';
@@ -77,7 +76,7 @@ export class PredictionResolver {
   @Query(() => ImminentBillsType, { description: 'Live bills likely to reach their next stage within daysAhead, most urgent first' })
   @Access('authenticated', { requires: ['data', 'model'] })
   async imminentBills(@Args(() => ImminentArgs) { daysAhead, minProbability }: ImminentArgs, @Ctx() { services }: RequestContext): Promise<ImminentBillsType> {
-    const bills = imminentBills(await services.predictions.activeNowcasts(), services.clock.today(), daysAhead, minProbability).map((b) => ({
+    const bills = (await services.predictions.imminent(daysAhead, minProbability)).map((b) => ({
       billId: b.prediction.billId,
       timelineEtaDays: b.timelineEtaDays,
       royalAssentProbability: b.prediction.probabilities.royal_assent,

@@ -1,11 +1,32 @@
-import { GraphQLError, parse, validate } from 'graphql';
+import { type ExecutionResult, GraphQLError, parse, validate } from 'graphql';
 import type { RequestContext } from '../src/context';
 import { AppError } from '../src/errors';
+import type { SharedAnswer } from '../src/gateway/answer-cache';
 import type { PreparedOperation } from '../src/gateway/execute';
 import type { Gateway } from '../src/gateway/pipeline';
 import { ALL_DOCUMENTS, type OperationName } from './documents';
 
-export type RunOperation = <T = Record<string, any>>(name: OperationName, variables: Record<string, unknown>, context: RequestContext) => Promise<T>;
+export interface RunOperation {
+  /** runs the operation for this request; resolves with its data, or throws its first error */
+  <T = Record<string, any>>(name: OperationName, variables: Record<string, unknown>, context: RequestContext): Promise<T>;
+  /**
+   * For an operation whose answer is the same for every caller allowed to see it (see
+   * Gateway.answerShared): the JSON that `toBody` makes of its data, kept while the serving state holds.
+   */
+  shared<T = Record<string, any>>(name: OperationName, variables: Record<string, unknown>, context: RequestContext, toBody: (data: T) => unknown): Promise<SharedAnswer>;
+}
+
+/** A REST request fails as a whole: the first error of an execution, as the service's error type. */
+function dataOrThrow<T>(result: ExecutionResult): T {
+  const error = result.errors?.[0];
+  if (error) {
+    const original = error.originalError;
+    if (original instanceof AppError) throw original;
+    if (!original || original instanceof GraphQLError) throw new AppError('BAD_USER_INPUT', error.message);
+    throw original;
+  }
+  return result.data as T;
+}
 
 /**
  * Prepares every REST document once, through the gateway (compiled with graphql-jit: a batch of
@@ -23,15 +44,9 @@ export function compileOperations(gateway: Gateway): RunOperation {
     if (!operation.compiled) throw new Error(`REST operation ${name} does not compile with graphql-jit`);
     prepared.set(name, operation);
   }
-  return async (name, variables, context) => {
-    const result = await gateway.execute(prepared.get(name)!, variables, context, { allOrNothing: true });
-    const error = result.errors?.[0];
-    if (error) {
-      const original = error.originalError;
-      if (original instanceof AppError) throw original;
-      if (!original || original instanceof GraphQLError) throw new AppError('BAD_USER_INPUT', error.message);
-      throw original;
-    }
-    return result.data as never;
-  };
+  const run = async <T>(name: OperationName, variables: Record<string, unknown>, context: RequestContext) =>
+    dataOrThrow<T>(await gateway.execute(prepared.get(name)!, variables, context, { allOrNothing: true }));
+  const shared = <T>(name: OperationName, variables: Record<string, unknown>, context: RequestContext, toBody: (data: T) => unknown) =>
+    gateway.answerShared(prepared.get(name)!, variables, context, (result) => toBody(dataOrThrow<T>(result)));
+  return Object.assign(run, { shared }) as RunOperation;
 }

@@ -15,10 +15,9 @@ export function predictionsRouter(gateway: Gateway, run: RunOperation): Router {
     '/predict/:bill_id',
     handle(async (req, context) => {
       const variables = { billId: billIdParam(req.params.bill_id), referenceDate: referenceDateParam(req.query.reference_date) };
-      if (!booleanQuery(req, 'explain')) return singlePrediction((await run<{ prediction: GqlPrediction }>('PredictOne', variables, context)).prediction);
+      if (!booleanQuery(req, 'explain')) return run.shared<{ prediction: GqlPrediction }>('PredictOne', variables, context, (data) => singlePrediction(data.prediction));
       const data = await run<{ prediction: GqlPrediction & { explanations: GqlExplanations } }>('PredictOneExplained', variables, context);
-      return { ...singlePrediction(data.prediction), explanations: explanationsBody(data.prediction.explanations) };
-    }),
+      return { ...singlePrediction(data.prediction), explanations: explanationsBody(data.prediction.explanations) };    }),
   );
 
   const batch = handle(async (req, context) => {
@@ -34,8 +33,7 @@ export function predictionsRouter(gateway: Gateway, run: RunOperation): Router {
     '/predictions/imminent',
     handle(async (req, context) => {
       const variables = { daysAhead: integerQuery(req, 'days_ahead', 7, 1, 30), minProbability: numberQuery(req, 'min_probability', 0.5, 0, 1) };
-      const data = await run<{ imminentBills: GqlImminent }>('Imminent', variables, context);
-      return imminentEnvelope(data.imminentBills);
+      return run.shared<{ imminentBills: GqlImminent }>('Imminent', variables, context, (data) => imminentEnvelope(data.imminentBills));
     }),
   );
 

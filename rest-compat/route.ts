@@ -1,6 +1,7 @@
 import type express from 'express';
 import type { RequestHandler } from 'express';
 import type { RequestContext } from '../src/context';
+import { SharedAnswer } from '../src/gateway/answer-cache';
 import type { Gateway, GatewayRequest } from '../src/gateway/pipeline';
 
 export type Handler = (req: express.Request, context: RequestContext) => Promise<unknown>;
@@ -13,7 +14,8 @@ export function gatewayRequest(req: express.Request): GatewayRequest {
 /**
  * The REST adapter: hands the request to the gateway (who is calling, the call charged), runs the
  * handler (its parameters, then one named operation through the gateway) and answers its JSON
- * with 200, the only success status of the specification, and the user's rate-limit headers;
+ * with 200, the only success status of the specification, and the user's rate-limit headers (an
+ * answer shared by every caller goes out as the JSON text kept for it);
  * errors go to the app's {"detail"} handler with those headers too.
  */
 export function route(gateway: Gateway, handler: Handler): RequestHandler {
@@ -24,7 +26,11 @@ export function route(gateway: Gateway, handler: Handler): RequestHandler {
       context = await gateway.start(request);
       const body = await handler(req, context);
       res.set(gateway.headers(context));
-      res.status(200).json(body);
+      if (body instanceof SharedAnswer) {
+        res.type('application/json');
+        if (body.etag) res.set('ETag', body.etag);
+        res.status(200).send(body.json);
+      } else res.status(200).json(body);
       gateway.finish(request, context, 200);
     } catch (error) {
       res.set(gateway.headers(context));

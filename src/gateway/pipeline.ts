@@ -1,6 +1,9 @@
 import type { ExecutionResult, GraphQLSchema } from 'graphql';
+import { accessOf } from '../../resolvers/access';
 import { createRequestContext, type RequestContext } from '../context';
+import type { QuotaKind } from '../quota/tier-limits';
 import type { Services } from '../services';
+import { AnswerCache, SharedAnswer } from './answer-cache';
 import { admitBurst, chargeCall, settleCharges } from './charge';
 import { type CredentialSource, readCredential } from './credential';
 import { OperationCache, type PreparedOperation } from './execute';
@@ -40,6 +43,7 @@ export interface GatewayHooks {
  */
 export class Gateway {
   readonly operations: OperationCache;
+  private readonly answers = new AnswerCache();
 
   constructor(
     readonly services: Services,
@@ -64,8 +68,65 @@ export class Gateway {
    * failure of the whole request (REST), so an answer with errors delivers nothing.
    */
   async execute(operation: PreparedOperation, variables: Record<string, unknown> | undefined, context: RequestContext, { allOrNothing = false } = {}): Promise<ExecutionResult> {
+    await this.admit(operation, variables, context);
+    return this.run(operation, variables, context, allOrNothing);
+  }
+
+  /**
+   * Step 4 for an operation whose answer is the same for every caller allowed to see it and
+   * depends on nothing but its variables and the serving state (model version, data state,
+   * today): a bill's prediction, the imminent list. The answer `render` makes of a successful
+   * result is serialised once and served from memory while that state holds. Whoever is served
+   * it went through the same steps first (credential, call charged, burst limit, the root fields'
+   * access rules) and is charged what computing it charged (a prediction is still a prediction
+   * delivered). An execution that fails, or a render that throws, is answered as usual and not kept.
+   */
+  async answerShared(operation: PreparedOperation, variables: Record<string, unknown>, context: RequestContext, render: (result: ExecutionResult) => unknown): Promise<SharedAnswer> {
+    await this.admit(operation, variables, context);
+    const served = await this.services.predictions.servingState();
+    if (served === null) return this.computeShared(operation, variables, context, render);
+    for (const check of this.accessChecks(operation)) check(context);
+    const state = `${served}, today ${this.services.clock.today()}`;
+    const key = `${operation.operation.name?.value ?? ''} ${JSON.stringify(variables)}`;
+    const kept = this.answers.get(state, key);
+    if (!kept) return this.answers.set(state, key, await this.computeShared(operation, variables, context, render));
+    for (const [kind, units] of kept.charges) await context.quota?.require(kind, units);
+    return kept;
+  }
+
+  private async computeShared(operation: PreparedOperation, variables: Record<string, unknown>, context: RequestContext, render: (result: ExecutionResult) => unknown): Promise<SharedAnswer> {
+    const before = context.quota?.charged() ?? new Map<QuotaKind, number>();
+    const json = JSON.stringify(render(await this.run(operation, variables, context, true)));
+    const after = context.quota?.charged() ?? new Map<QuotaKind, number>();
+    const charges = [...after].map(([kind, units]) => [kind, units - (before.get(kind) ?? 0)] as const).filter(([, units]) => units > 0);
+    return new SharedAnswer(json, charges);
+  }
+
+  /** The access rules of the operation's root fields, read once from the schema. */
+  private accessChecks(operation: PreparedOperation): ((context: RequestContext) => void)[] {
+    let checks = this.rootAccess.get(operation);
+    if (!checks) {
+      const root = operation.operation.operation === 'mutation' ? this.schema.getMutationType() : this.schema.getQueryType();
+      const fields = root?.getFields() ?? {};
+      checks = [...operation.rootFields.keys()].map((name) => {
+        const check = accessOf(fields[name]?.extensions);
+        if (!check) throw new Error(`root field ${name} declares no access rule`);
+        return check;
+      });
+      this.rootAccess.set(operation, checks);
+    }
+    return checks;
+  }
+
+  private readonly rootAccess = new WeakMap<PreparedOperation, ((context: RequestContext) => void)[]>();
+
+  /** Step 3 after the call: NUL characters refused, then the burst limit over every root field copy. */
+  private async admit(operation: PreparedOperation, variables: Record<string, unknown> | undefined, context: RequestContext): Promise<void> {
     rejectNulCharacters(variables);
     await admitBurst(this.services.burstLimiter, context.user, operation.rootFields);
+  }
+
+  private async run(operation: PreparedOperation, variables: Record<string, unknown> | undefined, context: RequestContext, allOrNothing: boolean): Promise<ExecutionResult> {
     let result: ExecutionResult | undefined;
     try {
       result = await operation.run(context, variables);

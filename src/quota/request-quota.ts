@@ -12,6 +12,8 @@ const DAY_SECONDS = 86_400;
  */
 export class RequestQuota {
   private readonly remaining = new Map<QuotaKind, number>();
+  /** units this request holds, per limit: taken less given back */
+  private readonly held = new Map<QuotaKind, number>();
   /** what this request took for things it delivers; settled against the response (see settleDeliveries) */
   readonly deliveries = new DeliveryLedger();
 
@@ -47,6 +49,7 @@ export class RequestQuota {
   async takeUpTo(kind: QuotaKind, amount: number): Promise<number> {
     const { granted, used } = await this.store.take(this.accountId, this.day, kind, Math.max(0, amount), this.limit(kind));
     this.remaining.set(kind, Math.max(0, this.limit(kind) - used));
+    this.hold(kind, granted);
     return granted;
   }
 
@@ -66,6 +69,7 @@ export class RequestQuota {
     if (granted > 0) {
       await this.store.refund(this.accountId, this.day, kind, granted);
       this.remaining.set(kind, (this.remaining.get(kind) ?? 0) + granted);
+      this.hold(kind, -granted);
     }
     throw this.exceeded(kind);
   }
@@ -80,6 +84,16 @@ export class RequestQuota {
     if (amount <= 0) return;
     await this.store.refund(this.accountId, this.day, kind, amount);
     this.remaining.set(kind, Math.min(this.limit(kind), (this.remaining.get(kind) ?? 0) + amount));
+    this.hold(kind, -amount);
+  }
+
+  private hold(kind: QuotaKind, units: number): void {
+    if (units) this.held.set(kind, (this.held.get(kind) ?? 0) + units);
+  }
+
+  /** What this request has been charged so far, per limit (given-back units deducted). */
+  charged(): ReadonlyMap<QuotaKind, number> {
+    return new Map(this.held);
   }
 
   /** Gives back what was charged for things the response does not hold (`data` null: the request failed as a whole). */

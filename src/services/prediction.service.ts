@@ -6,6 +6,7 @@ import type { ServiceClock } from '../clock';
 import { AppError, badInput, notFound } from '../errors';
 import { titleAsOf } from './bill-title';
 import type { ModelService } from './model.service';
+import { type ImminentBill, imminentBills } from './imminent';
 import { loadBillFacts, loadSessionFacts } from './training-data';
 
 export interface PredictionResult extends Nowcast {
@@ -32,6 +33,8 @@ export class PredictionService {
   private readonly cache = new Map<string, PredictionResult>();
   private sessions: { fingerprint: string; facts: SessionFact[] } | null = null;
   private active: { key: string; nowcasts: Promise<PredictionResult[]> } | null = null;
+  /** finished imminent lists of the active nowcasts, by window and threshold */
+  private imminentLists: { nowcasts: PredictionResult[]; lists: Map<string, ImminentBill[]> } | null = null;
   /** each bill's content hash and introduction date, as of a data state: what a warm nowcast needs without a query */
   private index: { state: string; bills: Map<number, IndexedBill> } | null = null;
 
@@ -118,6 +121,35 @@ export class PredictionService {
       nowcasts.catch(() => this.active?.nowcasts === nowcasts && (this.active = null));
     }
     return this.active.nowcasts;
+  }
+
+  /**
+   * The imminent list (see imminentBills) of today's active nowcasts, built once per window and
+   * threshold for as long as those nowcasts stand (model version, data state, day).
+   */
+  async imminent(daysAhead: number, minProbability: number): Promise<ImminentBill[]> {
+    const nowcasts = await this.activeNowcasts();
+    if (this.imminentLists?.nowcasts !== nowcasts) this.imminentLists = { nowcasts, lists: new Map() };
+    const { lists } = this.imminentLists;
+    const key = `${daysAhead}:${minProbability}`;
+    let list = lists.get(key);
+    if (!list) {
+      list = imminentBills(nowcasts, this.clock.today(), daysAhead, minProbability);
+      // thresholds are the client's to choose: a bounded number of lists is kept
+      if (lists.size >= 200) lists.clear();
+      lists.set(key, list);
+    }
+    return list;
+  }
+
+  /**
+   * What a nowcast depends on besides its bill and reference date: the model version serving and
+   * the data state (the last completed sync). An answer computed from nowcasts stays right for as
+   * long as this is unchanged (and today too, when it defaults to today); null until both are known.
+   */
+  async servingState(): Promise<string | null> {
+    const active = this.models.activeVersion();
+    return active ? `model ${active.id}, data ${(this.index ?? (await this.billIndex())).state}` : null;
   }
 
   /**

@@ -1,0 +1,65 @@
+import { createHash } from 'node:crypto';
+import type { QuotaKind } from '../quota/tier-limits';
+
+/** An answer serialised once, served as it is to every caller who may see it. */
+export class SharedAnswer {
+  constructor(
+    /** the JSON text of the body */
+    readonly json: string,
+    /** what computing the answer charged (beyond the API call), charged again each time it is served */
+    readonly charges: ReadonlyArray<readonly [QuotaKind, number]>,
+    /** a validator of that text once it is kept, so a server need not hash it again for each response */
+    readonly etag?: string,
+  ) {}
+}
+
+/** Bytes of answers kept at most: a day's imminent lists and a few thousand single predictions. */
+export const ANSWER_CACHE_BYTES = 32 * 1024 * 1024;
+
+/**
+ * Answers that are the same for every caller and immutable for a serving state (model version,
+ * data state, today): the imminent list, a bill's prediction. Kept by operation and variables
+ * under one state; a new state (a sync, another model, midnight) drops them all, so a stale
+ * answer is never served. The least recently stored go first past `maxBytes`.
+ */
+export class AnswerCache {
+  private readonly answers = new Map<string, SharedAnswer>();
+  private state: string | null = null;
+  private bytes = 0;
+
+  constructor(private readonly maxBytes = ANSWER_CACHE_BYTES) {}
+
+  /** The answer kept for `key` under `state`, if any. */
+  get(state: string, key: string): SharedAnswer | undefined {
+    if (state !== this.state) return undefined;
+    return this.answers.get(key);
+  }
+
+  /** Keeps an answer computed under `state`; an answer of another state than the kept ones replaces them all. */
+  set(state: string, key: string, answer: SharedAnswer): SharedAnswer {
+    if (state !== this.state) {
+      this.answers.clear();
+      this.bytes = 0;
+      this.state = state;
+    }
+    const kept = new SharedAnswer(answer.json, answer.charges, `W/"${createHash('sha1').update(answer.json).digest('base64url')}"`);
+    const size = answer.json.length;
+    if (size > this.maxBytes) return kept;
+    const known = this.answers.get(key);
+    if (known) this.bytes -= known.json.length;
+    this.answers.delete(key);
+    this.answers.set(key, kept);
+    this.bytes += size;
+    for (const [oldest, answer] of this.answers) {
+      if (this.bytes <= this.maxBytes) break;
+      this.answers.delete(oldest);
+      this.bytes -= answer.json.length;
+    }
+    return kept;
+  }
+
+  /** Answers kept now (for tests and metrics). */
+  get size(): number {
+    return this.answers.size;
+  }
+}
