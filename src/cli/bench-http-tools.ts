@@ -68,8 +68,8 @@ export interface Load {
   requests: LoadRequest[];
   connections: number;
   seconds: number;
-  /** API keys sent in rotation, one per request; none for the ceilings */
-  keys?: string[];
+  /** API keys sent in rotation, one per request, or made up for each request; none for the ceilings */
+  keys?: string[] | (() => string);
 }
 
 export interface LoadFigures {
@@ -88,6 +88,7 @@ export interface LoadFigures {
 export async function runLoad(load: Load): Promise<LoadFigures> {
   const keys = load.keys ?? [];
   let next = 0;
+  const nextKey = typeof keys === 'function' ? keys : keys.length ? () => keys[next++ % keys.length] : null;
   const result = await autocannon({
     url: load.origin,
     connections: load.connections,
@@ -100,7 +101,7 @@ export async function runLoad(load: Load): Promise<LoadFigures> {
       body: request.body,
       setupRequest: (req) => ({
         ...req,
-        headers: { ...req.headers, 'content-type': 'application/json', ...(keys.length ? { authorization: `Bearer ${keys[next++ % keys.length]}` } : {}) },
+        headers: { ...req.headers, 'content-type': 'application/json', ...(nextKey ? { authorization: `Bearer ${nextKey()}` } : {}) },
       }),
     })),
   });

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -79,7 +80,8 @@ async function main(): Promise<void> {
     const activeBills = active.length;
     const batch: LoadRequest = { path: '/api/v1/predictions/batch', method: 'POST', body: JSON.stringify({ bill_ids: Array.from({ length: 100 }, (_, i) => active[i % active.length] ?? BILL) }) };
 
-    // warm the caches the way clients do, then let the machine settle before RSS at rest
+    // warm the caches the way clients do (each client's key has been seen), then let the machine settle before RSS at rest
+    for (let i = 0; i < keys.length; i += 10) await Promise.all(keys.slice(i, i + 10).map((key) => fetch(`${base}${predict.path}`, { headers: { authorization: `Bearer ${key}` } }).then((r) => r.arrayBuffer())));
     for (const request of [predict, graphql, imminent]) await runLoad({ origin: base, requests: [request], connections: 1, seconds: 1, keys });
     await new Promise((r) => setTimeout(r, 2000));
     const restingRss = rssMb(server.pid!);
@@ -100,8 +102,15 @@ async function main(): Promise<void> {
     step();
     const batchAt10 = await ours([batch], 10);
     step();
+    // one valid client at 10 connections while another floods forged keys (a new one each request) from 50
+    const forgedKey = () => `bp_${randomBytes(4).toString('hex')}_${randomBytes(32).toString('base64url')}`;
+    const [predictBesideFlood, flood] = await Promise.all([ours([predict], 10), runLoad({ origin: base, requests: [predict], connections: 50, seconds: SECONDS, keys: forgedKey })]);
+    step();
     const mixedAt200 = await ours([predict, graphql, imminent], 200, SOAK_SECONDS);
     const loadedRss = rssMb(server.pid!);
+    step();
+    // what the machine itself does to 200 connections opened at once (their first requests wait on accept)
+    const expressAt200 = await runLoad({ origin: `http://127.0.0.1:${expressPort}`, requests: [{ path: '/ceiling' }], connections: 200, seconds: SOAK_SECONDS });
     process.stdout.write('\n');
 
     const mb = (n: number | null) => (n === null ? 'unknown (no /proc)' : `${n.toFixed(0)} MB`);
@@ -126,12 +135,22 @@ async function main(): Promise<void> {
         met: mixedAt200.errors === 0 && mixedAt200.max < 1000,
       },
       {
+        what: `bare express, 200 connections, ${SOAK_SECONDS} s (the machine's own tail)`,
+        figure: `${expressAt200.errors} errors (${expressAt200.errorKinds}) of ${expressAt200.requests.toLocaleString('en-GB')}; slowest ${ms(expressAt200.max)} (p99 ${ms(expressAt200.p99)}, ${rate(expressAt200)})`,
+        target: 'printed',
+      },
+      {
         what: `GET …/imminent?days_ahead=30&min_probability=0 (${activeBills} bills), 10 conns`,
         figure: `p50 ${ms(imminentAt10.p50)} (p99 ${ms(imminentAt10.p99)}, ${rate(imminentAt10)})`,
         target: 'p50 < 20 ms',
         met: imminentAt10.p50 < 20 && imminentAt10.errors === 0,
       },
       { what: 'POST /api/v1/predictions/batch (100 bills), 10 connections', figure: `p50 ${ms(batchAt10.p50)} (p99 ${ms(batchAt10.p99)}, ${rate(batchAt10)})`, target: 'p50 < 30 ms', met: batchAt10.p50 < 30 && batchAt10.errors === 0 },
+      {
+        what: 'GET /api/v1/predict/{id}, 10 connections, beside a forged-key flood',
+        figure: `p99 ${ms(predictBesideFlood.p99)} (alone: ${ms(predictAt10.p99)}; p50 ${ms(predictBesideFlood.p50)}, ${predictBesideFlood.errors} errors; the flood: ${rate(flood)} from 50 connections, ${flood.errors.toLocaleString('en-GB')} of ${flood.requests.toLocaleString('en-GB')} refused)`,
+        target: 'printed',
+      },
       { what: 'server RSS at rest (after start and warm-up)', figure: mb(restingRss), target: 'printed' },
       { what: `server RSS after the ${SOAK_SECONDS} s load at 200 connections`, figure: mb(loadedRss), target: 'printed' },
     ];
@@ -142,7 +161,7 @@ async function main(): Promise<void> {
       process.stdout.write(`  ${mark}  ${v.what.padEnd(64)} ${v.figure}  [target ${v.target}]\n`);
     }
     process.stdout.write(
-      `(${SECONDS} s per run, ${SOAK_SECONDS} s for the 200-connection run; ${USERS} Pro users' keys in rotation, quotas and burst limit on; ${errors} errors in the ceilings' runs; 1-minute load average before the run: ${loadBefore.toFixed(2)})\n`,
+      `(${SECONDS} s per run, ${SOAK_SECONDS} s for the 200-connection run; ${USERS} Pro users' keys in rotation, quotas and burst limit on; ${errors} errors in the ceilings' runs at 50 and 10 connections; 1-minute load average before the run: ${loadBefore.toFixed(2)})\n`,
     );
   } finally {
     await Promise.all(children.map(stopProcess));
