@@ -113,6 +113,33 @@ export function operationCost(schema: GraphQLSchema, document: DocumentNode, ope
   return { cost: Math.ceil(root.cost), mutations: operation.operation === 'mutation' ? root.fields : 0, fragmentWalks };
 }
 
+/** Costs per variables and anonymity kept at most for one document (clients repeat the same few). */
+const COSTS_PER_DOCUMENT = 50;
+
+/**
+ * The cost of an operation is fixed by its document, its variables and whether the caller is
+ * anonymous: remembered per document (Apollo hands back the same parsed document for the same
+ * text), so a repeated request is not walked again.
+ */
+class RememberedCosts {
+  private readonly byDocument = new WeakMap<DocumentNode, Map<string, ReturnType<typeof operationCost>>>();
+
+  constructor(private readonly schema: GraphQLSchema) {}
+
+  of(document: DocumentNode, operation: OperationDefinitionNode, anonymous: boolean, variables: Record<string, unknown> | undefined): ReturnType<typeof operationCost> {
+    let known = this.byDocument.get(document);
+    if (!known) this.byDocument.set(document, (known = new Map()));
+    const key = `${anonymous} ${operation.name?.value ?? ''} ${JSON.stringify(variables ?? {})}`;
+    let cost = known.get(key);
+    if (!cost) {
+      cost = operationCost(this.schema, document, operation, { anonymous, variables });
+      if (known.size >= COSTS_PER_DOCUMENT) known.clear();
+      known.set(key, cost);
+    }
+    return cost;
+  }
+}
+
 /**
  * Refuses, before anything runs, an operation over its cost budget (the keyed one, or the small
  * anonymous one) or holding more than MAX_MUTATIONS mutation fields: 400 with the cost in the detail.
@@ -121,13 +148,14 @@ export function queryCostLimit(
   schema: GraphQLSchema,
   limits: { keyed: number; anonymous: number; mutations: number } = { keyed: KEYED_QUERY_BUDGET, anonymous: ANONYMOUS_QUERY_BUDGET, mutations: MAX_MUTATIONS },
 ): ApolloServerPlugin<RequestContext> {
+  const costs = new RememberedCosts(schema);
   return {
     async requestDidStart() {
       return {
         async didResolveOperation({ request, document, operation, contextValue }) {
           if (!operation) return;
           const anonymous = !contextValue.user;
-          const { cost, mutations } = operationCost(schema, document, operation, { anonymous, variables: request.variables });
+          const { cost, mutations } = costs.of(document, operation, anonymous, request.variables);
           if (mutations > limits.mutations) {
             throw badInput(`This request holds ${mutations} mutations; at most ${limits.mutations} may be sent in one request`);
           }

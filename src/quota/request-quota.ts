@@ -26,8 +26,10 @@ export class RequestQuota {
     private readonly onRefused: (kind: QuotaKind) => void = () => undefined,
   ) {}
 
+  private dayOfNow: string | undefined;
+
   private get day(): string {
-    return this.now.toISOString().slice(0, 10);
+    return (this.dayOfNow ??= this.now.toISOString().slice(0, 10));
   }
 
   /** The next midnight UTC: when every daily limit resets. */
