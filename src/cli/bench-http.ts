@@ -30,6 +30,8 @@ interface Verdict {
 }
 
 const ms = (n: number) => `${n} ms`;
+/** a run that answered requests, all of them: one that answered none (a starved machine) proves nothing */
+const served = (f: LoadFigures) => f.requests > 0 && f.errors === 0;
 const rate = (f: LoadFigures) => `${Math.round(f.rps).toLocaleString('en-GB')} req/s`;
 const percent = (part: number, whole: number) => Math.round((100 * part) / whole);
 
@@ -119,20 +121,20 @@ async function main(): Promise<void> {
         what: 'GET /api/v1/predict/{id} (warm), 50 connections',
         figure: `${rate(predictAt50)} = ${percent(predictAt50.rps, expressAt50.rps)}% of bare express's ${rate(expressAt50)}`,
         target: '≥ 60% of bare express',
-        met: predictAt50.rps >= 0.6 * expressAt50.rps && predictAt50.errors === 0,
+        met: served(predictAt50) && predictAt50.rps >= 0.6 * expressAt50.rps,
       },
-      { what: 'GET /api/v1/predict/{id} (warm), 10 connections', figure: `p99 ${ms(predictAt10.p99)} (p50 ${ms(predictAt10.p50)}, ${rate(predictAt10)})`, target: 'p99 < 15 ms', met: predictAt10.p99 < 15 && predictAt10.errors === 0 },
+      { what: 'GET /api/v1/predict/{id} (warm), 10 connections', figure: `p99 ${ms(predictAt10.p99)} (p50 ${ms(predictAt10.p50)}, ${rate(predictAt10)})`, target: 'p99 < 15 ms', met: served(predictAt10) && predictAt10.p99 < 15 },
       {
         what: 'POST /graphql prediction query (warm), 10 connections',
         figure: `${rate(graphqlAt10)} = ${percent(graphqlAt10.rps, apolloAt10.rps)}% of bare Apollo's ${rate(apolloAt10)} (p99 ${ms(graphqlAt10.p99)})`,
         target: '≥ 60% of bare Apollo',
-        met: graphqlAt10.rps >= 0.6 * apolloAt10.rps && graphqlAt10.errors === 0,
+        met: served(graphqlAt10) && graphqlAt10.rps >= 0.6 * apolloAt10.rps,
       },
       {
         what: `mixed predict/graphql/imminent, 200 connections, ${SOAK_SECONDS} s`,
         figure: `${mixedAt200.errors} errors (${mixedAt200.errorKinds}) of ${mixedAt200.requests.toLocaleString('en-GB')}; slowest ${ms(mixedAt200.max)} (p99 ${ms(mixedAt200.p99)}, ${rate(mixedAt200)})`,
         target: '0 errors, slowest < 1 s',
-        met: mixedAt200.errors === 0 && mixedAt200.max < 1000,
+        met: served(mixedAt200) && mixedAt200.max < 1000,
       },
       {
         what: `bare express, 200 connections, ${SOAK_SECONDS} s (the machine's own tail)`,
@@ -143,9 +145,9 @@ async function main(): Promise<void> {
         what: `GET …/imminent?days_ahead=30&min_probability=0 (${activeBills} bills), 10 conns`,
         figure: `p50 ${ms(imminentAt10.p50)} (p99 ${ms(imminentAt10.p99)}, ${rate(imminentAt10)})`,
         target: 'p50 < 20 ms',
-        met: imminentAt10.p50 < 20 && imminentAt10.errors === 0,
+        met: served(imminentAt10) && imminentAt10.p50 < 20,
       },
-      { what: 'POST /api/v1/predictions/batch (100 bills), 10 connections', figure: `p50 ${ms(batchAt10.p50)} (p99 ${ms(batchAt10.p99)}, ${rate(batchAt10)})`, target: 'p50 < 30 ms', met: batchAt10.p50 < 30 && batchAt10.errors === 0 },
+      { what: 'POST /api/v1/predictions/batch (100 bills), 10 connections', figure: `p50 ${ms(batchAt10.p50)} (p99 ${ms(batchAt10.p99)}, ${rate(batchAt10)})`, target: 'p50 < 30 ms', met: served(batchAt10) && batchAt10.p50 < 30 },
       {
         what: 'GET /api/v1/predict/{id}, 10 connections, beside a forged-key flood',
         figure: `p99 ${ms(predictBesideFlood.p99)} (alone: ${ms(predictAt10.p99)}; p50 ${ms(predictBesideFlood.p50)}, ${predictBesideFlood.errors} errors; the flood: ${rate(flood)} from 50 connections, ${flood.errors.toLocaleString('en-GB')} of ${flood.requests.toLocaleString('en-GB')} refused)`,
