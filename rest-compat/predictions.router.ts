@@ -17,7 +17,8 @@ export function predictionsRouter(gateway: Gateway, run: RunOperation): Router {
       const variables = { billId: billIdParam(req.params.bill_id), referenceDate: referenceDateParam(req.query.reference_date) };
       if (!booleanQuery(req, 'explain')) return run.shared<{ prediction: GqlPrediction }>('PredictOne', variables, context, (data) => singlePrediction(data.prediction));
       const data = await run<{ prediction: GqlPrediction & { explanations: GqlExplanations } }>('PredictOneExplained', variables, context);
-      return { ...singlePrediction(data.prediction), explanations: explanationsBody(data.prediction.explanations) };    }),
+      return { ...singlePrediction(data.prediction), explanations: explanationsBody(data.prediction.explanations) };
+    }),
   );
 
   const batch = handle(async (req, context) => {
