@@ -52,7 +52,7 @@ describe('an input the operation does not have', () => {
   it('is a 400 naming it in the query, where it was silently ignored before', async () => {
     const res = await api(pro).get('/predict/2900?referenceDate=2021-01-04');
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ detail: 'unknown query parameter referenceDate: GET /predict/{bill_id} takes reference_date' });
+    expect(res.body).toEqual({ detail: 'unknown query parameter referenceDate: GET /predict/{bill_id} takes reference_date, explain' });
     expect((await api(pro).get('/predictions/imminent?days=3')).body.detail).toBe('unknown query parameter days: GET /predictions/imminent takes days_ahead, min_probability');
   });
 
