@@ -1,3 +1,4 @@
+import { IMMINENT_DEFAULTS } from '../src/services/imminent';
 import { ArrayMaxSize, ArrayMinSize, IsInt, IsOptional, Max, Min } from 'class-validator';
 import { ArgsType, Field, Float, Int } from 'type-graphql';
 import { DateScalar } from './date.scalar';
@@ -20,12 +21,12 @@ export class BatchPredictionArgs {
 
 @ArgsType()
 export class ImminentArgs {
-  @Field(() => Int, { defaultValue: 7, description: 'how far ahead to look, 1 to 30 days' })
+  @Field(() => Int, { defaultValue: IMMINENT_DEFAULTS.daysAhead, description: 'how far ahead to look, 1 to 30 days' })
   @Min(1, { message: 'days_ahead must be an integer from 1 to 30' })
   @Max(30, { message: 'days_ahead must be an integer from 1 to 30' })
   daysAhead: number;
 
-  @Field(() => Float, { defaultValue: 0.5, description: 'minimum next-stage probability, 0 to 1' })
+  @Field(() => Float, { defaultValue: IMMINENT_DEFAULTS.minProbability, description: 'minimum next-stage probability, 0 to 1' })
   @Min(0, { message: 'min_probability must be a number from 0 to 1' })
   @Max(1, { message: 'min_probability must be a number from 0 to 1' })
   minProbability: number;

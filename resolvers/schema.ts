@@ -1,16 +1,17 @@
 import { validate } from 'class-validator';
 import { type GraphQLSchema, lexicographicSortSchema, printSchema } from 'graphql';
-import { buildSchema } from 'type-graphql';
+import { buildSchema, type PubSub } from 'type-graphql';
 import { badInput } from '../src/errors';
 import { AccountResolver } from './account.resolver';
 import { BillResolver, StageResolver } from './bill.resolver';
+import { EventResolver } from './event.resolver';
 import { BatchPredictionItemResolver, PredictionResolver } from './prediction.resolver';
 import { ServiceStatusResolver } from './service-status.resolver';
 import { SessionResolver } from './session.resolver';
 import { AlertResolver, WatchlistBillResolver, WatchlistResolver } from './watchlist.resolver';
 import { WebhookResolver } from './webhook.resolver';
 
-export const RESOLVERS = [BillResolver, StageResolver, SessionResolver, AccountResolver, ServiceStatusResolver, PredictionResolver, BatchPredictionItemResolver, WatchlistResolver, WatchlistBillResolver, AlertResolver, WebhookResolver] as const;
+export const RESOLVERS = [BillResolver, StageResolver, SessionResolver, AccountResolver, ServiceStatusResolver, PredictionResolver, BatchPredictionItemResolver, WatchlistResolver, WatchlistBillResolver, AlertResolver, WebhookResolver, EventResolver] as const;
 
 /** Input validation raises the service's own error type, so a bad argument is a 400 with a message naming it. */
 async function validateArgs(argValue: unknown): Promise<void> {
@@ -23,8 +24,22 @@ async function validateArgs(argValue: unknown): Promise<void> {
   throw badInput(messages.join('; '));
 }
 
+/**
+ * type-graphql requires a PubSub as soon as there are subscriptions, even when each brings its
+ * own `subscribe`, as ours do (they read the event bus through the request context, filtered per
+ * user: resolvers/event.resolver.ts). No subscription uses topics, so this one refuses to serve.
+ */
+const NO_TOPICS: PubSub = {
+  publish: () => {
+    throw new Error('subscriptions read the event bus (services.eventBus), not type-graphql topics');
+  },
+  subscribe: () => {
+    throw new Error('subscriptions read the event bus (services.eventBus), not type-graphql topics');
+  },
+};
+
 export function buildAppSchema(): Promise<GraphQLSchema> {
-  return buildSchema({ resolvers: [...RESOLVERS], validateFn: validateArgs });
+  return buildSchema({ resolvers: [...RESOLVERS], validateFn: validateArgs, pubSub: NO_TOPICS });
 }
 
 /** The SDL committed at schema/schema.graphql (sorted, so the diff shows only real changes). */

@@ -3,20 +3,14 @@
  * place camelCase becomes snake_case. Field names, nesting and types follow the specification
  * exactly; where it leaves a value open (timeline_eta of a settled bill) the README says what we send.
  */
+import { type PredictionNumbers, predictionsPayload } from '../src/services/prediction-payload';
 
-export interface GqlPrediction {
+export interface GqlPrediction extends PredictionNumbers {
   billId: number;
   billTitle: string;
   originatingHouse: string;
   referenceDate: string;
   status: string;
-  royalAssent: number;
-  nextStage30d: number;
-  timelineEtaDays: number | null;
-  stallRisk: number;
-  amendmentRisk: number;
-  closeVote: number;
-  withdrawalRisk: number;
   riskIndicators: {
     controversyScore: number;
     momentumScore: number;
@@ -99,15 +93,7 @@ export function batchEnvelope(batch: GqlBatch) {
       return {
         bill_id: item.billId,
         status,
-        predictions: {
-          royal_assent: { probability: p.royalAssent },
-          next_stage_30d: { probability: p.nextStage30d },
-          timeline_eta: { days: p.timelineEtaDays },
-          stall_risk: { probability: p.stallRisk },
-          amendment_risk: { probability: p.amendmentRisk },
-          close_vote: { probability: p.closeVote },
-          withdrawal_risk: { probability: p.withdrawalRisk },
-        },
+        predictions: predictionsPayload(p),
         risk_indicators: fullRiskIndicators(p),
         metadata: {
           title: p.billTitle,

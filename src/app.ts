@@ -3,6 +3,7 @@ import express from 'express';
 import type { GraphQLSchema } from 'graphql';
 import { corsPolicy, createRestRouter, docsRouter } from '../rest-compat';
 import { createApolloDoor } from './apollo.adapter';
+import { createWebSocketDoor } from './graphql-ws.adapter';
 import { Gateway, type GatewayHooks } from './gateway/pipeline';
 import { noNulCharactersRule } from './gateway/text-input';
 import { jsonErrorHandler, notFoundHandler } from './http-errors';
@@ -26,7 +27,7 @@ export interface App {
   httpServer: http.Server;
   /** "METHOD /path" of every /api/v1 route, for the check against the OpenAPI document */
   restRoutes(): string[];
-  /** stops Apollo and drains open requests; the caller closes the database afterwards */
+  /** closes subscriptions, stops Apollo and drains open requests; the caller closes the database afterwards */
   stop(): Promise<void>;
 }
 
@@ -66,14 +67,17 @@ export async function createApp(services: Services, options: AppOptions): Promis
 
   // One pipeline for every door: who is calling, what it costs, execution, errors (src/gateway).
   const gateway = new Gateway(services, options.schema, options.gatewayHooks);
+  const validationRules = [depthLimit(), noNulCharactersRule];
   const graphql = await createApolloDoor(gateway, {
     httpServer,
-    validationRules: [depthLimit(), noNulCharactersRule],
+    validationRules,
     plugins: [queryCostLimit(options.schema), metrics.graphqlPlugin],
     logger: services.logger,
   });
   // browser GraphQL clients get the same CORS policy as REST ones, preflight included
   app.use('/graphql', corsPolicy(options.corsOrigins ?? []), express.json({ limit: '100kb' }), graphqlDocumentGuard(), graphql.middleware);
+  // the third door: subscriptions over graphql-ws on the same path
+  const subscriptions = createWebSocketDoor(gateway, { httpServer, validationRules, logger: services.logger });
   const restRouter = createRestRouter(gateway, { corsOrigins: options.corsOrigins });
   app.use('/api/v1', restRouter);
   app.use('/docs', docsRouter({ openapiUrl: '/api/v1/openapi.json' }));
@@ -81,5 +85,9 @@ export async function createApp(services: Services, options: AppOptions): Promis
   app.use(notFoundHandler);
   app.use(jsonErrorHandler(services.logger));
 
-  return { httpServer, restRoutes: () => listRoutes(restRouter as unknown as { stack: RouterLayer[] }), stop: () => graphql.stop() };
+  return { httpServer, restRoutes: () => listRoutes(restRouter as unknown as { stack: RouterLayer[] }), stop: async () => {
+      await subscriptions.stop();
+      await graphql.stop();
+    },
+  };
 }

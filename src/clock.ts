@@ -1,9 +1,11 @@
 /**
- * "Today" for everything that says today: SERVICE_DATE when set; else, when serving a snapshot,
- * the snapshot's asOf (a service serving the 2021-12-31 snapshot lives on that day); else the UTC date.
+ * "Today" for everything that says today: the day a replay moved to, until restart; else
+ * SERVICE_DATE when set; else, when serving a snapshot, the snapshot's asOf (a service serving the
+ * 2021-12-31 snapshot lives on that day); else the UTC date.
  */
 export class ServiceClock {
   private dataAsOf: string | null = null;
+  private replayDay: string | null = null;
 
   constructor(
     private readonly fixedDate: string | undefined,
@@ -15,7 +17,12 @@ export class ServiceClock {
     this.dataAsOf = asOf;
   }
 
+  /** A replay moves the day (forward or back) through its period; the last day stays until restart. */
+  moveTo(day: string): void {
+    this.replayDay = day;
+  }
+
   today(): string {
-    return this.fixedDate ?? this.dataAsOf ?? this.now().toISOString().slice(0, 10);
+    return this.replayDay ?? this.fixedDate ?? this.dataAsOf ?? this.now().toISOString().slice(0, 10);
   }
 }

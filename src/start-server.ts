@@ -2,7 +2,8 @@ import type { AddressInfo } from 'node:net';
 import { buildAppSchema } from '../resolvers/schema';
 import type { AdminDeps } from './admin/admin-commands';
 import { type AdminEndpoint, startAdminEndpoint } from './admin/admin-endpoint';
-import { removeAdminEndpointFile, writeAdminEndpointFile } from './admin/admin-endpoint-file';
+import { readAdminEndpointFile, removeAdminEndpointFile, writeAdminEndpointFile } from './admin/admin-endpoint-file';
+import { mkdirSync } from 'node:fs';
 import { createApp } from './app';
 import { AddressLimiter, addressLimitHooks } from './gateway/address-limit';
 import { ServiceClock } from './clock';
@@ -20,6 +21,7 @@ import { MODELS_LOADING } from './services/model.service';
 import { HourlyAlertCheck } from './jobs/hourly-alert-check';
 import { DeliveryWorker } from './webhooks/delivery-worker';
 import { loadSecretBox } from './webhooks/secret-box';
+import { replay } from './jobs/replay';
 
 export interface RunningServer {
   port: number;
@@ -58,9 +60,22 @@ export async function startServer(config: Config, logger: Logger, options: { tra
   let modelsStarted: Promise<void> = Promise.resolve();
   const startModels = () => {
     if (!readiness.isReady('data') || stopping.signal.aborted) return;
-    modelsStarted = services.models.start({ trainIfMissing: true }).catch((error: Error) => logger.error({ err: error }, 'could not load a model'));
+    modelsStarted = services.models
+      .start({ trainIfMissing: true })
+      .then(refreshIfDue)
+      .catch((error: Error) => logger.error({ err: error }, 'could not load a model'));
   };
   let firstStartSyncRunning = false;
+
+  // The events refresh runs when the day, the data or the model moved; a tick never queues a second one.
+  let refreshing: Promise<unknown> | null = null;
+  const refreshIfDue = () => {
+    if (refreshing || stopping.signal.aborted) return;
+    refreshing = services.refresh
+      .runIfDue()
+      .catch((error: Error) => isConnectionFailure(error) || logger.error({ err: error }, 'events refresh failed'))
+      .finally(() => (refreshing = null));
+  };
 
   let syncing: Promise<unknown> = Promise.resolve();
   /** one ingest at a time: a CLI sync arriving during the first-start ingest waits for it */
@@ -71,12 +86,21 @@ export async function startServer(config: Config, logger: Logger, options: { tra
       await services.predictions.checkDataState();
       readiness.unblock('data');
       if (!firstStartSyncRunning) startModels();
+      refreshIfDue();
       return report;
     });
     syncing = run.catch(() => undefined);
     return run;
   };
-  const adminDeps: AdminDeps = { accounts: services.accounts, apiKeys: services.apiKeys, dataSource: db.dataSource, sync, train: () => services.models.train(), dump: db.dump };
+  const adminDeps: AdminDeps = {
+    accounts: services.accounts,
+    apiKeys: services.apiKeys,
+    dataSource: db.dataSource,
+    sync,
+    train: () => services.models.train(),
+    dump: db.dump,
+    replay: (from, to, onDay) => replay(services.refresh, clock, from, to, onDay),
+  };
 
   let app: Awaited<ReturnType<typeof createApp>> | undefined;
   let admin: AdminEndpoint | undefined;
@@ -94,10 +118,10 @@ export async function startServer(config: Config, logger: Logger, options: { tra
       app!.httpServer.once('error', reject);
       void database.handOverPort().then((port) => app!.httpServer.listen(port, config.host, resolve), reject);
     });
-    if (embedded) {
-      admin = await startAdminEndpoint(adminDeps, logger);
-      writeAdminEndpointFile(config.dataDir, { url: admin.url, token: admin.token, pid: process.pid });
-    }
+    // on PostgreSQL too: `npm run admin -- replay` moves this server's day
+    admin = await startAdminEndpoint(adminDeps, logger);
+    mkdirSync(config.dataDir, { recursive: true });
+    writeAdminEndpointFile(config.dataDir, { url: admin.url, token: admin.token, pid: process.pid });
   } catch (error) {
     await admin?.close();
     await app?.stop();
@@ -139,6 +163,7 @@ export async function startServer(config: Config, logger: Logger, options: { tra
       // also serves a version trained by `npm run train` in another process, without a restart
       if (services.models.activeVersion()) await services.models.refresh();
       else startModels();
+      refreshIfDue();
     })().catch((error: Error) => {
       // an unreachable database is logged once, by its health, not every tick
       if (!isConnectionFailure(error)) logger.warn({ err: error }, 'could not read the sync state');
@@ -169,7 +194,9 @@ export async function startServer(config: Config, logger: Logger, options: { tra
       const deliveriesStopped = deliveries.stop();
       services.models.stop();
       await hourlyAlerts.stop();
-      if (embedded) removeAdminEndpointFile(config.dataDir);
+      await refreshing;
+      await services.refresh.idle();
+      if (readAdminEndpointFile(config.dataDir)?.pid === process.pid) removeAdminEndpointFile(config.dataDir);
       await admin?.close();
       await app.stop();
       await syncing;
@@ -177,6 +204,7 @@ export async function startServer(config: Config, logger: Logger, options: { tra
       await services.models.idle();
       await services.quotas.close();
       await deliveriesStopped;
+      await services.eventBus.close();
       database.stopWatching();
       await db.close();
       logger.info('stopped');

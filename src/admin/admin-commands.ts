@@ -6,6 +6,7 @@ import type { AccountService } from '../services/account.service';
 import type { ApiKeyService } from '../services/api-key.service';
 import { collectStats } from './admin-stats';
 import { writeBackup } from './backup';
+import type { ReplayDay } from '../jobs/replay';
 
 export interface AdminDeps {
   accounts: AccountService;
@@ -17,10 +18,12 @@ export interface AdminDeps {
   train: () => Promise<object>;
   /** the embedded database as a gzipped tar; absent on PostgreSQL */
   dump?: () => Promise<Blob>;
+  /** moves the service's day through a period, refreshing events each day (jobs/replay.ts) */
+  replay: (from: unknown, to: unknown, onDay?: (progress: ReplayDay) => void) => Promise<object>;
 }
 
 /** What the admin CLI runs itself or asks a running server to run (restore never runs inside a server). */
-export const ADMIN_COMMANDS = ['create-user', 'create-key', 'set-tier', 'revoke-key', 'list-users', 'list-keys', 'delete-user', 'stats', 'backup', 'sync', 'train'] as const;
+export const ADMIN_COMMANDS = ['create-user', 'create-key', 'set-tier', 'revoke-key', 'list-users', 'list-keys', 'delete-user', 'stats', 'backup', 'sync', 'train', 'replay'] as const;
 export type AdminCommand = (typeof ADMIN_COMMANDS)[number];
 
 export const optionalString = (value: unknown, name: string): string | undefined => {
@@ -36,7 +39,7 @@ export const requiredString = (value: unknown, name: string): string => {
 };
 
 /** One implementation of every admin command, whether the CLI runs it itself or asks the running server. */
-export async function runAdminCommand(deps: AdminDeps, command: string, args: Record<string, unknown>): Promise<object> {
+export async function runAdminCommand(deps: AdminDeps, command: string, args: Record<string, unknown>, onProgress?: (progress: ReplayDay) => void): Promise<object> {
   switch (command as AdminCommand) {
     case 'create-user':
       return deps.accounts.create(args.email, args.tier);
@@ -66,6 +69,8 @@ export async function runAdminCommand(deps: AdminDeps, command: string, args: Re
       }
     case 'train':
       return deps.train();
+    case 'replay':
+      return deps.replay(args.from, args.to, onProgress);
     default:
       throw badInput(`unknown command "${command}"; commands: ${ADMIN_COMMANDS.join(', ')}`);
   }

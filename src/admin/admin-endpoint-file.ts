@@ -11,6 +11,9 @@ import path from 'node:path';
  */
 export const ADMIN_ENDPOINT_FILE = 'admin-endpoint.json';
 
+/** The answer type of a command that reports a line per step (replay): see admin-endpoint.ts. */
+export const PROGRESS_STREAM = 'application/x-ndjson';
+
 export interface AdminEndpointInfo {
   url: string;
   token: string;

@@ -39,6 +39,12 @@ const COMMANDS: Record<string, CommandHelp> = {
     synopsis: '--from FILE',
     about: 'Replaces the embedded database in DATA_DIR with a backup; the database found there is moved aside, not deleted. Refused while a server runs on DATA_DIR. Prints {restored_from, data_dir, previous_data, bills, users, keys}. With DATABASE_URL: use pg_restore.',
   },
+  replay: {
+    options: ['from', 'to'],
+    synopsis: '--from YYYY-MM-DD --to YYYY-MM-DD',
+    about:
+      'Moves the running server\'s day from --from to --to, one day at a time, running the events refresh for each with only the facts dated up to that day; the server stays on --to until restart. Prints a line per day on stderr ({day, bills, events, ms}), then {from, to, days, events, events_by_type, ms_per_day}.',
+  },
 };
 
 const usageLine = (name: string) => `  ${name.padEnd(12)}${COMMANDS[name].synopsis}`;

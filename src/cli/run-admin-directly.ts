@@ -4,7 +4,7 @@ import { collectStats } from '../admin/admin-stats';
 import { runAdminCommand } from '../admin/admin-commands';
 import type { Config } from '../config';
 import { openDatabase, type Database } from '../db';
-import { badInput } from '../errors';
+import { AppError, badInput } from '../errors';
 import type { Logger } from '../logger';
 import { createAccountServices } from '../services/account-services';
 
@@ -45,6 +45,9 @@ export async function runDirectly(config: Config, command: string, args: Record<
         },
         train: () => trainDirectly(config, db, logger),
         dump: db.dump,
+        replay: () => {
+          throw new AppError('SERVICE_UNAVAILABLE', 'replay moves a running server\'s day: start the server (npm start) with this DATA_DIR, then run it again');
+        },
       },
       command,
       args,

@@ -1,7 +1,9 @@
 import { AlertArmStateEntity } from '../../entities/alert-arm-state.entity';
 import { AlertThresholdEntity } from '../../entities/alert-threshold.entity';
 import { AlertTriggerEntity } from '../../entities/alert-trigger.entity';
+import { EventRefreshEntity } from '../../entities/event-refresh.entity';
 import { JobRunEntity } from '../../entities/job-run.entity';
+import { ServiceEventEntity } from '../../entities/service-event.entity';
 import { PredictionSnapshotEntity } from '../../entities/prediction-snapshot.entity';
 import { WatchlistBillEntity } from '../../entities/watchlist-bill.entity';
 import { WatchlistEntity } from '../../entities/watchlist.entity';
@@ -39,4 +41,6 @@ export const ENTITIES = [
   JobRunEntity,
   WebhookEndpointEntity,
   WebhookDeliveryEntity,
+  ServiceEventEntity,
+  EventRefreshEntity,
 ];

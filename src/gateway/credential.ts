@@ -2,11 +2,12 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { AppError } from '../errors';
 
 /**
- * What a door hands the gateway to find out who is calling. Each transport has its own kind;
- * the WebSocket door (a `connection_init` payload) and the dashboard (a session cookie) will add
- * theirs here, and only this file reads any of them.
+ * What a door hands the gateway to find out who is calling. Each transport has its own kind:
+ * HTTP headers, the payload of a graphql-ws `connection_init` message (browsers cannot set
+ * headers on a WebSocket); the dashboard (a session cookie) will add its own. Only this file
+ * reads any of them.
  */
-export type CredentialSource = { kind: 'http-headers'; headers: IncomingHttpHeaders };
+export type CredentialSource = { kind: 'http-headers'; headers: IncomingHttpHeaders } | { kind: 'connection-init'; payload: Readonly<Record<string, unknown>> | null | undefined };
 
 /** A credential the caller presented: today only an API key. */
 export type Credential = { kind: 'api-key'; key: string };
@@ -33,10 +34,27 @@ function fromHeaders(headers: IncomingHttpHeaders): Credential | null {
   return null;
 }
 
+/**
+ * `{"authorization": "Bearer <key>"}` or `{"x-api-key": "<key>"}` in the `connection_init`
+ * payload (names in any case), read as the headers of the same names are.
+ */
+function fromConnectionInit(payload: Readonly<Record<string, unknown>> | null | undefined): Credential | null {
+  const headers: IncomingHttpHeaders = {};
+  for (const [name, value] of Object.entries(payload ?? {})) {
+    const lower = name.toLowerCase();
+    if (lower !== 'authorization' && lower !== 'x-api-key') continue;
+    if (typeof value !== 'string') throw new AppError('UNAUTHENTICATED', `"${name}" in the connection_init payload must be a string`);
+    headers[lower] = value;
+  }
+  return fromHeaders(headers);
+}
+
 /** The credential a request presents, or null when it presents none (public fields only). */
 export function readCredential(source: CredentialSource): Credential | null {
   switch (source.kind) {
     case 'http-headers':
       return fromHeaders(source.headers);
+    case 'connection-init':
+      return fromConnectionInit(source.payload);
   }
 }

@@ -1,10 +1,10 @@
-import type { ExecutionResult, GraphQLSchema } from 'graphql';
+import { type DocumentNode, type ExecutionResult, getOperationAST, type GraphQLSchema, subscribe } from 'graphql';
 import { accessOf } from '../../resolvers/access';
 import { createRequestContext, type RequestContext } from '../context';
 import type { QuotaKind } from '../quota/tier-limits';
 import type { Services } from '../services';
 import { AnswerCache, SharedAnswer } from './answer-cache';
-import { admitBurst, chargeCall, settleCharges } from './charge';
+import { admitBurst, chargeCall, rootFieldCopies, settleCharges } from './charge';
 import { type CredentialSource, readCredential } from './credential';
 import { OperationCache, type PreparedOperation } from './execute';
 import { type Principal, resolvePrincipal } from './principal';
@@ -39,7 +39,7 @@ export interface GatewayHooks {
  * The one request pipeline every door goes through, in this order:
  * credential → principal → charge the call (`start`), then burst limit → execute → settle the
  * charges against the response (`execute`); doors map errors with error-mapping.ts.
- * A door (REST route, Apollo, next graphql-ws) only translates its transport to these calls.
+ * A door (REST route, Apollo, graphql-ws) only translates its transport to these calls.
  */
 export class Gateway {
   readonly operations: OperationCache;
@@ -135,6 +135,18 @@ export class Gateway {
       const failed = !result || (allOrNothing && result.errors?.length);
       await settleCharges(context.quota, failed ? null : (result!.data as Record<string, unknown> | null | undefined));
     }
+  }
+
+  /**
+   * Step 4 for a subscription (the WebSocket door): the burst limit over its root fields, then
+   * graphql-js's subscribe; its events stream until the client or the server ends it. The
+   * connection was charged as one call when it was admitted (`start`).
+   */
+  async subscribe(document: DocumentNode, operationName: string | null | undefined, variables: Record<string, unknown> | undefined, context: RequestContext): Promise<AsyncGenerator<ExecutionResult> | ExecutionResult> {
+    rejectNulCharacters(variables);
+    const operation = getOperationAST(document, operationName);
+    if (operation) await admitBurst(this.services.burstLimiter, context.user, rootFieldCopies(document, operation));
+    return subscribe({ schema: this.schema, document, operationName, variableValues: variables, contextValue: context });
   }
 
   /** The rate-limit headers of the user's response (none for an anonymous request). */

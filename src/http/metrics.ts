@@ -59,7 +59,7 @@ function bearerMatches(req: Request, token: string): boolean {
  * Prometheus metrics of one app (prom-client; a registry of its own, so several apps in one
  * process, as in tests, do not collide): process defaults, HTTP requests by route pattern and
  * status with latency, GraphQL operations by name, quota refusals by limit, the model served, and
- * the PostgreSQL pool's connections.
+ * the PostgreSQL pool's connections, events refreshes (runs, time, events by type).
  */
 export function createMetrics(services: Services, options: MetricsOptions = {}): Metrics {
   const registry = new Registry();
@@ -119,6 +119,51 @@ export function createMetrics(services: Services, options: MetricsOptions = {}):
       this.reset();
       const active = services.models.activeVersion();
       if (active) this.set(Date.parse(active.created_at) / 1000);
+    },
+  });
+  const refresh = services.refresh.statistics;
+  new Counter({
+    name: 'bill_progress_event_refreshes_total',
+    help: 'Events refreshes that ran (a day, data or model change) in this process',
+    registers,
+    collect() {
+      this.reset();
+      this.inc(refresh.runs);
+    },
+  });
+  new Counter({
+    name: 'bill_progress_event_refresh_seconds_total',
+    help: 'Time spent in events refreshes in this process (divide by bill_progress_event_refreshes_total for the mean)',
+    registers,
+    collect() {
+      this.reset();
+      this.inc(refresh.seconds);
+    },
+  });
+  new Gauge({
+    name: 'bill_progress_event_refresh_last_seconds',
+    help: 'Duration of the last events refresh in this process',
+    registers,
+    collect() {
+      this.set(refresh.lastSeconds);
+    },
+  });
+  new Counter({
+    name: 'bill_progress_events_emitted_total',
+    help: 'Events emitted by the refreshes of this process, by type',
+    labelNames: ['type'],
+    registers,
+    collect() {
+      this.reset();
+      for (const [type, count] of Object.entries(refresh.eventsByType)) this.inc({ type }, count);
+    },
+  });
+  new Gauge({
+    name: 'bill_progress_event_subscriptions',
+    help: 'Open GraphQL event subscriptions on this process',
+    registers,
+    collect() {
+      this.set(services.eventBus.subscribers());
     },
   });
   new Gauge({

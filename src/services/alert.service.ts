@@ -1,10 +1,10 @@
-import type { DataSource, EntityManager } from 'typeorm';
+import { type DataSource, type EntityManager, In } from 'typeorm';
 import { AlertArmStateEntity } from '../../entities/alert-arm-state.entity';
 import { AlertThresholdEntity } from '../../entities/alert-threshold.entity';
 import { AlertTriggerEntity } from '../../entities/alert-trigger.entity';
-import { PredictionSnapshotEntity } from '../../entities/prediction-snapshot.entity';
 import { AppError, badInput, notFound } from '../errors';
 import type { PredictionResult, PredictionService } from './prediction.service';
+import { type BillHistory, type PredictionPoint, recordSnapshots, spikeRise } from './prediction-history';
 import type { WatchlistService } from './watchlist.service';
 import { ALERT_TYPES, type AlertCheckSource, type AlertType, COMPARISONS, type Comparison, isOneOf, PRO_ALERT_TYPES, RISK_ALERT_TYPES, type Tier } from '../vocabulary';
 
@@ -54,6 +54,12 @@ export interface CheckResult {
   /** bills not evaluated because the daily prediction limit was reached */
   billsBlocked: number[];
   triggered: AlertTriggerEntity[];
+}
+
+/** A threshold with the bills it watches: its own bill, or every bill of its watchlist. */
+export interface ThresholdTarget {
+  threshold: AlertThresholdEntity;
+  bills: number[];
 }
 
 /**
@@ -185,9 +191,10 @@ export class AlertService {
     const all = await this.dataSource.getRepository(AlertThresholdEntity).find({ where: { accountId }, relations: { watchlist: true }, order: { id: 'ASC' } });
     const activity = thresholdActivity(all, tier);
     const thresholds = all.filter((t) => activity.get(t.id) === null);
+    // the watchlist's own order of bills: which are charged first, and blocked past the limit
     const billsOf = new Map<number, number[]>();
     for (const t of thresholds) if (!billsOf.has(t.watchlistId)) billsOf.set(t.watchlistId, await this.watchlists.billIds(t.watchlistId));
-    const targets = thresholds.map((t) => ({ threshold: t, bills: t.billId !== null ? [t.billId] : billsOf.get(t.watchlistId)! }));
+    const targets: ThresholdTarget[] = thresholds.map((t) => ({ threshold: t, bills: t.billId !== null ? [t.billId] : billsOf.get(t.watchlistId)! }));
     const billIds = [...new Set(targets.flatMap((t) => t.bills))];
     const today = this.predictions.referenceDate(null);
     const results = billIds.length ? await allowance.chargeEach('predictions', await this.predictions.nowcasts(billIds, today)) : [];
@@ -195,67 +202,85 @@ export class AlertService {
     const billsBlocked: number[] = [];
     results.forEach((r, i) => (!(r instanceof AppError) ? nowcast.set(billIds[i], r) : r.code === 'RATE_LIMITED' && billsBlocked.push(billIds[i])));
 
-    const triggered: AlertTriggerEntity[] = [];
-    await this.dataSource.transaction(async (manager) => {
-      const history = await this.recordSnapshots(manager, [...nowcast.values()]);
-      for (const { threshold, bills } of targets) {
-        for (const billId of bills) {
-          const prediction = nowcast.get(billId);
-          if (!prediction) continue;
-          const value = metric(threshold.alertType, prediction, history.get(billId) ?? []);
-          const holds = conditionHolds(threshold, value);
-          const state = await manager.findOneBy(AlertArmStateEntity, { thresholdId: threshold.id, billId });
-          const armed = state?.armed ?? true;
-          if (holds && armed) {
-            const trigger = await manager.save(AlertTriggerEntity, {
-              accountId,
-              thresholdId: threshold.id,
-              watchlistId: threshold.watchlistId,
-              watchlistName: threshold.watchlist!.name,
-              billId,
-              alertType: threshold.alertType,
-              comparison: threshold.comparison,
-              thresholdValue: threshold.thresholdValue,
-              valueSeen: value!,
-              referenceDate: today,
-              triggeredAt: now,
-              source,
-            });
-            triggered.push(trigger);
-            await manager.update(AlertThresholdEntity, { id: threshold.id }, { lastTriggeredAt: now });
-          }
-          if (holds === armed) await manager.upsert(AlertArmStateEntity, { thresholdId: threshold.id, billId, armed: !holds }, ['thresholdId', 'billId']);
-        }
-      }
+    const triggered = await this.dataSource.transaction(async (manager) => {
+      const histories = await recordSnapshots(manager, [...nowcast.values()], { includeToday: true });
+      return this.evaluate(manager, targets, nowcast, histories, source, now);
     });
     return { checkedAt: now, thresholdsChecked: thresholds.length, billsChecked: nowcast.size, billsBlocked, triggered };
   }
 
   /**
-   * Keeps each bill's headline nowcast when it differs from the last one kept, and returns each
-   * bill's recent Royal Assent probabilities, oldest first, ending with today's.
+   * Every active threshold of every account that may have one, with the bills it watches: what
+   * the events refresh evaluates each time it runs.
    */
-  private async recordSnapshots(manager: EntityManager, nowcasts: PredictionResult[]): Promise<Map<number, number[]>> {
-    const history = new Map<number, number[]>();
-    for (const n of nowcasts) {
-      const recent = await manager.find(PredictionSnapshotEntity, { where: { billId: n.billId }, order: { id: 'DESC' }, take: TREND_WINDOW });
-      const last = recent[0];
-      const same =
-        last && last.modelVersion === n.modelVersion && last.referenceDate === n.referenceDate && last.royalAssent === n.probabilities.royal_assent && last.nextStage30d === n.probabilities.next_stage_30d;
-      if (!same) {
-        const saved = await manager.save(PredictionSnapshotEntity, {
-          billId: n.billId,
-          referenceDate: n.referenceDate,
-          modelVersion: n.modelVersion,
-          royalAssent: n.probabilities.royal_assent,
-          nextStage30d: n.probabilities.next_stage_30d,
-          timelineEtaDays: n.timelineEtaDays,
-        });
-        recent.unshift(saved);
-      }
-      history.set(n.billId, recent.slice(0, TREND_WINDOW).map((s) => s.royalAssent).reverse());
+  async activeTargets(manager: EntityManager): Promise<ThresholdTarget[]> {
+    const rows = (await manager.query(`SELECT t.id, a.tier FROM alert_threshold t JOIN account a ON a.id = t.account_id WHERE a.tier <> 'free' ORDER BY t.id`)) as { id: number; tier: Tier }[];
+    if (!rows.length) return [];
+    const all = await manager.find(AlertThresholdEntity, { where: { id: In(rows.map((r) => r.id)) }, relations: { watchlist: true }, order: { id: 'ASC' } });
+    const tierOf = new Map(rows.map((r) => [r.id, r.tier]));
+    const byAccount = new Map<number, AlertThresholdEntity[]>();
+    for (const t of all) byAccount.set(t.accountId, [...(byAccount.get(t.accountId) ?? []), t]);
+    const active = [...byAccount.values()].flatMap((own) => {
+      const activity = thresholdActivity(own, tierOf.get(own[0].id)!);
+      return own.filter((t) => activity.get(t.id) === null);
+    });
+    return this.targetsOf(active, manager);
+  }
+
+  /** The bills of each threshold, every watchlist's read in one query (the refresh charges nothing, so order does not matter). */
+  private async targetsOf(thresholds: readonly AlertThresholdEntity[], manager: EntityManager): Promise<ThresholdTarget[]> {
+    const billsOf = new Map<number, number[]>();
+    const watchlists = [...new Set(thresholds.filter((t) => t.billId === null).map((t) => t.watchlistId))];
+    if (watchlists.length) {
+      const rows = (await manager.query('SELECT watchlist_id, bill_id FROM watchlist_bill WHERE watchlist_id = ANY($1) ', [watchlists])) as { watchlist_id: number; bill_id: number }[];
+      for (const id of watchlists) billsOf.set(id, []);
+      for (const r of rows) billsOf.get(r.watchlist_id)!.push(r.bill_id);
     }
-    return history;
+    return thresholds.map((threshold) => ({ threshold, bills: threshold.billId !== null ? [threshold.billId] : billsOf.get(threshold.watchlistId)! }));
+  }
+
+  /**
+   * Evaluates thresholds against today's nowcasts and the bills' snapshot histories (ending with
+   * today's), recording in `manager`'s transaction what fires and which thresholds re-arm.
+   */
+  async evaluate(manager: EntityManager, targets: readonly ThresholdTarget[], nowcast: ReadonlyMap<number, PredictionResult>, histories: ReadonlyMap<number, BillHistory>, source: AlertCheckSource, now: Date): Promise<AlertTriggerEntity[]> {
+    const triggered: AlertTriggerEntity[] = [];
+    if (!targets.length) return triggered;
+    // every arm state at once: one query, not one per threshold and bill
+    const disarmed = new Set(
+      ((await manager.query('SELECT threshold_id, bill_id FROM alert_arm_state WHERE armed = false AND threshold_id = ANY($1)', [targets.map((t) => t.threshold.id)])) as { threshold_id: number; bill_id: number }[]).map(
+        (r) => `${r.threshold_id}:${r.bill_id}`,
+      ),
+    );
+    for (const { threshold, bills } of targets) {
+      for (const billId of bills) {
+        const prediction = nowcast.get(billId);
+        if (!prediction) continue;
+        const value = metric(threshold.alertType, prediction, histories.get(billId)?.points ?? []);
+        const holds = conditionHolds(threshold, value);
+        const armed = !disarmed.has(`${threshold.id}:${billId}`);
+        if (holds && armed) {
+          const trigger = await manager.save(AlertTriggerEntity, {
+            accountId: threshold.accountId,
+            thresholdId: threshold.id,
+            watchlistId: threshold.watchlistId,
+            watchlistName: threshold.watchlist!.name,
+            billId,
+            alertType: threshold.alertType,
+            comparison: threshold.comparison,
+            thresholdValue: threshold.thresholdValue,
+            valueSeen: value!,
+            referenceDate: prediction.referenceDate,
+            triggeredAt: now,
+            source,
+          });
+          triggered.push(trigger);
+          await manager.update(AlertThresholdEntity, { id: threshold.id }, { lastTriggeredAt: now });
+        }
+        if (holds === armed) await manager.upsert(AlertArmStateEntity, { thresholdId: threshold.id, billId, armed: !holds }, ['thresholdId', 'billId']);
+      }
+    }
+    return triggered;
   }
 
   /** Triggers of the account, newest first, filtered and a page at a time, with counts over the whole filtered set. */
@@ -310,19 +335,21 @@ const triggerFromRow = (r: Record<string, unknown>): AlertTriggerEntity => ({
   source: r.source as AlertCheckSource,
 });
 
-/** The number a threshold compares: days, a probability, or for trend and spike a rise of the Royal Assent probability. */
-function metric(type: AlertType, p: PredictionResult, royalAssentHistory: number[]): number | null {
+/** The number a threshold compares: days, a probability, or for trend and spike a rise (see prediction-history.ts). */
+function metric(type: AlertType, p: PredictionResult, points: readonly PredictionPoint[]): number | null {
   switch (type) {
     case 'timeline_eta':
       return p.timelineEtaDays;
     case 'probability':
       return p.probabilities.royal_assent;
-    case 'trend':
-      // rise from the oldest of the recent snapshots to today's
-      return royalAssentHistory.length >= 2 ? royalAssentHistory[royalAssentHistory.length - 1] - royalAssentHistory[0] : null;
+    case 'trend': {
+      // rise of the Royal Assent probability from the oldest of the recent snapshots to today's
+      const recent = points.slice(-TREND_WINDOW);
+      return recent.length >= 2 ? recent[recent.length - 1].royalAssent - recent[0].royalAssent : null;
+    }
     case 'spike':
-      // jump between the two latest snapshots, in either direction
-      return royalAssentHistory.length >= 2 ? Math.abs(royalAssentHistory[royalAssentHistory.length - 1] - royalAssentHistory[royalAssentHistory.length - 2]) : null;
+      // the same definition as the prediction.probability_spike event, with the threshold's own size
+      return points.length >= 2 ? spikeRise(points) : null;
     default:
       return p.probabilities[type];
   }

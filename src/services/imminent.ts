@@ -26,13 +26,20 @@ export interface ImminentBill {
   urgencyScore: number;
 }
 
+/** Defaults of the imminent list (2.6), which the imminent_stage_change event watches too. */
+export const IMMINENT_DEFAULTS = { daysAhead: 7, minProbability: 0.5 } as const;
+
+/** Whether a nowcast's next stage is due within `daysAhead` days with at least `minProbability`. */
+export const isImminent = (timelineEtaDays: number | null, nextStageProbability: number, daysAhead: number, minProbability: number): boolean =>
+  timelineEtaDays !== null && timelineEtaDays <= daysAhead && nextStageProbability >= minProbability;
+
 /**
  * Live bills whose predicted next stage falls within `daysAhead` days with a next-stage
  * probability of at least `minProbability`, most urgent first (soonest, then most likely).
  */
 export function imminentBills(nowcasts: readonly PredictionResult[], today: string, daysAhead: number, minProbability: number): ImminentBill[] {
   return nowcasts
-    .filter((n) => n.timelineEtaDays !== null && n.timelineEtaDays <= daysAhead && n.probabilities.next_stage_30d >= minProbability)
+    .filter((n) => isImminent(n.timelineEtaDays, n.probabilities.next_stage_30d, daysAhead, minProbability))
     .map((n) => {
       const days = n.timelineEtaDays!;
       return {

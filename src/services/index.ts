@@ -12,7 +12,9 @@ import { ModelService } from './model.service';
 import { PredictionService } from './prediction.service';
 import { QuotaService } from '../quota/quota.service';
 import { BurstLimiter, type BurstLimitOptions } from '../burst-limit';
+import { createEventBus, type EventBus } from '../events/bus';
 import type { EventSink } from '../events/event';
+import { EventRefresh } from '../jobs/refresh';
 import { webhookOutbox } from '../webhooks/outbox';
 import { loadSecretBox, type SecretBox } from '../webhooks/secret-box';
 import type { UrlPolicy } from '../webhooks/url-safety';
@@ -42,6 +44,9 @@ export interface Services {
   webhooksQueued: WakeSignal;
   /** webhook attempts by outcome, counted by the delivery worker (for /metrics) */
   webhookDeliveryCounts: DeliveryCounts;
+  /** the bus events travel on after their refresh commits */
+  eventBus: EventBus;
+  refresh: EventRefresh;
 }
 
 export interface ServiceDeps {
@@ -60,11 +65,15 @@ export interface ServiceDeps {
   burstLimit?: BurstLimitOptions;
   /** webhook URL rules and the key sealing webhook secrets (a key of this process when not given) */
   webhooks?: { urlPolicy?: UrlPolicy; secretBox?: SecretBox };
+  /** written in each refresh's transaction with its events, after the webhook outbox */
+  eventSinks?: EventSink[];
+  /** the Redis channel of the event bus when redisUrl is set (tests give each run its own) */
+  eventChannel?: string;
 }
 
 export const DEFAULT_BURST_LIMIT: BurstLimitOptions = { max: 300, windowSeconds: 10 };
 
-export function createServices({ trainingOptions, redisUrl, now, burstLimit, embeddedDatabase, webhooks, ...deps }: ServiceDeps): Services {
+export function createServices({ trainingOptions, redisUrl, now, burstLimit, embeddedDatabase, webhooks, eventSinks = [], eventChannel, ...deps }: ServiceDeps): Services {
   const { accounts, apiKeys } = createAccountServices(deps.dataSource);
   const bills = new BillService(deps.dataSource);
   const models = new ModelService(deps.dataSource, deps.readiness, deps.clock, deps.logger, trainingOptions);
@@ -73,6 +82,10 @@ export function createServices({ trainingOptions, redisUrl, now, burstLimit, emb
   const realNow = now ?? (() => new Date());
   const webhooksQueued = new WakeSignal();
   const secretBox = webhooks?.secretBox ?? loadSecretBox({});
+  const alerts = new AlertService(deps.dataSource, watchlists, predictions);
+  const outbox = webhookOutbox({ now: realNow, written: () => webhooksQueued.emit() });
+  const eventBus = createEventBus({ redisUrl, channel: eventChannel });
+  const refresh = new EventRefresh(deps.dataSource, predictions, models, alerts, deps.clock, { postgres: !embeddedDatabase, sinks: [outbox, ...eventSinks], bus: eventBus, logger: deps.logger, now });
   return {
     ...deps,
     accounts,
@@ -81,12 +94,14 @@ export function createServices({ trainingOptions, redisUrl, now, burstLimit, emb
     models,
     predictions,
     watchlists,
-    alerts: new AlertService(deps.dataSource, watchlists, predictions),
+    alerts,
     quotas: new QuotaService(deps.dataSource, { redisUrl, embedded: embeddedDatabase, readiness: deps.readiness, logger: deps.logger }, now),
     burstLimiter: new BurstLimiter(burstLimit ?? DEFAULT_BURST_LIMIT),
     webhooks: new WebhookService(deps.dataSource, secretBox, webhooks?.urlPolicy ?? { allowPrivate: false }, realNow, () => webhooksQueued.emit()),
-    webhookOutbox: webhookOutbox({ now: realNow, written: () => webhooksQueued.emit() }),
+    webhookOutbox: outbox,
     webhooksQueued,
     webhookDeliveryCounts: newDeliveryCounts(),
+    eventBus,
+    refresh,
   };
 }

@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import type { SessionFact } from '../../model/bill-facts';
+import type { BillFacts, SessionFact } from '../../model/bill-facts';
 import type { Explanations } from '../../model/explain';
 import type { Nowcast } from '../../model/predictor';
 import type { ServiceClock } from '../clock';
@@ -31,6 +31,8 @@ const CACHE_LIMIT = 50_000;
  */
 export class PredictionService {
   private readonly cache = new Map<string, PredictionResult>();
+  /** each bill's facts under the content hash they were read at (at most one entry per bill) */
+  private readonly facts = new Map<number, { contentHash: string; facts: BillFacts }>();
   private sessions: { fingerprint: string; facts: SessionFact[] } | null = null;
   private active: { key: string; nowcasts: Promise<PredictionResult[]> } | null = null;
   /** finished imminent lists of the active nowcasts, by window and threshold */
@@ -66,9 +68,12 @@ export class PredictionService {
     const introducedBy = (i: number) => !bills[i]!.introducedDate || bills[i]!.introducedDate! <= referenceDate;
     const missing = billIds.filter((_, i) => bills[i] && introducedBy(i) && !this.cache.has(key(i)));
     if (missing.length) {
-      const [facts, sessions] = await Promise.all([loadBillFacts(this.dataSource, [...new Set(missing)]), this.sessionFacts()]);
+      // a bill's facts change only with its content: each day's nowcasts (the events refresh) reuse them
+      const stale = [...new Set(missing)].filter((id) => this.facts.get(id)?.contentHash !== index.bills.get(id)!.contentHash);
+      const [loaded, sessions] = await Promise.all([stale.length ? loadBillFacts(this.dataSource, stale) : new Map(), this.sessionFacts()]);
+      for (const [id, entry] of loaded) this.facts.set(id, { contentHash: entry.bill.contentHash, facts: entry.facts });
       billIds.forEach((id, i) => {
-        const entry = facts.get(id);
+        const entry = this.facts.get(id);
         if (!entry || this.cache.has(key(i))) return;
         if (this.cache.size >= CACHE_LIMIT) this.cache.delete(this.cache.keys().next().value!);
         const nowcast = predictor.nowcast(entry.facts, referenceDate, sessions);

@@ -176,3 +176,30 @@ it('deletes an account with its keys and watchlists; the running server stops ac
     expect(statSync(again.json.previous_data).isDirectory()).toBe(true);
   });
 });
+
+describe('replay', () => {
+  it('moves the running server through November and December 2021, a line of progress per day, and counts the events by type', async () => {
+    const replayed = await adminCli(['replay', '--from', '2021-11-01', '--to', '2021-12-31'], env);
+    expect(replayed.code).toBe(0);
+    expect(replayed.json).toMatchObject({ from: '2021-11-01', to: '2021-12-31', days: 61, ms_per_day: expect.any(Number) });
+    // the Marriage and Civil Partnership (Minimum Age) Bill's stage records first sitting in the period (bill 26 is from 2007)
+    expect(replayed.json.events_by_type['bill.stage_changed']).toBe(2);
+    const days = replayed.stderr
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line).day);
+    expect(days).toHaveLength(61);
+    expect(days[0]).toBe('2021-11-01');
+    // the server now lives on the last replayed day, and its metrics count what it emitted
+    const status = (await (await fetch(`${server.url}/api/v1/predict/2900`, { headers: { authorization: `Bearer ${await userWithKey('replay@example.com')}` } })).json()) as { reference_date: string };
+    expect(status.reference_date).toBe('2021-12-31');
+    const metrics = await (await fetch(`${server.url}/metrics`)).text();
+    expect(metrics).toMatch(/bill_progress_events_emitted_total\{type="bill\.stage_changed"\} [2-9]/);
+    expect(metrics).toMatch(/bill_progress_event_refreshes_total [1-9]/);
+  });
+
+  it('refuses a period that ends before it starts, and a date that is not one', async () => {
+    expect((await adminCli(['replay', '--from', '2021-12-01', '--to', '2021-11-01'], env)).json).toEqual({ error: '--to 2021-11-01 is before --from 2021-12-01' });
+    expect((await adminCli(['replay', '--from', '2021-02-30', '--to', '2021-03-01'], env)).json).toEqual({ error: '--from must be a date, YYYY-MM-DD' });
+  });
+});

@@ -1,0 +1,104 @@
+import { GraphQLJSONObject } from 'graphql-scalars';
+import { Field, Float, Int, ObjectType } from 'type-graphql';
+
+@ObjectType('Event', { description: 'An event in the payload every channel carries (webhooks too): docs/api.md#events', simpleResolvers: true })
+export class EventType {
+  @Field(() => String, { description: '"evt_…", the same on every channel and retry' })
+  id: string;
+
+  @Field(() => String, { description: 'e.g. "bill.stage_changed"' })
+  type: string;
+
+  @Field(() => String, { description: 'ISO 8601 of the service day and the time of the refresh' })
+  timestamp: string;
+
+  @Field(() => GraphQLJSONObject, { description: 'the payload\'s data, as a webhook receives it: {"bill_id": …, …}' })
+  data: Record<string, unknown>;
+}
+
+@ObjectType('StageChangedEvent', { description: 'bill.stage_changed: a stage record first sat', simpleResolvers: true })
+export class StageChangedEventType {
+  @Field(() => String)
+  id: string;
+
+  @Field(() => String)
+  timestamp: string;
+
+  @Field(() => Int)
+  billId: number;
+
+  @Field(() => String, { description: 'the normalised stage name, e.g. second_reading' })
+  stage: string;
+
+  @Field(() => String, { description: 'Commons, Lords, or Unassigned (Royal Assent)' })
+  house: string;
+
+  @Field(() => String, { description: 'the first sitting, YYYY-MM-DD' })
+  date: string;
+}
+
+@ObjectType('PredictionValues', { description: 'the headline numbers an event compares', simpleResolvers: true })
+export class PredictionValuesType {
+  @Field(() => String)
+  referenceDate: string;
+
+  @Field(() => Float)
+  royalAssent: number;
+
+  @Field(() => Float)
+  nextStage30d: number;
+
+  @Field(() => Float, { nullable: true })
+  timelineEtaDays: number | null;
+}
+
+@ObjectType('PredictionEvent', { description: 'a prediction event (prediction.updated, …): the new values and those compared against', simpleResolvers: true })
+export class PredictionEventType {
+  @Field(() => String)
+  id: string;
+
+  @Field(() => String)
+  type: string;
+
+  @Field(() => String)
+  timestamp: string;
+
+  @Field(() => Int)
+  billId: number;
+
+  @Field(() => PredictionValuesType)
+  current: PredictionValuesType;
+
+  @Field(() => PredictionValuesType)
+  previous: PredictionValuesType;
+}
+
+@ObjectType('ThresholdCrossedEvent', { description: 'prediction.crossed_threshold: one of your alert thresholds fired', simpleResolvers: true })
+export class ThresholdCrossedEventType {
+  @Field(() => String)
+  id: string;
+
+  @Field(() => String)
+  timestamp: string;
+
+  @Field(() => Int)
+  billId: number;
+
+  @Field(() => Int)
+  thresholdId: number;
+
+  @Field(() => Int, { description: 'the trigger recorded in the alert history' })
+  triggerId: number;
+
+  @Field(() => String)
+  alertType: string;
+
+  @Field(() => Float)
+  thresholdValue: number;
+
+  @Field(() => Float, { description: 'the value seen' })
+  value: number;
+
+  @Field(() => String)
+  referenceDate: string;
+}

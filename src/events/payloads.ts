@@ -1,0 +1,73 @@
+import { randomBytes } from 'node:crypto';
+import type { AlertTriggerEntity } from '../../entities/alert-trigger.entity';
+import type { PredictionPoint } from '../services/prediction-history';
+import type { PredictionResult } from '../services/prediction.service';
+import { predictionsPayload } from '../services/prediction-payload';
+import type { ServiceEvent } from './event';
+import type { PredictionEventType } from './rules';
+
+/** `evt_` + 128 random bits: unique across instances without coordination; stored, so stable on every channel and retry. */
+export const newEventId = (): string => `evt_${randomBytes(16).toString('base64url')}`;
+
+/** The service's day with the time of day it happened: a replayed day keeps the real time of its refresh. */
+export const eventTimestamp = (serviceDay: string, now: Date): string => `${serviceDay}T${now.toISOString().slice(11)}`;
+
+/** A nowcast in the batch item's `predictions` shape (2.4). */
+const predictionsOf = (n: PredictionResult) =>
+  predictionsPayload({
+    royalAssent: n.probabilities.royal_assent,
+    nextStage30d: n.probabilities.next_stage_30d,
+    timelineEtaDays: n.timelineEtaDays,
+    stallRisk: n.probabilities.stall_risk,
+    amendmentRisk: n.probabilities.amendment_risk,
+    closeVote: n.probabilities.close_vote,
+    withdrawalRisk: n.probabilities.withdrawal_risk,
+  });
+
+/** The compared values, in the same shape: what a snapshot keeps. */
+const previousOf = (p: PredictionPoint) => ({
+  reference_date: p.referenceDate,
+  royal_assent: { probability: p.royalAssent },
+  next_stage_30d: { probability: p.nextStage30d },
+  timeline_eta: { days: p.timelineEtaDays },
+});
+
+export interface StageRecord {
+  billId: number;
+  stageRecordId: number;
+  stage: string;
+  house: string;
+  date: string;
+}
+
+export const stageChangedEvent = (s: StageRecord, timestamp: string): ServiceEvent => ({
+  id: newEventId(),
+  type: 'bill.stage_changed',
+  timestamp,
+  data: { bill_id: s.billId, stage_record_id: s.stageRecordId, stage: s.stage, house: s.house, date: s.date },
+});
+
+export const predictionEvent = (type: PredictionEventType, n: PredictionResult, previous: PredictionPoint, timestamp: string): ServiceEvent => ({
+  id: newEventId(),
+  type,
+  timestamp,
+  data: { bill_id: n.billId, reference_date: n.referenceDate, model_version: n.modelVersion, predictions: predictionsOf(n), previous: previousOf(previous) },
+});
+
+export const thresholdEvent = (t: AlertTriggerEntity, timestamp: string): ServiceEvent => ({
+  id: newEventId(),
+  type: 'prediction.crossed_threshold',
+  timestamp,
+  accountId: t.accountId,
+  data: {
+    bill_id: t.billId,
+    threshold_id: t.thresholdId,
+    trigger_id: t.id,
+    watchlist_id: t.watchlistId,
+    alert_type: t.alertType,
+    comparison: t.comparison,
+    threshold_value: t.thresholdValue,
+    value: t.valueSeen,
+    reference_date: t.referenceDate,
+  },
+});

@@ -1,0 +1,106 @@
+import { randomUUID } from 'node:crypto';
+import type http from 'node:http';
+import { type DocumentNode, type ExecutionResult, getOperationAST, GraphQLError, parse, specifiedRules, validate, type ValidationRule } from 'graphql';
+import type { Context } from 'graphql-ws';
+import { useServer } from 'graphql-ws/use/ws';
+import { WebSocketServer } from 'ws';
+import type { RequestContext } from './context';
+import { guardDocument } from './gateway/document-guard';
+import { graphqlError, mapError } from './gateway/error-mapping';
+import type { Gateway, GatewayRequest } from './gateway/pipeline';
+import type { Logger } from './logger';
+
+/** WebSocket close codes for the HTTP statuses a connection can be refused with (graphql-ws uses 44xx likewise). */
+const CLOSE_CODE: Record<number, number> = { 400: 4400, 401: 4401, 403: 4403, 429: 4429, 503: 4503 };
+/** A close reason is at most 123 bytes. */
+const reason = (detail: string) => Buffer.from(detail).subarray(0, 123).toString().replace(/\uFFFD$/, '');
+
+export interface WebSocketDoorOptions {
+  httpServer: http.Server;
+  validationRules: ValidationRule[];
+  logger: Logger;
+}
+
+/**
+ * The WebSocket door: graphql-ws on /graphql, subscriptions only (queries and mutations are
+ * charged per call over HTTP). The connection_init payload is the credential: no key or a bad
+ * one closes the socket with 4401, a Free user with 4403. An admitted connection costs one API
+ * call; each subscription passes the document limits, validation and the burst limit, and its
+ * errors are mapped as on the other doors.
+ */
+export function createWebSocketDoor(gateway: Gateway, options: WebSocketDoorOptions): { stop(): Promise<void> } {
+  const wsServer = new WebSocketServer({ server: options.httpServer, path: '/graphql' });
+  const contexts = new WeakMap<object, RequestContext>();
+  const logInternal = (error: unknown) => options.logger.error({ err: error }, 'GraphQL subscription failed');
+  const formatted = (result: ExecutionResult) =>
+    result.errors ? { ...result, errors: result.errors.map((e) => graphqlError(e.toJSON(), e, logInternal)) } : result;
+  const refused = (error: unknown) => {
+    const mapped = mapError(error);
+    return { errors: [new GraphQLError(mapped.detail, { extensions: { code: mapped.code }, originalError: error instanceof Error ? error : undefined })] };
+  };
+
+  const server = useServer(
+    {
+      schema: gateway.schema,
+      onConnect: async (ctx: Context<Record<string, unknown> | undefined, { socket: { close(code: number, reason: string): void }; request: http.IncomingMessage }>) => {
+        const request: GatewayRequest = { credentials: { kind: 'connection-init', payload: ctx.connectionParams }, requestId: randomUUID(), clientAddress: ctx.extra.request.socket.remoteAddress };
+        try {
+          const context = await gateway.start(request);
+          if (!context.user) {
+            gateway.finish(request, context, 401);
+            ctx.extra.socket.close(4401, 'An API key is required: {"authorization": "Bearer <key>"} in the connection_init payload');
+            return false;
+          }
+          gateway.finish(request, context, 200);
+          contexts.set(ctx, context);
+          return true;
+        } catch (error) {
+          const mapped = mapError(error);
+          gateway.finish(request, null, mapped.status);
+          ctx.extra.socket.close(CLOSE_CODE[mapped.status] ?? 4500, reason(mapped.detail));
+          return false;
+        }
+      },
+      onSubscribe: (ctx, _id, payload) => {
+        let document: DocumentNode;
+        try {
+          // the gateway's document step, as on HTTP
+          guardDocument(payload.query);
+        } catch (error) {
+          return refused(error).errors;
+        }
+        try {
+          document = parse(payload.query);
+        } catch (error) {
+          return [new GraphQLError((error as Error).message, { extensions: { code: 'BAD_USER_INPUT' } })];
+        }
+        const errors = validate(gateway.schema, document, [...specifiedRules, ...options.validationRules]);
+        if (errors.length) return errors.map((e) => new GraphQLError(e.message, { nodes: e.nodes, extensions: { code: 'BAD_USER_INPUT' } }));
+        const operation = getOperationAST(document, payload.operationName);
+        if (operation?.operation !== 'subscription') {
+          return [new GraphQLError('Only subscriptions are served over WebSocket: send queries and mutations over HTTP', { extensions: { code: 'BAD_USER_INPUT' } })];
+        }
+        return { schema: gateway.schema, document, operationName: payload.operationName, variableValues: payload.variables ?? undefined, contextValue: contexts.get(ctx) };
+      },
+      subscribe: async (args) => {
+        try {
+          return await gateway.subscribe(args.document, args.operationName, (args.variableValues ?? undefined) as Record<string, unknown> | undefined, args.contextValue as RequestContext);
+        } catch (error) {
+          return refused(error);
+        }
+      },
+      onNext: (_ctx, _id, _payload, _args, result) => formatted(result),
+      onError: (_ctx, _id, _payload, errors) => errors.map((e) => graphqlError(e.toJSON(), e, logInternal)),
+    },
+    wsServer,
+  );
+  let stopping: Promise<void> | null = null;
+  return {
+    // completes every subscription and closes every socket (1001), then stops listening for upgrades; once
+    stop: () =>
+      (stopping ??= (async () => {
+        await server.dispose();
+        await new Promise<void>((resolve) => wsServer.close(() => resolve()));
+      })()),
+  };
+}

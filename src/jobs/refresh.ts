@@ -1,0 +1,194 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import { EventRefreshEntity } from '../../entities/event-refresh.entity';
+import { ServiceEventEntity } from '../../entities/service-event.entity';
+import { addDays } from '../../model/dates';
+import type { ServiceClock } from '../clock';
+import { AppError } from '../errors';
+import type { EventBus } from '../events/bus';
+import type { EventSink, ServiceEvent } from '../events/event';
+import { eventTimestamp, predictionEvent, type StageRecord, stageChangedEvent, thresholdEvent } from '../events/payloads';
+import { predictionEvents } from '../events/rules';
+import type { Logger } from '../logger';
+import type { AlertService } from '../services/alert.service';
+import type { ModelService } from '../services/model.service';
+import { recordSnapshots } from '../services/prediction-history';
+import type { PredictionResult, PredictionService } from '../services/prediction.service';
+
+const STATE_ROW = 'events';
+/** pg_advisory_xact_lock key: one refresh at a time across every instance on one PostgreSQL */
+const ADVISORY_LOCK_KEY = 74_110_010;
+
+export interface RefreshReport {
+  /** false when there was nothing to do: no data or model yet, or this day, data and model were refreshed already */
+  ran: boolean;
+  serviceDay: string;
+  /** bills whose nowcast was computed and compared */
+  bills: number;
+  events: ServiceEvent[];
+  durationMs: number;
+}
+
+/** Running totals for /metrics. */
+export interface RefreshStatistics {
+  runs: number;
+  seconds: number;
+  lastSeconds: number;
+  eventsByType: Record<string, number>;
+}
+
+export interface RefreshOptions {
+  /** PostgreSQL: take the advisory lock (PGlite is one process, where the in-process queue suffices) */
+  postgres: boolean;
+  /** written in the refresh's transaction with the events it emits (the webhook outbox is one); a sink that throws rolls the refresh back */
+  sinks: EventSink[];
+  bus: EventBus;
+  logger: Logger;
+  now?: () => Date;
+}
+
+/**
+ * The events refresh: recomputes the day's nowcasts of the bills that can still change (live as of
+ * the day, ending since the last refresh, or on a watchlist), compares each with its stored
+ * snapshots, stores the new snapshot, evaluates every active alert threshold, and records the
+ * events of the rules (src/events/rules.ts), the stage records first sitting since the last
+ * refreshed day and the thresholds that fired, all in one transaction with the sinks' writes.
+ * After the commit the events go to the bus. Runs when bill data changes (sync, replay) and when
+ * the service's day advances; one at a time in a process, and across processes on PostgreSQL.
+ */
+export class EventRefresh {
+  private queue: Promise<unknown> = Promise.resolve();
+  private lastSeen = '';
+  readonly statistics: RefreshStatistics = { runs: 0, seconds: 0, lastSeconds: 0, eventsByType: {} };
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly predictions: PredictionService,
+    private readonly models: ModelService,
+    private readonly alerts: AlertService,
+    private readonly clock: ServiceClock,
+    private readonly options: RefreshOptions,
+  ) {}
+
+  /**
+   * Refreshes for the service's day (or `day`); queued behind a refresh in progress. With
+   * `whileToday`, a run whose day is no longer the service's day when its turn comes (a replay
+   * moved on meanwhile) does nothing: it must not take the record back to an earlier day.
+   */
+  run(day: string = this.clock.today(), { whileToday = false } = {}): Promise<RefreshReport> {
+    const run = this.queue.then(() => (whileToday && day !== this.clock.today() ? { ran: false, serviceDay: day, bills: 0, events: [], durationMs: 0 } : this.runOnce(day)));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /**
+   * Runs the refresh when the service's day, the data state or the model differs from what this
+   * process last refreshed on: what the server's periodic tick calls (cheap when nothing moved).
+   */
+  async runIfDue(): Promise<RefreshReport | null> {
+    const { state } = await this.predictions.checkDataState();
+    const key = `${this.clock.today()}|${state}|${this.models.activeVersion()?.id ?? ''}`;
+    if (!state || !this.models.activeVersion() || key === this.lastSeen) return null;
+    const report = await this.run(this.clock.today(), { whileToday: true });
+    this.lastSeen = key;
+    return report;
+  }
+
+  /** Why a refresh cannot run yet (no data, no model), or null when it can. */
+  async notReady(): Promise<string | null> {
+    if (!(await this.predictions.checkDataState()).state) return 'no bill data has been synced yet';
+    if (!this.models.activeVersion()) return 'no model version is serving yet';
+    return null;
+  }
+
+  /** Resolves when no refresh is queued or running. */
+  async idle(): Promise<void> {
+    await this.queue;
+  }
+
+  private async runOnce(day: string): Promise<RefreshReport> {
+    const started = performance.now();
+    const report: RefreshReport = { ran: false, serviceDay: day, bills: 0, events: [], durationMs: 0 };
+    const { state: dataState } = await this.predictions.checkDataState();
+    const model = this.models.activeVersion();
+    if (!dataState || !model) return report;
+    const done = (state: EventRefreshEntity | null) => state?.serviceDay === day && state.dataState === dataState && state.modelVersion === model.id;
+    if (done(await this.dataSource.getRepository(EventRefreshEntity).findOneBy({ name: STATE_ROW }))) return report;
+
+    const nowcasts = await this.nowcasts(day);
+    const now = this.options.now?.() ?? new Date();
+    const timestamp = eventTimestamp(day, now);
+    const committed = await this.dataSource.transaction(async (manager) => {
+      if (this.options.postgres) await manager.query('SELECT pg_advisory_xact_lock($1)', [ADVISORY_LOCK_KEY]);
+      // read again under the lock: another instance may have done this refresh meanwhile
+      const state = await manager.findOneBy(EventRefreshEntity, { name: STATE_ROW });
+      if (done(state)) return null;
+      const sameDay = state?.serviceDay === day;
+      // stage records first sitting after the last refreshed day (only today's when the day went back, as in a replay)
+      const since = state && state.serviceDay < day ? state.serviceDay : addDays(day, -1);
+      const events: ServiceEvent[] = (await stageRecords(manager, since, day, sameDay)).map((s) => stageChangedEvent(s, timestamp));
+      const histories = await recordSnapshots(manager, nowcasts, { includeToday: sameDay });
+      for (const n of nowcasts) {
+        const { earlier, points } = histories.get(n.billId)!;
+        for (const type of predictionEvents(points)) events.push(predictionEvent(type, n, earlier[earlier.length - 1], timestamp));
+      }
+      const targets = await this.alerts.activeTargets(manager);
+      const triggers = await this.alerts.evaluate(manager, targets, new Map(nowcasts.map((n) => [n.billId, n])), histories, 'scheduled', now);
+      events.push(...triggers.map((t) => thresholdEvent(t, timestamp)));
+
+      if (events.length) {
+        await manager.insert(
+          ServiceEventEntity,
+          events.map((e) => ({ id: e.id, type: e.type, billId: e.data.bill_id, accountId: e.accountId ?? null, serviceDay: day, occurredAt: new Date(e.timestamp), data: e.data as object as Record<string, never> })),
+        );
+      }
+      for (const sink of this.options.sinks) await sink(manager, events);
+      await manager.upsert(EventRefreshEntity, { name: STATE_ROW, serviceDay: day, dataState, modelVersion: model.id, refreshedAt: now }, ['name']);
+      return events;
+    });
+    if (!committed) return report;
+    this.options.bus.publish(committed);
+
+    const seconds = (performance.now() - started) / 1000;
+    this.statistics.runs += 1;
+    this.statistics.seconds += seconds;
+    this.statistics.lastSeconds = seconds;
+    for (const e of committed) this.statistics.eventsByType[e.type] = (this.statistics.eventsByType[e.type] ?? 0) + 1;
+    Object.assign(report, { ran: true, bills: nowcasts.length, events: committed, durationMs: seconds * 1000 });
+    this.options.logger.info({ serviceDay: day, bills: report.bills, events: committed.length, ms: Math.round(report.durationMs) }, 'events refresh');
+    return report;
+  }
+
+  /**
+   * The day's nowcasts of the bills that can still change: introduced by the day and not settled
+   * before the previous day (enacted, withdrawn, or every session of theirs over), and every
+   * watched bill (thresholds watch them).
+   */
+  private async nowcasts(day: string): Promise<PredictionResult[]> {
+    const rows = (await this.dataSource.query(
+      `SELECT b.id FROM bill b
+       WHERE (b.introduced_date IS NULL OR b.introduced_date <= $1)
+         AND (b.outcome = 'pending' OR coalesce(b.royal_assent_date, b.withdrawn_date, (SELECT max(s.end_date) FROM parliamentary_session s WHERE s.id = ANY(b.session_ids)), '9999-12-31') >= $2)
+       UNION SELECT bill_id FROM watchlist_bill
+       ORDER BY 1`,
+      [day, addDays(day, -1)],
+    )) as { id: number }[];
+    const results = await this.predictions.nowcasts(rows.map((r) => r.id), day);
+    return results.filter((r): r is PredictionResult => !(r instanceof AppError));
+  }
+}
+
+/**
+ * Stage records whose first sitting falls in (since, day]: one bill.stage_changed each. A second
+ * refresh of the same day (new data) reports only the records the first did not.
+ */
+async function stageRecords(manager: EntityManager, since: string, day: string, sameDay: boolean): Promise<StageRecord[]> {
+  const reported = sameDay
+    ? `AND NOT EXISTS (SELECT 1 FROM service_event e WHERE e.service_day = $2 AND e.type = 'bill.stage_changed' AND e.bill_id = bill_stage.bill_id AND (e.data->>'stage_record_id')::int = bill_stage.id)`
+    : '';
+  const rows = (await manager.query(
+    `SELECT id, bill_id, stage, house, sitting_dates[1]::text AS date FROM bill_stage
+     WHERE sitting_dates[1] > $1 AND sitting_dates[1] <= $2 ${reported} ORDER BY sitting_dates[1], bill_id, seq`,
+    [since, day],
+  )) as { id: number; bill_id: number; stage: string; house: string; date: string }[];
+  return rows.map((r) => ({ billId: r.bill_id, stageRecordId: r.id, stage: r.stage, house: r.house, date: r.date }));
+}

@@ -1,0 +1,98 @@
+import type { EntityManager } from 'typeorm';
+import { addDays } from '../../model/dates';
+import { PredictionSnapshotEntity } from '../../entities/prediction-snapshot.entity';
+import type { PredictionResult } from './prediction.service';
+
+/** A bill's headline nowcast on one day: what snapshots keep and what alerts and events compare. */
+export interface PredictionPoint {
+  referenceDate: string;
+  modelVersion: number;
+  royalAssent: number;
+  nextStage30d: number;
+  timelineEtaDays: number | null;
+}
+
+/** Snapshots a history reaches back over: enough for the 7-day spike window and the 3-refresh trend. */
+export const HISTORY_DEPTH = 20;
+/** The window of a probability spike (events and `spike` thresholds alike). */
+export const SPIKE_WINDOW_DAYS = 7;
+
+export const pointOf = (n: PredictionResult): PredictionPoint => ({
+  referenceDate: n.referenceDate,
+  modelVersion: n.modelVersion,
+  royalAssent: n.probabilities.royal_assent,
+  nextStage30d: n.probabilities.next_stage_30d,
+  timelineEtaDays: n.timelineEtaDays,
+});
+
+const samePoint = (a: PredictionPoint, b: PredictionPoint) =>
+  a.modelVersion === b.modelVersion && a.referenceDate === b.referenceDate && a.royalAssent === b.royalAssent && a.nextStage30d === b.nextStage30d && a.timelineEtaDays === b.timelineEtaDays;
+
+/**
+ * How much a probability rose within the window ending with the last point: the last value minus
+ * the lowest in effect in the window (the last point before it started counts, as it was still in
+ * effect then). `points` oldest first; 0 when there is nothing earlier to compare with.
+ */
+export function riseWithin(points: readonly PredictionPoint[], key: 'royalAssent' | 'nextStage30d', days = SPIKE_WINDOW_DAYS): number {
+  if (points.length < 2) return 0;
+  const last = points[points.length - 1];
+  const start = addDays(last.referenceDate, -days);
+  let lowest = Infinity;
+  for (let i = points.length - 2; i >= 0; i--) {
+    lowest = Math.min(lowest, points[i][key]);
+    if (points[i].referenceDate <= start) break;
+  }
+  return Math.max(0, last[key] - lowest);
+}
+
+/** The larger rise of the Royal Assent and next-30-day probabilities within the spike window. */
+export const spikeRise = (points: readonly PredictionPoint[]): number => Math.max(riseWithin(points, 'royalAssent'), riseWithin(points, 'nextStage30d'));
+
+export interface BillHistory {
+  /** the stored snapshots this nowcast is compared with, oldest first */
+  earlier: PredictionPoint[];
+  /** `earlier` then today's nowcast */
+  points: PredictionPoint[];
+}
+
+/** Stored snapshots of the bills up to `today`, oldest first, at most HISTORY_DEPTH each. */
+async function storedHistories(manager: EntityManager, billIds: readonly number[], today: string): Promise<Map<number, PredictionPoint[]>> {
+  const rows = (await manager.query(
+    `SELECT bill_id, reference_date::text AS reference_date, model_version, royal_assent, next_stage30d, timeline_eta_days FROM (
+       SELECT s.*, row_number() OVER (PARTITION BY bill_id ORDER BY reference_date DESC, id DESC) AS position
+       FROM prediction_snapshot s WHERE bill_id = ANY($1) AND reference_date <= $2
+     ) recent WHERE position <= $3 ORDER BY bill_id, reference_date, id`,
+    [billIds, today, HISTORY_DEPTH],
+  )) as { bill_id: number; reference_date: string; model_version: number; royal_assent: number; next_stage30d: number; timeline_eta_days: number | null }[];
+  const histories = new Map<number, PredictionPoint[]>(billIds.map((id) => [id, []]));
+  for (const r of rows) {
+    histories.get(r.bill_id)!.push({ referenceDate: r.reference_date, modelVersion: r.model_version, royalAssent: r.royal_assent, nextStage30d: r.next_stage30d, timelineEtaDays: r.timeline_eta_days });
+  }
+  return histories;
+}
+
+/**
+ * Keeps each bill's nowcast as a snapshot unless the last one stored already says the same, and
+ * returns each bill's history ending with it. One read and one insert for all the bills. Without
+ * `includeToday` the snapshots dated today are not among the earlier points: a refresh for a new
+ * day compares with the days before, whatever a check (or an earlier replay) stored for today.
+ */
+export async function recordSnapshots(manager: EntityManager, nowcasts: readonly PredictionResult[], options: { includeToday: boolean }): Promise<Map<number, BillHistory>> {
+  const result = new Map<number, BillHistory>();
+  if (!nowcasts.length) return result;
+  const today = nowcasts[0].referenceDate;
+  const stored = await storedHistories(manager, nowcasts.map((n) => n.billId), today);
+  const rows: Partial<PredictionSnapshotEntity>[] = [];
+  for (const n of nowcasts) {
+    const history = stored.get(n.billId)!;
+    const current = pointOf(n);
+    const last = history[history.length - 1];
+    const changed = !last || !samePoint(last, current);
+    // today's nowcast is the last point: a stored copy of it is not also an earlier one
+    const earlier = options.includeToday ? (changed ? history : history.slice(0, -1)) : history.filter((p) => p.referenceDate < today);
+    if (changed) rows.push({ billId: n.billId, ...current });
+    result.set(n.billId, { earlier, points: [...earlier, current] });
+  }
+  if (rows.length) await manager.insert(PredictionSnapshotEntity, rows);
+  return result;
+}

@@ -1,0 +1,176 @@
+import type { AddressInfo } from 'node:net';
+import { type Client, createClient } from 'graphql-ws';
+import WebSocket from 'ws';
+import type { ServiceEvent } from '../../src/events/event';
+import { startTestApp, type TestApp } from '../support/test-app';
+
+/** GraphQL subscriptions on /graphql over graphql-ws: the third door of the gateway. */
+let t: TestApp;
+let url: string;
+const clients: Client[] = [];
+
+beforeAll(async () => {
+  t = await startTestApp({ trainModel: true });
+  await new Promise<void>((resolve) => t.app.httpServer.listen(0, '127.0.0.1', resolve));
+  url = `ws://127.0.0.1:${(t.app.httpServer.address() as AddressInfo).port}/graphql`;
+  // the day before the period, the baseline every later refresh compares with
+  t.services.clock.moveTo('2021-11-18');
+  await t.services.refresh.run('2021-11-18');
+}, 120_000);
+
+afterAll(async () => {
+  for (const c of clients) await c.dispose();
+  await t?.close();
+});
+
+function client(connectionParams: Record<string, unknown> | undefined, onClose?: (code: number, reason: string) => void): Client {
+  const c = createClient({
+    url,
+    webSocketImpl: WebSocket,
+    connectionParams,
+    retryAttempts: 0,
+    lazy: false,
+    on: { closed: (event) => onClose?.((event as { code: number }).code, (event as { reason: string }).reason) },
+    onNonLazyError: () => undefined,
+  });
+  clients.push(c);
+  return c;
+}
+
+/** The close code and reason a connection ends with. */
+const closeOf = (params: Record<string, unknown> | undefined) =>
+  new Promise<{ code: number; reason: string }>((resolve) => {
+    client(params, (code, reason) => resolve({ code, reason }));
+  });
+
+interface Collected<T> {
+  results: T[];
+  errors: unknown[];
+  next(count: number): Promise<T[]>;
+  stop(): void;
+}
+
+function collect<T = Record<string, any>>(c: Client, query: string): Collected<T> {
+  const results: T[] = [];
+  const errors: unknown[] = [];
+  const waiters: Array<() => void> = [];
+  const stop = c.subscribe<T>({ query }, {
+    next: (value) => {
+      if (value.errors) errors.push(...value.errors);
+      if (value.data) results.push(value.data as T);
+      waiters.forEach((w) => w());
+    },
+    error: (error) => {
+      errors.push(...(Array.isArray(error) ? error : [error]));
+      waiters.forEach((w) => w());
+    },
+    complete: () => waiters.forEach((w) => w()),
+  });
+  return {
+    results,
+    errors,
+    stop,
+    next: (count) =>
+      new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`waited for ${count} results, got ${results.length}: ${JSON.stringify(errors)}`)), 15_000);
+        const check = () => {
+          if (results.length >= count || errors.length) {
+            clearTimeout(timer);
+            resolve(results.slice(0, count));
+          }
+        };
+        waiters.push(check);
+        check();
+      }),
+  };
+}
+
+/** Waits until the server holds `count` event subscriptions, so a refresh after it reaches them. */
+async function subscribed(count: number): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  while (t.services.eventBus.subscribers() < count) {
+    if (Date.now() > deadline) throw new Error(`${t.services.eventBus.subscribers()} subscriptions open, waited for ${count}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+async function proUserWatching(billIds: number[]): Promise<string> {
+  const email = `watcher-${billIds.join('-')}-${Date.now()}@example.com`;
+  const key = await t.userWithKey('pro', email);
+  const accountId = await t.accountIdOf(email);
+  await t.services.watchlists.create(accountId, { name: 'watched', billIds } as never);
+  return key;
+}
+
+describe('connection_init', () => {
+  it('closes with 4401 without a key, and with a key that is not one', async () => {
+    expect((await closeOf(undefined)).code).toBe(4401);
+    expect(await closeOf({ authorization: 'Bearer bp_notakey' })).toEqual({ code: 4401, reason: 'Invalid or revoked API key' });
+    expect((await closeOf({ authorization: 'Basic abc' })).code).toBe(4401);
+  });
+
+  it('closes with 4403 for a Free user', async () => {
+    const key = await t.userWithKey('free');
+    expect((await closeOf({ 'x-api-key': key })).code).toBe(4403);
+  });
+
+  it('answers FORBIDDEN to a Pilot user asking for a Pro-only type, and BAD_USER_INPUT naming an unknown type', async () => {
+    const c = client({ authorization: `Bearer ${await t.userWithKey('pilot')}` });
+    const pro = collect(c, 'subscription { events(types: ["prediction.trending_up"]) { id } }');
+    await pro.next(1).catch(() => undefined);
+    expect(pro.errors).toEqual([expect.objectContaining({ message: 'prediction.trending_up events need the pro tier', extensions: { code: 'FORBIDDEN' } })]);
+    const typed = collect(c, 'subscription { predictionTrendingUp { id } }');
+    await typed.next(1).catch(() => undefined);
+    expect(typed.errors).toEqual([expect.objectContaining({ extensions: { code: 'FORBIDDEN' } })]);
+    const unknown = collect(c, 'subscription { events(types: ["bill.renamed"]) { id } }');
+    await unknown.next(1).catch(() => undefined);
+    expect(unknown.errors).toEqual([expect.objectContaining({ extensions: { code: 'BAD_USER_INPUT' } })]);
+    expect((unknown.errors[0] as Error).message).toContain('unknown event type "bill.renamed"');
+  });
+
+  it('serves subscriptions only: a query over the socket is refused', async () => {
+    const c = client({ authorization: `Bearer ${await t.userWithKey('pro')}` });
+    const query = collect(c, '{ serviceStatus { today } }');
+    await query.next(1).catch(() => undefined);
+    expect(query.errors).toEqual([expect.objectContaining({ message: expect.stringContaining('Only subscriptions are served over WebSocket') })]);
+  });
+});
+
+describe('events', () => {
+  it('delivers the events of watched bills, with the ids of the event log, to `events` and the typed field alike', async () => {
+    const watching = client({ authorization: `Bearer ${await proUserWatching([2900])}` });
+    const other = client({ authorization: `Bearer ${await proUserWatching([3089])}` });
+    const all = collect(watching, 'subscription { events { id type timestamp data } }');
+    const typed = collect(watching, 'subscription { billStageChanged(billIds: [2900]) { id billId stage house date } }');
+    const elsewhere = collect(other, 'subscription { billStageChanged { id billId } }');
+    await subscribed(3);
+
+    // 19 November 2021: the Marriage and Civil Partnership (Minimum Age) Bill's second reading
+    t.services.clock.moveTo('2021-11-19');
+    const report = await t.services.refresh.run('2021-11-19');
+    const logged = report.events.filter((e: ServiceEvent) => e.data.bill_id === 2900);
+    const stageChange = logged.find((e) => e.type === 'bill.stage_changed')!;
+    expect(stageChange.data).toMatchObject({ stage: 'second_reading', house: 'Commons', date: '2021-11-19' });
+
+    const received = await all.next(logged.length);
+    expect(received.map((r) => r.events.id).sort()).toEqual(logged.map((e) => e.id).sort());
+    const [stage] = await typed.next(1);
+    expect(stage.billStageChanged).toEqual({ id: stageChange.id, billId: 2900, stage: 'second_reading', house: 'Commons', date: '2021-11-19' });
+    const fromLog = received.find((r) => r.events.id === stageChange.id)!.events;
+    expect(fromLog).toEqual({ id: stageChange.id, type: 'bill.stage_changed', timestamp: stageChange.timestamp, data: stageChange.data });
+    expect(elsewhere.results).toEqual([]);
+    for (const s of [all, typed, elsewhere]) s.stop();
+  });
+
+  it('closes open subscriptions when the server shuts down', async () => {
+    const key = await t.userWithKey('pro');
+    let closed!: Promise<number>;
+    const c = client({ authorization: `Bearer ${key}` });
+    const open = t.services.eventBus.subscribers();
+    closed = new Promise<number>((resolve) => c.on('closed', (event) => resolve((event as { code: number }).code)));
+    collect(c, 'subscription { events { id } }');
+    await subscribed(open + 1);
+    await t.app.stop();
+    expect(await closed).toBe(1001);
+  });
+});
