@@ -5,6 +5,7 @@ import type { Context } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import type { RequestContext } from './context';
+import { CONNECTION_INIT_KEY_REQUIRED } from './gateway/credential';
 import { guardDocument } from './gateway/document-guard';
 import { graphqlError, mapError } from './gateway/error-mapping';
 import type { Gateway, GatewayRequest } from './gateway/pipeline';
@@ -48,7 +49,7 @@ export function createWebSocketDoor(gateway: Gateway, options: WebSocketDoorOpti
           const context = await gateway.start(request);
           if (!context.user) {
             gateway.finish(request, context, 401);
-            ctx.extra.socket.close(4401, 'An API key is required: {"authorization": "Bearer <key>"} in the connection_init payload');
+            ctx.extra.socket.close(4401, CONNECTION_INIT_KEY_REQUIRED);
             return false;
           }
           gateway.finish(request, context, 200);

@@ -34,6 +34,9 @@ function fromHeaders(headers: IncomingHttpHeaders): Credential | null {
   return null;
 }
 
+/** What a WebSocket client that presented no key is told (the socket closes with 4401). */
+export const CONNECTION_INIT_KEY_REQUIRED = 'An API key is required: {"authorization": "Bearer <key>"} in the connection_init payload';
+
 /**
  * `{"authorization": "Bearer <key>"}` or `{"x-api-key": "<key>"}` in the `connection_init`
  * payload (names in any case), read as the headers of the same names are.

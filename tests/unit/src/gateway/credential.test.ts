@@ -24,3 +24,19 @@ describe('readCredential from HTTP headers', () => {
     expect(fromHeaders({ 'x-api-key': ['bp_first', 'bp_second'] })).toEqual({ kind: 'api-key', key: 'bp_first' });
   });
 });
+
+describe('the connection_init payload (WebSocket door)', () => {
+  const read = (payload: Record<string, unknown> | null | undefined) => readCredential({ kind: 'connection-init', payload });
+
+  it('reads authorization or x-api-key, in any case, as the headers of the same names', () => {
+    expect(read({ authorization: 'Bearer bp_1' })).toEqual({ kind: 'api-key', key: 'bp_1' });
+    expect(read({ 'X-API-Key': 'bp_2' })).toEqual({ kind: 'api-key', key: 'bp_2' });
+    expect(read({ other: 'x' })).toBeNull();
+    expect(read(undefined)).toBeNull();
+  });
+
+  it('refuses a credential that is not a string, and an Authorization of another scheme alone', () => {
+    expect(() => read({ authorization: 42 })).toThrow(expect.objectContaining({ code: 'UNAUTHENTICATED' }));
+    expect(() => read({ authorization: 'Basic abc' })).toThrow(expect.objectContaining({ code: 'UNAUTHENTICATED' }));
+  });
+});
