@@ -1,5 +1,5 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
-import { Field, Float, Int, ObjectType } from 'type-graphql';
+import { Field, Float, Int, InterfaceType, ObjectType } from 'type-graphql';
 
 @ObjectType('Event', { description: 'An event in the payload every channel carries (webhooks too): docs/api.md#events', simpleResolvers: true })
 export class EventType {
@@ -16,17 +16,21 @@ export class EventType {
   data: Record<string, unknown>;
 }
 
-@ObjectType('StageChangedEvent', { description: 'bill.stage_changed: a stage record first sat', simpleResolvers: true })
-export class StageChangedEventType {
-  @Field(() => String)
+/** What every typed event has: its id (the same on every channel), when, and its bill. */
+@InterfaceType('BillEvent', { description: 'what every typed event has' })
+export abstract class BillEventType {
+  @Field(() => String, { description: '"evt_…", the same on every channel and retry' })
   id: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'ISO 8601 of the service day and the time of the refresh' })
   timestamp: string;
 
   @Field(() => Int)
   billId: number;
+}
 
+@ObjectType('StageChangedEvent', { description: 'bill.stage_changed: a stage record first sat', simpleResolvers: true, implements: BillEventType })
+export class StageChangedEventType extends BillEventType {
   @Field(() => String, { description: 'the normalised stage name, e.g. second_reading' })
   stage: string;
 
@@ -52,19 +56,10 @@ export class PredictionValuesType {
   timelineEtaDays: number | null;
 }
 
-@ObjectType('PredictionEvent', { description: 'a prediction event (prediction.updated, …): the new values and those compared against', simpleResolvers: true })
-export class PredictionEventType {
-  @Field(() => String)
-  id: string;
-
-  @Field(() => String)
+@ObjectType('PredictionEvent', { description: 'a prediction event (prediction.updated, …): the new values and those compared against', simpleResolvers: true, implements: BillEventType })
+export class PredictionEventType extends BillEventType {
+  @Field(() => String, { description: 'e.g. "prediction.updated"' })
   type: string;
-
-  @Field(() => String)
-  timestamp: string;
-
-  @Field(() => Int)
-  billId: number;
 
   @Field(() => PredictionValuesType)
   current: PredictionValuesType;
@@ -73,17 +68,8 @@ export class PredictionEventType {
   previous: PredictionValuesType;
 }
 
-@ObjectType('ThresholdCrossedEvent', { description: 'prediction.crossed_threshold: one of your alert thresholds fired', simpleResolvers: true })
-export class ThresholdCrossedEventType {
-  @Field(() => String)
-  id: string;
-
-  @Field(() => String)
-  timestamp: string;
-
-  @Field(() => Int)
-  billId: number;
-
+@ObjectType('ThresholdCrossedEvent', { description: 'prediction.crossed_threshold: one of your alert thresholds fired', simpleResolvers: true, implements: BillEventType })
+export class ThresholdCrossedEventType extends BillEventType {
   @Field(() => Int)
   thresholdId: number;
 
