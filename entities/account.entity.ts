@@ -17,6 +17,10 @@ export class AccountEntity {
   @Column({ type: 'text' })
   tier: Tier;
 
+  /** scrypt hash of the dashboard password (src/services/password.ts); null for an account made by the admin command */
+  @Column({ type: 'text', nullable: true, select: false })
+  passwordHash: string | null;
+
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt: Date;
 

@@ -6,10 +6,15 @@ import { AppError } from '../src/errors';
  * Who may call a root field. Every Query, Mutation and Subscription field declares one (a test
  * walks the schema); the rule is also visible in the field's extensions.
  * - `public`: anyone, with or without a key;
- * - `authenticated`: any user with a valid key (Free users never get this far: see src/gateway/principal.ts);
- * - `pro`: Pro tier only.
+ * - `authenticated`: any signed-in caller: a valid key (Free users' keys never get this far: see
+ *   src/gateway/principal.ts) or a dashboard session of any tier;
+ * - `pilot`: Pilot tier or above (watchlists, alerts, batches: a Free user meets it in the dashboard);
+ * - `pro`: Pro tier only;
+ * - `dashboard`: a dashboard session only, never an API key (the account's keys, password, log-out).
  */
-export type AccessRule = 'public' | 'authenticated' | 'pro';
+export type AccessRule = 'public' | 'authenticated' | 'pilot' | 'pro' | 'dashboard';
+
+export const ACCESS_RULES: readonly AccessRule[] = ['public', 'authenticated', 'pilot', 'pro', 'dashboard'];
 
 export interface AccessOptions {
   /** parts of the service that must be ready (see Readiness), e.g. 'data' */
@@ -25,7 +30,9 @@ export function checkAccess(rule: AccessRule, requires: readonly string[], conte
   if (rule !== 'public' && !context.user) {
     throw new AppError('UNAUTHENTICATED', 'An API key is required: send "Authorization: Bearer <key>" or "X-API-Key: <key>"');
   }
+  if (rule === 'pilot' && context.user?.tier === 'free') throw new AppError('FORBIDDEN', 'This operation needs the pilot tier or above');
   if (rule === 'pro' && context.user?.tier !== 'pro') throw new AppError('FORBIDDEN', 'This operation needs the pro tier');
+  if (rule === 'dashboard' && context.user?.credential !== 'session') throw new AppError('FORBIDDEN', 'This operation is for the account dashboard: log in there (an API key cannot do it)');
   for (const part of requires) {
     if (!context.services.readiness.isReady(part)) {
       throw new AppError('SERVICE_UNAVAILABLE', `Service unavailable: ${context.services.readiness.reasons().join('; ')}`);

@@ -1,8 +1,21 @@
-import { Ctx, Query, Resolver } from 'type-graphql';
+import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../src/context';
+import { AppError } from '../src/errors';
+import type { IssuedSession } from '../src/services/session.service';
 import { Access } from './access';
-import { AccountType } from './account.type';
+import { AccountType, ApiKeyType, CreatedApiKeyType, CredentialsInput, UsageType } from './account.type';
 import type { Tier } from './enums';
+
+/** The browser's side of a request; sign-up and log-in refuse a page of another site (login CSRF). */
+function browserOf(context: RequestContext, { sameSiteOnly = false } = {}) {
+  if (!context.browser) throw new AppError('FORBIDDEN', 'This operation is for the account dashboard');
+  if (sameSiteOnly && context.browser.crossSite) throw new AppError('FORBIDDEN', 'Cross-site request refused: log in from the dashboard’s own pages');
+  return context.browser;
+}
+
+const keepSession = (context: RequestContext, session: IssuedSession | 'ended') => {
+  browserOf(context).sessionChange = session;
+};
 
 @Resolver(() => AccountType)
 export class AccountResolver {
@@ -10,5 +23,66 @@ export class AccountResolver {
   @Access('authenticated')
   me(@Ctx() { user }: RequestContext): AccountType {
     return { id: user!.accountId, email: user!.email, tier: user!.tier as Tier };
+  }
+
+  @Query(() => [UsageType], { description: 'Today’s use of each daily limit of the calling account, with when they reset' })
+  @Access('authenticated')
+  usage(@Ctx() { quota }: RequestContext): Promise<UsageType[]> {
+    return quota!.usage();
+  }
+
+  @Mutation(() => AccountType, { description: 'Dashboard: makes a Free account and signs the browser in (sets the session cookie)' })
+  @Access('public')
+  async signUp(@Arg('input', () => CredentialsInput) input: CredentialsInput, @Ctx() context: RequestContext): Promise<AccountType> {
+    browserOf(context, { sameSiteOnly: true });
+    const { account, session } = await context.services.sessions.signUp(input.email, input.password);
+    keepSession(context, session);
+    return { ...account, tier: account.tier as Tier };
+  }
+
+  @Mutation(() => AccountType, { description: 'Dashboard: signs the browser in; a wrong email and a wrong password get the same answer' })
+  @Access('public')
+  async logIn(@Arg('input', () => CredentialsInput) input: CredentialsInput, @Ctx() context: RequestContext): Promise<AccountType> {
+    const browser = browserOf(context, { sameSiteOnly: true });
+    const { account, session } = await context.services.sessions.logIn(input.email, input.password, browser.clientAddress);
+    keepSession(context, session);
+    return { ...account, tier: account.tier as Tier };
+  }
+
+  @Mutation(() => Boolean, { description: 'Dashboard: ends this browser’s session' })
+  @Access('dashboard')
+  async logOut(@Ctx() context: RequestContext): Promise<boolean> {
+    await context.services.sessions.logOut(context.user!.sessionId!);
+    keepSession(context, 'ended');
+    return true;
+  }
+
+  @Mutation(() => Boolean, { description: 'Dashboard: changes the password and ends every session of the account (this browser gets a new one)' })
+  @Access('dashboard')
+  async changePassword(@Arg('currentPassword', () => String) currentPassword: string, @Arg('newPassword', () => String) newPassword: string, @Ctx() context: RequestContext): Promise<boolean> {
+    const session = await context.services.sessions.changePassword(context.user!.accountId, currentPassword, newPassword, context.browser?.clientAddress);
+    keepSession(context, session);
+    return true;
+  }
+
+  @Query(() => [ApiKeyType], { description: 'Dashboard: the account’s API keys, revoked ones included' })
+  @Access('dashboard')
+  async apiKeys(@Ctx() { user, services }: RequestContext): Promise<ApiKeyType[]> {
+    return services.apiKeys.keysOf(user!.accountId);
+  }
+
+  @Mutation(() => CreatedApiKeyType, { description: 'Dashboard: issues an API key (Pilot tier or above); the key is in this answer only' })
+  @Access('dashboard')
+  async createApiKey(@Arg('name', () => String, { nullable: true }) name: string | null, @Ctx() { user, services }: RequestContext): Promise<CreatedApiKeyType> {
+    const issued = await services.apiKeys.create(user!.email, name ?? undefined);
+    const key = (await services.apiKeys.keysOf(user!.accountId)).find((k) => k.prefix === issued.prefix)!;
+    return { apiKey: issued.api_key, key };
+  }
+
+  @Mutation(() => ApiKeyType, { description: 'Dashboard: revokes one of the account’s keys at once; another account’s key is NOT_FOUND' })
+  @Access('dashboard')
+  async revokeApiKey(@Arg('prefix', () => String) prefix: string, @Ctx() { user, services }: RequestContext): Promise<ApiKeyType> {
+    await services.apiKeys.revoke(prefix, user!.accountId);
+    return (await services.apiKeys.keysOf(user!.accountId)).find((k) => k.prefix === prefix)!;
   }
 }

@@ -1,7 +1,7 @@
-import { Field, Int, ObjectType } from 'type-graphql';
+import { Field, InputType, Int, ObjectType } from 'type-graphql';
 import { Tier } from './enums';
 
-@ObjectType('Account', { description: 'The account an API key belongs to' })
+@ObjectType('Account', { description: 'The calling account' })
 export class AccountType {
   @Field(() => Int)
   id: number;
@@ -11,4 +11,55 @@ export class AccountType {
 
   @Field(() => Tier)
   tier: Tier;
+}
+
+@ObjectType('Usage', { description: 'Today’s use of one daily limit (per account, per UTC day)' })
+export class UsageType {
+  @Field(() => String, { description: 'calls (API calls), batches (batch requests) or predictions' })
+  kind: string;
+
+  @Field(() => Int)
+  used: number;
+
+  @Field(() => Int, { description: 'the tier’s daily limit (a fair-use ceiling for unlimited)' })
+  limit: number;
+
+  @Field(() => Date, { description: 'the next midnight UTC' })
+  resetsAt: Date;
+}
+
+@ObjectType('ApiKey', { description: 'An API key as its owner sees it: never the key itself' })
+export class ApiKeyType {
+  @Field(() => String, { description: 'the key’s first characters, e.g. bp_0123abcd' })
+  prefix: string;
+
+  @Field(() => String, { nullable: true })
+  name: string | null;
+
+  @Field(() => Date)
+  createdAt: Date;
+
+  @Field(() => Date, { nullable: true })
+  lastUsedAt: Date | null;
+
+  @Field(() => Date, { nullable: true, description: 'null while the key works' })
+  revokedAt: Date | null;
+}
+
+@ObjectType('CreatedApiKey')
+export class CreatedApiKeyType {
+  @Field(() => String, { description: 'the key: shown this once, never stored' })
+  apiKey: string;
+
+  @Field(() => ApiKeyType)
+  key: ApiKeyType;
+}
+
+@InputType('Credentials')
+export class CredentialsInput {
+  @Field(() => String)
+  email: string;
+
+  @Field(() => String)
+  password: string;
 }

@@ -1,6 +1,6 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Args, Ctx, FieldResolver, Info, Int, Query, Resolver, Root } from 'type-graphql';
-import { deliverPrediction } from './deliver-prediction';
+import { deliverPrediction, deliverPredictionHistory } from './deliver-prediction';
 import type { BillEntity } from '../entities/bill.entity';
 import type { BillStageEntity } from '../entities/bill-stage.entity';
 import type { RequestContext } from '../src/context';
@@ -10,7 +10,7 @@ import { BillsArgs } from './bill.input';
 import { BillConnectionType, BillType, DivisionType, ParliamentarySessionType, SponsorType, StageType } from './bill.type';
 import { DateScalar } from './date.scalar';
 import { parseBillId } from './bill-id';
-import { PredictionType } from './prediction.type';
+import { PredictionPointType, PredictionType } from './prediction.type';
 
 @Resolver(() => BillType)
 export class BillResolver {
@@ -67,6 +67,13 @@ export class BillResolver {
     @Info() info: GraphQLResolveInfo,
   ): Promise<PredictionType> {
     return deliverPrediction(context, bill.id, context.services.predictions.referenceDate(referenceDate), info);
+  }
+
+  @FieldResolver(() => [PredictionPointType], {
+    description: 'Nowcasts over the bill’s life, for a chart: each uses only the facts known on its date (an honest backtest), with a point on each stage date and the day before; charged as one prediction',
+  })
+  predictionHistory(@Root() bill: BillEntity, @Ctx() context: RequestContext, @Info() info: GraphQLResolveInfo): Promise<PredictionPointType[]> {
+    return deliverPredictionHistory(context, bill, info);
   }
 
   @FieldResolver(() => [DivisionType], { description: 'Commons divisions on the bill (data to July 2018 only)' })

@@ -1,9 +1,12 @@
 import { type GraphQLResolveInfo, responsePathAsArray } from 'graphql';
+import type { BillEntity } from '../entities/bill.entity';
 import type { RequestContext } from '../src/context';
 import { AppError } from '../src/errors';
 import { predictionChargeId } from '../src/loaders';
+import { historyDates, historyEnd } from '../src/services/chart-dates';
+import type { BillStatusAsOf } from './enums';
 import { toPredictionType } from './prediction.mapper';
-import type { PredictionType } from './prediction.type';
+import type { PredictionPointType, PredictionType } from './prediction.type';
 
 /**
  * A bill's nowcast for the field being resolved, through the request's loader (a bill and date
@@ -16,4 +19,26 @@ export async function deliverPrediction({ loaders, quota }: RequestContext, bill
   if (result instanceof AppError) throw result;
   quota?.deliveries.deliveredAt(predictionChargeId(key), responsePathAsArray(info.path));
   return toPredictionType(result);
+}
+
+/**
+ * A bill's chart: its nowcasts at dates over its life (see historyDates), charged as one
+ * prediction: on the website as the bill's one opening of the day (with its other predictions),
+ * on the API as one prediction given back if the field does not reach the response.
+ */
+export async function deliverPredictionHistory({ services, loaders, quota }: RequestContext, bill: BillEntity, info: GraphQLResolveInfo): Promise<PredictionPointType[]> {
+  const today = services.clock.today();
+  const stageDates = (await loaders.stagesOfBill.load(bill.id)).flatMap((stage) => stage.sittingDates.slice(0, 1)).sort();
+  const current = await services.predictions.nowcast(bill.id, today);
+  const first = bill.introducedDate ?? stageDates[0] ?? today;
+  const points = await services.predictions.nowcastsOfBill(bill.id, historyDates(first, historyEnd(today, current.status === 'live', stageDates.at(-1) ?? null), stageDates));
+  if (quota?.website) {
+    const [charged] = await quota.chargeBillViews([bill.id], [true]);
+    if (charged instanceof AppError) throw charged;
+  } else if (quota) {
+    const path = responsePathAsArray(info.path);
+    await quota.require('predictions');
+    quota.deliveries.charged(`history@${path.join('.')}`, 'predictions', 1, path);
+  }
+  return points.map((p) => ({ referenceDate: p.referenceDate, status: p.status as BillStatusAsOf, royalAssent: p.probabilities.royal_assent, nextStage30d: p.probabilities.next_stage_30d }));
 }

@@ -32,7 +32,7 @@ export class PredictionResolver {
   }
 
   @Query(() => BatchPredictionsType, { description: 'Nowcasts of up to 100 bills; each item succeeds or fails on its own' })
-  @Access('authenticated', { requires: ['data', 'model'] })
+  @Access('pilot', { requires: ['data', 'model'] })
   async predictions(
     @Args(() => BatchPredictionArgs) { billIds, referenceDate }: BatchPredictionArgs,
     @Ctx() { services, quota }: RequestContext,

@@ -190,3 +190,18 @@ export class ImminentBillsType {
   @Field(() => Int)
   count: number;
 }
+
+@ObjectType('PredictionPoint', { description: 'A nowcast at a past date of a bill’s life: a point of its chart', simpleResolvers: true })
+export class PredictionPointType {
+  @Field(() => DateScalar)
+  referenceDate: string;
+
+  @Field(() => BillStatusAsOf)
+  status: BillStatusAsOf;
+
+  @Field(() => Float, { description: 'probability of Royal Assent, as known on referenceDate' })
+  royalAssent: number;
+
+  @Field(() => Float, { description: 'probability of a main stage sitting within 30 days of referenceDate' })
+  nextStage30d: number;
+}

@@ -29,13 +29,13 @@ function triggerIdOf(cursor: string): number {
 @Resolver(() => WatchlistType)
 export class WatchlistResolver {
   @Query(() => [WatchlistType], { description: 'The caller’s watchlists' })
-  @Access('authenticated')
+  @Access('pilot')
   watchlists(@Ctx() { user, services }: RequestContext) {
     return services.watchlists.list(user!.accountId);
   }
 
   @Query(() => WatchlistType, { description: 'One of the caller’s watchlists; another account’s answers NOT_FOUND' })
-  @Access('authenticated')
+  @Access('pilot')
   async watchlist(@Arg('id', () => Int) id: number, @Ctx() { user, services }: RequestContext) {
     const watchlist = await services.watchlists.get(user!.accountId, id);
     return { ...watchlist, billCount: watchlist.bills.length };
@@ -49,28 +49,35 @@ export class WatchlistResolver {
   }
 
   @Mutation(() => WatchlistType)
-  @Access('authenticated')
+  @Access('pilot')
   async createWatchlist(@Arg('input', () => CreateWatchlistInput) input: CreateWatchlistInput, @Ctx() { user, services }: RequestContext) {
     const created = await services.watchlists.create(user!.accountId, input);
     return { ...created, billCount: created.bills.length };
   }
 
+  @Mutation(() => WatchlistType)
+  @Access('pilot')
+  async renameWatchlist(@Arg('id', () => Int) id: number, @Arg('name', () => String) name: string, @Ctx() { user, services }: RequestContext) {
+    const watchlist = await services.watchlists.rename(user!.accountId, id, name);
+    return { ...watchlist, billCount: watchlist.bills.length };
+  }
+
   @Mutation(() => Boolean, { description: 'Deletes the watchlist and its thresholds; its alert history stays readable' })
-  @Access('authenticated')
+  @Access('pilot')
   async deleteWatchlist(@Arg('id', () => Int) id: number, @Ctx() { user, services }: RequestContext) {
     await services.watchlists.delete(user!.accountId, id);
     return true;
   }
 
   @Mutation(() => WatchlistType)
-  @Access('authenticated')
+  @Access('pilot')
   async addBillsToWatchlist(@Arg('id', () => Int) id: number, @Arg('billIds', () => [Int]) billIds: number[], @Ctx() { user, services }: RequestContext) {
     const watchlist = await services.watchlists.addBills(user!.accountId, id, parseBillIds(billIds));
     return { ...watchlist, billCount: watchlist.bills.length };
   }
 
   @Mutation(() => WatchlistType)
-  @Access('authenticated')
+  @Access('pilot')
   async removeBillFromWatchlist(@Arg('id', () => Int) id: number, @Arg('billId', () => Int) billId: number, @Ctx() { user, services }: RequestContext) {
     const watchlist = await services.watchlists.removeBill(user!.accountId, id, billId);
     return { ...watchlist, billCount: watchlist.bills.length };
@@ -80,26 +87,26 @@ export class WatchlistResolver {
 @Resolver(() => AlertThresholdType)
 export class AlertResolver {
   @Query(() => [AlertThresholdType], { description: 'Every alert threshold of the caller' })
-  @Access('authenticated')
+  @Access('pilot')
   alertThresholds(@Ctx() { user, services }: RequestContext) {
     return services.alerts.list(user!.accountId, user!.tier);
   }
 
   @Mutation(() => AlertThresholdType)
-  @Access('authenticated')
+  @Access('pilot')
   createAlertThreshold(@Arg('input', () => CreateAlertThresholdInput) input: CreateAlertThresholdInput, @Ctx() { user, services }: RequestContext) {
     return services.alerts.create(user!.accountId, user!.tier, input);
   }
 
   @Mutation(() => Boolean)
-  @Access('authenticated')
+  @Access('pilot')
   async deleteAlertThreshold(@Arg('id', () => Int) id: number, @Ctx() { user, services }: RequestContext) {
     await services.alerts.delete(user!.accountId, id);
     return true;
   }
 
   @Mutation(() => AlertCheckResultType, { description: 'Evaluates the caller’s thresholds against today’s nowcasts now, and records what fires' })
-  @Access('authenticated', { requires: ['data', 'model'] })
+  @Access('pilot', { requires: ['data', 'model'] })
   checkAlerts(@Ctx() { user, services, quota }: RequestContext) {
     return services.alerts.check(user!.accountId, user!.tier, 'manual', quota!);
   }

@@ -6,9 +6,19 @@ import type { Gateway, GatewayRequest } from '../src/gateway/pipeline';
 
 export type Handler = (req: express.Request, context: RequestContext) => Promise<unknown>;
 
-/** What the gateway needs of an express request: its headers (the credential), id and peer address. */
-export function gatewayRequest(req: express.Request): GatewayRequest {
-  return { credentials: { kind: 'http-headers', headers: req.headers }, requestId: String((req as { id?: unknown }).id ?? ''), clientAddress: req.socket.remoteAddress };
+/**
+ * What the gateway needs of an express request: its headers (the credential), id and client
+ * address. `browser`: the door serves the dashboard too, so the session cookie counts and the
+ * gateway learns the host and scheme the browser used (never on /api/v1).
+ */
+export function gatewayRequest(req: express.Request, { browser = false } = {}): GatewayRequest {
+  return {
+    credentials: { kind: 'http-headers', headers: req.headers, sessionCookie: browser },
+    requestId: String((req as { id?: unknown }).id ?? ''),
+    // req.ip is the socket's address unless TRUST_PROXY trusts the proxy's X-Forwarded-For
+    clientAddress: req.ip ?? req.socket.remoteAddress,
+    ...(browser ? { browser: { host: req.host, secure: req.secure } } : {}),
+  };
 }
 
 /**
@@ -25,7 +35,7 @@ export function route(gateway: Gateway, handler: Handler): RequestHandler {
     try {
       context = await gateway.start(request);
       const body = await handler(req, context);
-      res.set(gateway.headers(context));
+      res.set(gateway.headers(context, request));
       if (body instanceof SharedAnswer) {
         res.type('application/json');
         if (body.etag) res.set('ETag', body.etag);
@@ -33,7 +43,7 @@ export function route(gateway: Gateway, handler: Handler): RequestHandler {
       } else res.status(200).json(body);
       gateway.finish(request, context, 200);
     } catch (error) {
-      res.set(gateway.headers(context));
+      res.set(gateway.headers(context, request));
       next(error);
       gateway.finish(request, context, res.statusCode);
     }

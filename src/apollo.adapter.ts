@@ -51,7 +51,7 @@ function answerHead(gateway: Gateway): ApolloServerPlugin<ApolloContext> {
             response.http.status = ERROR_CODES.SERVICE_UNAVAILABLE;
           }
           // a refusal's own headers (which limit refused) come first
-          for (const [name, value] of Object.entries(gateway.headers(contextValue))) if (!response.http.headers.has(name.toLowerCase())) response.http.headers.set(name.toLowerCase(), value);
+          for (const [name, value] of Object.entries(gateway.headers(contextValue, contextValue.gatewayRequest))) if (!response.http.headers.has(name.toLowerCase())) response.http.headers.set(name.toLowerCase(), value);
           if (contextValue.gatewayRequest) gateway.finish(contextValue.gatewayRequest, contextValue, response.http.status ?? 200);
         },
       };
@@ -93,7 +93,7 @@ export async function createApolloDoor(gateway: Gateway, options: ApolloDoorOpti
   await apollo.start();
   const middleware = expressMiddleware(apollo, {
     context: async ({ req }) => {
-      const request = gatewayRequest(req);
+      const request = gatewayRequest(req, { browser: true });
       try {
         return { ...(await gateway.start(request)), gatewayRequest: request };
       } catch (error) {

@@ -11,6 +11,7 @@ import { graphqlDocumentGuard } from './http/document-guard';
 import { depthLimit, queryCostLimit } from './query-cost';
 import { createMetrics, type MetricsOptions } from './http/metrics';
 import { requestLogging } from './http/request-id';
+import { dashboardStatic } from './http/dashboard-static';
 import type { Services } from './services';
 
 export interface AppOptions {
@@ -21,6 +22,8 @@ export interface AppOptions {
   corsOrigins?: readonly string[];
   /** who may read /metrics (see MetricsOptions) */
   metrics?: MetricsOptions;
+  /** behind one reverse proxy (TRUST_PROXY): client address, host and scheme from its X-Forwarded-* headers */
+  trustProxy?: boolean;
 }
 
 export interface App {
@@ -50,7 +53,8 @@ export async function createApp(services: Services, options: AppOptions): Promis
   const app = express();
   const httpServer = http.createServer(app);
   app.disable('x-powered-by');
-  app.set('trust proxy', false);
+  // one hop: the proxy in front of us; never a client's own X-Forwarded-For
+  app.set('trust proxy', options.trustProxy ? 1 : false);
 
   app.use(requestLogging(services.logger));
   const metrics = createMetrics(services, options.metrics);
@@ -81,6 +85,8 @@ export async function createApp(services: Services, options: AppOptions): Promis
   const restRouter = createRestRouter(gateway, { corsOrigins: options.corsOrigins });
   app.use('/api/v1', restRouter);
   app.use('/docs', docsRouter({ openapiUrl: '/api/v1/openapi.json' }));
+  // the account dashboard: a single-page app over /graphql, signed in by a session cookie (src/gateway)
+  app.use(dashboardStatic());
 
   app.use(notFoundHandler);
   app.use(jsonErrorHandler(services.logger));

@@ -34,6 +34,10 @@ const envSchema = z.object({
     .string()
     .refine((text) => /^[A-Za-z0-9+/]{43}=$/.test(text) && Buffer.from(text, 'base64').length === 32, 'must be 32 bytes in base64 (e.g. `openssl rand -base64 32`)')
     .optional(),
+  TRUST_PROXY: z
+    .enum(['true', 'false', '1', '0'], { message: 'must be true or false' })
+    .default('false')
+    .transform((value) => value === 'true' || value === '1'),
 });
 
 /** A browser origin exactly as a browser sends it in the Origin header: scheme://host[:port], nothing after. */
@@ -72,6 +76,11 @@ export interface Config {
   webhookAllowPrivate: boolean;
   /** the key sealing webhook secrets at rest; unset: a key file in DATA_DIR */
   webhookSecretKey: Buffer | undefined;
+  /**
+   * the server sits behind one reverse proxy that terminates HTTPS: the client's address, host and
+   * scheme are read from its X-Forwarded-For/-Host/-Proto, and the session cookie is Secure
+   */
+  trustProxy: boolean;
 }
 
 /** The repository's sibling data folder, used when BILLS_SNAPSHOT is unset. */
@@ -109,5 +118,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsToken: e.METRICS_TOKEN,
     webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE === 'true',
     webhookSecretKey: e.WEBHOOK_SECRET_KEY ? Buffer.from(e.WEBHOOK_SECRET_KEY, 'base64') : undefined,
+    trustProxy: e.TRUST_PROXY,
   };
 }

@@ -113,7 +113,7 @@ export async function startServer(config: Config, logger: Logger, options: { tra
     if (firstStart) readiness.block('data', DATA_LOADING);
     readiness.block('model', MODELS_LOADING);
     const addressLimit = addressLimitHooks(new AddressLimiter({ perMinute: config.anonRateLimit }), services.apiKeys);
-    app = await createApp(services, { schema: await buildAppSchema(), gatewayHooks: addressLimit, corsOrigins: config.corsOrigins, metrics: { token: config.metricsToken } });
+    app = await createApp(services, { schema: await buildAppSchema(), gatewayHooks: addressLimit, corsOrigins: config.corsOrigins, trustProxy: config.trustProxy, metrics: { token: config.metricsToken } });
     await new Promise<void>((resolve, reject) => {
       app!.httpServer.once('error', reject);
       void database.handOverPort().then((port) => app!.httpServer.listen(port, config.host, resolve), reject);

@@ -19,6 +19,8 @@ import { ModelVersionEntity } from '../../entities/model-version.entity';
 import { QuotaCounterEntity } from '../../entities/quota-counter.entity';
 import { ParliamentarySessionEntity } from '../../entities/parliamentary-session.entity';
 import { SyncStateEntity } from '../../entities/sync-state.entity';
+import { DashboardSessionEntity } from '../../entities/dashboard-session.entity';
+import { WebsiteBillViewEntity } from '../../entities/website-bill-view.entity';
 
 /** Every entity, listed (not globbed) so the same list works compiled and under ts-jest. */
 export const ENTITIES = [
@@ -43,4 +45,6 @@ export const ENTITIES = [
   WebhookDeliveryEntity,
   ServiceEventEntity,
   EventRefreshEntity,
+  DashboardSessionEntity,
+  WebsiteBillViewEntity,
 ];

@@ -92,7 +92,7 @@ export function addressLimitHooks(limiter: AddressLimiter, apiKeys?: Pick<ApiKey
   const trusted = (request: GatewayRequest) => {
     try {
       const credential = readCredential(request.credentials);
-      return Boolean(credential && apiKeys?.isTrusted(credential.key));
+      return Boolean(credential?.kind === 'api-key' && apiKeys?.isTrusted(credential.key));
     } catch {
       return false; // a malformed Authorization header: not a trusted caller
     }

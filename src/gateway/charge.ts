@@ -5,11 +5,14 @@ import type { Principal } from './principal';
 
 /**
  * Charging, step 3 of the pipeline. An API call is charged once, when an authenticated request
- * starts, whatever it holds, and never given back. The burst limit is then applied to the
+ * starts, whatever it holds, and never given back (a dashboard request, by session cookie, is no
+ * API call). The burst limit is then applied to the
  * request as a whole, before any field runs. Predictions and batches are charged by the fields
  * that deliver them and settled against the response (see DeliveryLedger).
  */
-export async function chargeCall(quota: RequestQuota | null): Promise<void> {
+export async function chargeCall(quota: RequestQuota | null, principal: Principal | null): Promise<void> {
+  // the website's requests are not API calls: they charge only the predictions they show
+  if (principal?.credential === 'session') return;
   await quota?.chargeCall();
 }
 

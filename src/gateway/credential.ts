@@ -1,16 +1,20 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { AppError } from '../errors';
+import { readSessionCookie } from './session-cookie';
 
 /**
  * What a door hands the gateway to find out who is calling. Each transport has its own kind:
  * HTTP headers, the payload of a graphql-ws `connection_init` message (browsers cannot set
- * headers on a WebSocket); the dashboard (a session cookie) will add its own. Only this file
- * reads any of them.
+ * headers on a WebSocket). Only this file reads any of them. `sessionCookie`: the door serves the
+ * dashboard (GraphQL over HTTP), so the browser's session cookie counts; /api/v1 never sets it, so
+ * a cookie never authenticates the API.
  */
-export type CredentialSource = { kind: 'http-headers'; headers: IncomingHttpHeaders } | { kind: 'connection-init'; payload: Readonly<Record<string, unknown>> | null | undefined };
+export type CredentialSource =
+  | { kind: 'http-headers'; headers: IncomingHttpHeaders; sessionCookie?: boolean }
+  | { kind: 'connection-init'; payload: Readonly<Record<string, unknown>> | null | undefined };
 
 /** A credential the caller presented: today only an API key. */
-export type Credential = { kind: 'api-key'; key: string };
+export type Credential = { kind: 'api-key'; key: string } | { kind: 'session'; token: string };
 
 const header = (headers: IncomingHttpHeaders, name: string): string | undefined => {
   const value = headers[name];
@@ -55,8 +59,13 @@ function fromConnectionInit(payload: Readonly<Record<string, unknown>> | null | 
 /** The credential a request presents, or null when it presents none (public fields only). */
 export function readCredential(source: CredentialSource): Credential | null {
   switch (source.kind) {
-    case 'http-headers':
-      return fromHeaders(source.headers);
+    case 'http-headers': {
+      // an API key sent explicitly wins over a session cookie the browser happens to hold
+      const key = fromHeaders(source.headers);
+      if (key || !source.sessionCookie) return key;
+      const token = readSessionCookie(header(source.headers, 'cookie'));
+      return token ? { kind: 'session', token } : null;
+    }
     case 'connection-init':
       return fromConnectionInit(source.payload);
   }

@@ -5,7 +5,10 @@ import type { QuotaKind } from '../quota/tier-limits';
 import type { Services } from '../services';
 import { AnswerCache, SharedAnswer } from './answer-cache';
 import { admitBurst, chargeCall, rootFieldCopies, settleCharges } from './charge';
+import { AppError } from '../errors';
 import { type CredentialSource, readCredential } from './credential';
+import { isCrossSite } from './origin';
+import { clearedSessionCookieHeader, sessionCookieHeader } from './session-cookie';
 import { OperationCache, type PreparedOperation } from './execute';
 import { type Principal, resolvePrincipal } from './principal';
 import { rejectNulCharacters } from './text-input';
@@ -14,8 +17,15 @@ import { rejectNulCharacters } from './text-input';
 export interface GatewayRequest {
   credentials: CredentialSource;
   requestId: string;
-  /** the peer's address, for limits on clients that have no principal */
+  /** the peer's address (the proxy's X-Forwarded-For when TRUST_PROXY is set), for limits on clients that have no principal */
   clientAddress?: string;
+  /** set by the door the dashboard uses (GraphQL over HTTP): what the session cookie and the CSRF check need */
+  browser?: {
+    /** the host the client addressed */
+    host: string | undefined;
+    /** the request came over HTTPS (directly or through a trusted proxy): the cookie is then Secure */
+    secure: boolean;
+  };
 }
 
 /** How a request ended, for hooks that account per client. */
@@ -56,9 +66,14 @@ export class Gateway {
   /** Steps 1–3: who is calling, and the API call charged. Throws the AppError that refuses the request. */
   async start(request: GatewayRequest): Promise<RequestContext> {
     await this.hooks.admit?.(request);
-    const principal = await resolvePrincipal(this.services.apiKeys, readCredential(request.credentials));
-    const context = createRequestContext(this.services, principal, request.requestId);
-    await chargeCall(context.quota);
+    const credential = readCredential(request.credentials);
+    const crossSite = request.browser && request.credentials.kind === 'http-headers' ? isCrossSite(request.credentials.headers, request.browser.host) : false;
+    // CSRF: a session cookie is sent by the browser whatever page asks, so only the dashboard's own pages may use it
+    if (credential?.kind === 'session' && crossSite) throw new AppError('FORBIDDEN', 'Cross-site request refused: the dashboard session works only from the dashboard’s own pages');
+    const principal = await resolvePrincipal(this.services, credential);
+    const browser = request.browser ? { clientAddress: request.clientAddress, crossSite, sessionChange: credential?.kind === 'session' && !principal ? ('ended' as const) : null } : null;
+    const context = createRequestContext(this.services, principal, request.requestId, browser);
+    await chargeCall(context.quota, principal);
     return context;
   }
 
@@ -149,9 +164,14 @@ export class Gateway {
     return subscribe({ schema: this.schema, document, operationName, variableValues: variables, contextValue: context });
   }
 
-  /** The rate-limit headers of the user's response (none for an anonymous request). */
-  headers(context: RequestContext | null | undefined): Record<string, string> {
-    return context?.quota?.headers() ?? {};
+  /** The rate-limit headers of the user's response (none for an anonymous request), and the session cookie a browser is to keep or forget. */
+  headers(context: RequestContext | null | undefined, request?: GatewayRequest): Record<string, string> {
+    const headers = context?.quota?.headers() ?? {};
+    const change = context?.browser?.sessionChange;
+    if (change && request?.browser) {
+      headers['Set-Cookie'] = change === 'ended' ? clearedSessionCookieHeader(request.browser.secure) : sessionCookieHeader(change.token, change.expiresAt, request.browser.secure);
+    }
+    return headers;
   }
 
   /** The door reports how the request ended. */

@@ -8,6 +8,7 @@ import { type QuotaStore, SqlQuotaStore } from './quota-store';
 import { RedisQuotaStore } from './redis-quota-store';
 import { WriteBehindQuotaStore } from './write-behind-quota-store';
 import { RequestQuota } from './request-quota';
+import { WebsiteBillViews } from './website-bill-views';
 import type { QuotaKind } from './tier-limits';
 
 /**
@@ -17,6 +18,7 @@ import type { QuotaKind } from './tier-limits';
  */
 export class QuotaService {
   readonly store: QuotaStore;
+  private readonly billViews: WebsiteBillViews;
   /** refusals by limit since start (a request or batch item over a daily limit), for /metrics */
   readonly refusals: Record<QuotaKind, number> = { calls: 0, batches: 0, predictions: 0 };
 
@@ -27,6 +29,7 @@ export class QuotaService {
     /** the real time: quotas run on UTC days, not on the service's (snapshot) today */
     private readonly now: () => Date = () => new Date(),
   ) {
+    this.billViews = new WebsiteBillViews(dataSource);
     this.store = options.redisUrl
       ? new RedisQuotaStore(options.redisUrl, new DependencyHealth('Redis', options.readiness ?? new Readiness(), options.logger ?? createLogger('silent')))
       : options.embedded
@@ -35,6 +38,7 @@ export class QuotaService {
   }
 
   forUser(user: AuthenticatedUser): RequestQuota {
+    if (user.credential === 'session') return new RequestQuota(this.store, user.accountId, user.tier, this.now(), (kind) => this.refusals[kind]++, this.billViews);
     return this.forAccount(user.accountId, user.tier);
   }
 

@@ -2,6 +2,7 @@ import type { Tier } from '../../entities/account.entity';
 import { AppError } from '../errors';
 import { DeliveryLedger } from './delivery-ledger';
 import type { QuotaStore } from './quota-store';
+import type { WebsiteBillViews } from './website-bill-views';
 import { QUOTA_LABEL, type QuotaKind, TIER_LIMITS } from './tier-limits';
 
 const DAY_SECONDS = 86_400;
@@ -24,9 +25,16 @@ export class RequestQuota {
     private readonly now: Date,
     /** told of each refusal, by limit (counted for /metrics) */
     private readonly onRefused: (kind: QuotaKind) => void = () => undefined,
+    /** set for a website (dashboard session) request: predictions are charged per bill opened per day */
+    private readonly billViews: WebsiteBillViews | null = null,
   ) {}
 
   private dayOfNow: string | undefined;
+
+  /** The request comes from the website, not the API. */
+  get website(): boolean {
+    return this.billViews !== null;
+  }
 
   private get day(): string {
     return (this.dayOfNow ??= this.now.toISOString().slice(0, 10));
@@ -76,6 +84,33 @@ export class RequestQuota {
     throw this.exceeded(kind);
   }
 
+  /**
+   * The website's charge for predictions: a bill's predictions (any dates, its chart) cost one
+   * prediction the first time the user opens that bill on a UTC day; reopening it costs nothing.
+   * A bill past the daily limit fails with 429 and stays unopened. Errors cost nothing.
+   */
+  async chargeBillViews<T>(billIds: readonly number[], results: readonly (T | AppError)[]): Promise<(T | AppError)[]> {
+    const refused = new Map<number, AppError>();
+    for (const billId of new Set(billIds.filter((_, i) => !(results[i] instanceof AppError)))) {
+      if (!(await this.billViews!.open(this.accountId, this.day, billId))) continue;
+      if ((await this.takeUpTo('predictions', 1)) === 1) continue;
+      await this.billViews!.forget(this.accountId, this.day, billId);
+      refused.set(billId, this.exceeded('predictions'));
+    }
+    return results.map((r, i) => refused.get(billIds[i]) ?? r);
+  }
+
+  /** Today's use of every limit, for the account page. */
+  async usage(): Promise<{ kind: QuotaKind; used: number; limit: number; resetsAt: Date }[]> {
+    const kinds = Object.keys(TIER_LIMITS[this.tier]) as QuotaKind[];
+    return Promise.all(
+      kinds.map(async (kind) => {
+        const { used } = await this.store.take(this.accountId, this.day, kind, 0, this.limit(kind));
+        return { kind, used, limit: this.limit(kind), resetsAt: this.resetAt };
+      }),
+    );
+  }
+
   /** Counts the request as one API call (429 past the limit). Never given back: a request that started was a call. */
   async chargeCall(): Promise<void> {
     await this.require('calls');
@@ -106,9 +141,11 @@ export class RequestQuota {
   exceeded(kind: QuotaKind): AppError {
     this.onRefused(kind);
     const limit = this.limit(kind);
+    // a Free user meets this on the website: say what the next tier would give
+    const upgrade = this.tier === 'free' ? `. The pilot tier gives ${TIER_LIMITS.pilot.predictions} predictions a day and API keys: ask the service's operator to upgrade your account` : '';
     return new AppError(
       'RATE_LIMITED',
-      `Daily ${QUOTA_LABEL[kind]} limit reached: the ${this.tier} tier allows ${limit.toLocaleString('en-GB')} a day; it resets at ${this.resetAt.toISOString()}`,
+      `Daily ${QUOTA_LABEL[kind]} limit reached: the ${this.tier} tier allows ${limit.toLocaleString('en-GB')} a day; it resets at ${this.resetAt.toISOString()}${upgrade}`,
       {
         headers: {
           'Retry-After': String(this.secondsToReset),

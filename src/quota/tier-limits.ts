@@ -9,7 +9,8 @@ export type QuotaKind = 'calls' | 'batches' | 'predictions';
 export const FAIR_USE_CEILING = 1_000_000;
 
 export const TIER_LIMITS: Record<Tier, Record<QuotaKind, number>> = {
-  free: { calls: 0, batches: 0, predictions: 0 },
+  // Free has no API access at all (src/gateway/principal.ts): its one prediction a day is the website's
+  free: { calls: 0, batches: 0, predictions: 1 },
   pilot: { calls: 1_000, batches: 10, predictions: 100 },
   pro: { calls: FAIR_USE_CEILING, batches: 100, predictions: FAIR_USE_CEILING },
 };

@@ -2,6 +2,7 @@ import type { DataSource } from 'typeorm';
 import { AccountEntity } from '../../entities/account.entity';
 import { AlertTriggerEntity } from '../../entities/alert-trigger.entity';
 import { QuotaCounterEntity } from '../../entities/quota-counter.entity';
+import { WebsiteBillViewEntity } from '../../entities/website-bill-view.entity';
 import { TIERS, type Tier } from '../vocabulary';
 import { AppError, badInput, notFound } from '../errors';
 
@@ -38,8 +39,9 @@ export class AccountService {
     return this.dataSource.getRepository(AccountEntity);
   }
 
-  async create(email: unknown, tier: unknown): Promise<AccountView> {
-    const account = { email: parseEmail(email), tier: parseTier(tier) };
+  /** `passwordHash`: a dashboard sign-up's (src/services/password.ts); the admin command makes accounts without one */
+  async create(email: unknown, tier: unknown, passwordHash: string | null = null): Promise<AccountView> {
+    const account = { email: parseEmail(email), tier: parseTier(tier), passwordHash };
     const inserted = await this.repo
       .createQueryBuilder()
       .insert()
@@ -81,6 +83,7 @@ export class AccountService {
       )) as { keys: number; watchlists: number }[];
       await manager.getRepository(AlertTriggerEntity).delete({ accountId: account.id });
       await manager.getRepository(QuotaCounterEntity).delete({ accountId: account.id });
+      await manager.getRepository(WebsiteBillViewEntity).delete({ accountId: account.id });
       await manager.getRepository(AccountEntity).delete({ id: account.id });
       return { keys, watchlists };
     });

@@ -15,7 +15,12 @@ export interface AuthenticatedUser {
   accountId: number;
   email: string;
   tier: Tier;
-  keyId: number;
+  /** how the caller proved who it is: an API key (the API) or a dashboard session cookie (the website) */
+  credential: 'api-key' | 'session';
+  /** the key it called with; null for a session */
+  keyId: number | null;
+  /** the session it called with; null for an API key */
+  sessionId: number | null;
 }
 
 export interface IssuedKey {
@@ -102,10 +107,11 @@ export class ApiKeyService {
     return { api_key: apiKey, prefix, id: saved.id };
   }
 
-  async revoke(prefix: unknown): Promise<{ prefix: string; revoked_at: string }> {
+  /** `ownerId`: only a key of this account (the dashboard); another's is as unknown as a key that never was. */
+  async revoke(prefix: unknown, ownerId?: number): Promise<{ prefix: string; revoked_at: string }> {
     if (typeof prefix !== 'string' || !/^bp_[0-9a-f]{8}$/.test(prefix)) throw badInput('prefix must look like bp_0123abcd');
     const key = await this.repo.findOneBy({ prefix });
-    if (!key) throw notFound(`no API key with prefix ${prefix}`);
+    if (!key || (ownerId !== undefined && key.accountId !== ownerId)) throw notFound(`no API key with prefix ${prefix}`);
     if (!key.revokedAt) {
       key.revokedAt = new Date();
       await this.repo.update({ id: key.id, revokedAt: IsNull() }, { revokedAt: key.revokedAt });
@@ -114,14 +120,20 @@ export class ApiKeyService {
     return { prefix, revoked_at: key.revokedAt.toISOString() };
   }
 
+  /** An account's keys, oldest first, as the dashboard shows them: never the key or its hash. */
+  async keysOf(accountId: number): Promise<{ prefix: string; name: string | null; createdAt: Date; lastUsedAt: Date | null; revokedAt: Date | null }[]> {
+    await this.writeLastUsed();
+    const keys = await this.repo.find({ where: { accountId }, order: { id: 'ASC' } });
+    return keys.map((k) => ({ prefix: k.prefix, name: k.name, createdAt: k.createdAt, lastUsedAt: k.lastUsedAt, revokedAt: k.revokedAt }));
+  }
+
   /** An account's keys as the owner may see them: never the key or its hash. */
   async listFor(email: unknown): Promise<{ email: string; keys: KeyView[] }> {
     const account = await this.accounts.findByEmail(email);
     await this.writeLastUsed();
-    const keys = await this.repo.find({ where: { accountId: account.id }, order: { id: 'ASC' } });
     return {
       email: account.email,
-      keys: keys.map((k) => ({
+      keys: (await this.keysOf(account.id)).map((k) => ({
         prefix: k.prefix,
         name: k.name,
         created_at: k.createdAt.toISOString(),
@@ -258,7 +270,7 @@ export class ApiKeyService {
     if (key.account_id === null) return { user: null, prefixExists: true };
     const lastUsed = key.last_used_at === null ? null : new Date(key.last_used_at).getTime();
     if (lastUsed === null || Date.now() - lastUsed > LAST_USED_RESOLUTION_MS) this.noteUse(key.id);
-    return { user: { accountId: key.account_id, email: key.email, tier: key.tier, keyId: key.id }, prefixExists: true };
+    return { user: { accountId: key.account_id, email: key.email, tier: key.tier, credential: 'api-key', keyId: key.id, sessionId: null }, prefixExists: true };
   }
 
   private noteUse(keyId: number): void {

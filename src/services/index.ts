@@ -8,6 +8,9 @@ import type { ApiKeyService } from './api-key.service';
 import { AlertService } from './alert.service';
 import { BillService } from './bill.service';
 import { WatchlistService } from './watchlist.service';
+import { SessionService } from './session.service';
+import { LoginThrottle } from './login-throttle';
+import type { ScryptCost } from './password';
 import { ModelService } from './model.service';
 import { PredictionService } from './prediction.service';
 import { QuotaService } from '../quota/quota.service';
@@ -30,6 +33,8 @@ export interface Services {
   logger: Logger;
   accounts: AccountService;
   apiKeys: ApiKeyService;
+  /** dashboard accounts' passwords and browser sessions */
+  sessions: SessionService;
   bills: BillService;
   models: ModelService;
   predictions: PredictionService;
@@ -69,11 +74,13 @@ export interface ServiceDeps {
   eventSinks?: EventSink[];
   /** the Redis channel of the event bus when redisUrl is set (tests give each run its own) */
   eventChannel?: string;
+  /** scrypt's cost for new passwords: lower only in tests (see src/services/password.ts) */
+  passwordCost?: ScryptCost;
 }
 
 export const DEFAULT_BURST_LIMIT: BurstLimitOptions = { max: 300, windowSeconds: 10 };
 
-export function createServices({ trainingOptions, redisUrl, now, burstLimit, embeddedDatabase, webhooks, eventSinks = [], eventChannel, ...deps }: ServiceDeps): Services {
+export function createServices({ trainingOptions, redisUrl, now, burstLimit, embeddedDatabase, webhooks, eventSinks = [], eventChannel, passwordCost, ...deps }: ServiceDeps): Services {
   const { accounts, apiKeys } = createAccountServices(deps.dataSource);
   const bills = new BillService(deps.dataSource);
   const models = new ModelService(deps.dataSource, deps.readiness, deps.clock, deps.logger, trainingOptions);
@@ -90,6 +97,7 @@ export function createServices({ trainingOptions, redisUrl, now, burstLimit, emb
     ...deps,
     accounts,
     apiKeys,
+    sessions: new SessionService(deps.dataSource, accounts, new LoginThrottle(), Date.now, passwordCost),
     bills,
     models,
     predictions,

@@ -90,6 +90,28 @@ export class PredictionService {
     });
   }
 
+  /**
+   * One bill's nowcasts on many dates (its chart over its life), its facts loaded once; dates
+   * before its introduction are left out. 404 when the bill does not exist.
+   */
+  async nowcastsOfBill(billId: number, dates: readonly string[]): Promise<PredictionResult[]> {
+    const { predictor, version } = this.models.predictor();
+    const bill = (await this.billIndex()).bills.get(billId);
+    if (!bill) throw notFound(`bill ${billId} does not exist`);
+    const known = dates.filter((date) => !bill.introducedDate || bill.introducedDate <= date);
+    const key = (date: string) => `${version.id}:${billId}:${date}:${bill.contentHash}`;
+    const missing = known.filter((date) => !this.cache.has(key(date)));
+    const computed = new Map<string, PredictionResult>();
+    if (missing.length) {
+      const [facts, sessions] = await Promise.all([loadBillFacts(this.dataSource, [billId]), this.sessionFacts()]);
+      const entry = facts.get(billId);
+      if (!entry) throw notFound(`bill ${billId} does not exist`);
+      // the chart's dates are not cached: a bill's life holds many, and today's nowcasts matter more
+      for (const date of missing) computed.set(date, { ...predictor.nowcast(entry.facts, date, sessions), modelVersion: version.id, billTitle: bill.title, originatingHouse: bill.originatingHouse });
+    }
+    return known.map((date) => this.cache.get(key(date)) ?? computed.get(date)!);
+  }
+
   /** One bill's nowcast, or its error thrown. */
   async nowcast(billId: number, referenceDate: string): Promise<PredictionResult> {
     const [result] = await this.nowcasts([billId], referenceDate);

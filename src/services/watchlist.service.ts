@@ -76,6 +76,15 @@ export class WatchlistService {
     return this.get(accountId, id);
   }
 
+  async rename(accountId: number, id: number, newName: unknown): Promise<WatchlistWithBills> {
+    const name = parseName(newName);
+    await this.owned(accountId, id);
+    const taken = await this.dataSource.getRepository(WatchlistEntity).findOneBy({ accountId, name });
+    if (taken && taken.id !== id) throw new AppError('BAD_USER_INPUT', `you already have a watchlist named "${name}"`);
+    await this.dataSource.getRepository(WatchlistEntity).update({ id, accountId }, { name });
+    return this.get(accountId, id);
+  }
+
   /** Deletes the watchlist with its bills and thresholds; its alert history stays readable. */
   async delete(accountId: number, id: number): Promise<void> {
     await this.owned(accountId, id);

@@ -36,6 +36,9 @@ let emails = 0;
 /** Small, fast networks for tests: enough to exercise training and serving, not to predict well. */
 export const TEST_TRAINING = { iterations: 3, hiddenLayers: [4] };
 
+/** scrypt at 1/32 of the production cost: tests check what passwords do, not how hard they are to crack (tests/unit/src/services/password.test.ts checks that). */
+export const TEST_PASSWORD_COST = { N: 2 ** 10, r: 8, p: 1 };
+
 /** `anonRateLimit`: the per-address limit of requests without a valid key or failing (off unless given: tests make many from one address). */
 /** `snapshotDir`: a snapshot folder to load instead of the named real bills. */
 export async function startTestApp(options: { billIds?: number[]; snapshotDir?: string; trainModel?: boolean; redisUrl?: string; burstLimit?: number; anonRateLimit?: number; corsOrigins?: string[]; metricsToken?: string; webhookUrlPolicy?: UrlPolicy } = {}): Promise<TestApp> {
@@ -46,7 +49,7 @@ export async function startTestApp(options: { billIds?: number[]; snapshotDir?: 
   const clock = new ServiceClock(undefined);
   clock.setDataAsOf('2021-12-31');
   let now = new Date('2026-11-22T12:00:00Z');
-  const services = createServices({ dataSource: db.dataSource, embeddedDatabase: db.kind === 'pglite', clock, readiness: new Readiness(), logger, trainingOptions: TEST_TRAINING, redisUrl: options.redisUrl, now: () => now, burstLimit: { max: options.burstLimit ?? 1000, windowSeconds: 10 }, webhooks: { urlPolicy: options.webhookUrlPolicy } });
+  const services = createServices({ dataSource: db.dataSource, embeddedDatabase: db.kind === 'pglite', clock, readiness: new Readiness(), logger, trainingOptions: TEST_TRAINING, redisUrl: options.redisUrl, now: () => now, burstLimit: { max: options.burstLimit ?? 1000, windowSeconds: 10 }, webhooks: { urlPolicy: options.webhookUrlPolicy }, passwordCost: TEST_PASSWORD_COST });
   if (options.trainModel) await services.models.train();
   else await services.models.start({ trainIfMissing: false });
   const gatewayHooks = options.anonRateLimit ? addressLimitHooks(new AddressLimiter({ perMinute: options.anonRateLimit }), services.apiKeys) : undefined;

@@ -127,4 +127,10 @@ describe('dependency rules', () => {
     const readers = FILES.filter((file) => !allowed.has(file) && /['"`](authorization|x-api-key)['"`]|headers\.authorization/i.test(readFileSync(path.join(ROOT, file), 'utf8')));
     expect(readers).toEqual([]);
   });
+
+  it('leave reading the dashboard’s session cookie to the gateway: no source outside src/gateway names the Cookie header or the cookie', () => {
+    // logger.ts names it to redact it
+    const readers = FILES.filter((file) => !isUnder(file, 'src/gateway') && file !== 'src/logger.ts' && /['"`]cookie['"`]|headers\.cookie|bp_session|SESSION_COOKIE|session-cookie/i.test(readFileSync(path.join(ROOT, file), 'utf8')));
+    expect(readers).toEqual([]);
+  });
 });

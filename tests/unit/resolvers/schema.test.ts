@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { isObjectType, type GraphQLSchema, parse, validate } from 'graphql';
 import { depthLimit } from '../../../src/query-cost';
-import { ACCESS_EXTENSION } from '../../../resolvers/access';
+import { ACCESS_EXTENSION, ACCESS_RULES } from '../../../resolvers/access';
 import { buildAppSchema, printAppSchema } from '../../../resolvers/schema';
 
 let schema: GraphQLSchema;
@@ -19,7 +19,7 @@ it('declares who may call every root field', () => {
   const roots = [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()].filter(isObjectType);
   const undeclared = roots.flatMap((root) =>
     Object.values(root.getFields())
-      .filter((field) => !['public', 'authenticated', 'pro'].includes(field.extensions?.[ACCESS_EXTENSION] as string))
+      .filter((field) => !(ACCESS_RULES as readonly string[]).includes(field.extensions?.[ACCESS_EXTENSION] as string))
       .map((field) => `${root.name}.${field.name}`),
   );
   expect(undeclared).toEqual([]);

@@ -2,7 +2,7 @@ import { AppError } from '../../../../src/errors';
 import { AddressLimiter, addressLimitHooks, countsAgainstAddress } from '../../../../src/gateway/address-limit';
 import type { GatewayRequest } from '../../../../src/gateway/pipeline';
 
-const user = { accountId: 1, email: 'a@example.com', tier: 'pilot' as const, keyId: 1 };
+const user = { accountId: 1, email: 'a@example.com', tier: 'pilot' as const, credential: 'api-key' as const, keyId: 1, sessionId: null };
 const request = (address: string): GatewayRequest => ({ credentials: { kind: 'http-headers', headers: {} }, requestId: 'r', clientAddress: address });
 
 function refusal(run: () => void): AppError {

@@ -20,7 +20,7 @@ describe('rootFieldCopies', () => {
 });
 
 describe('admitBurst', () => {
-  const principal = { accountId: 1, email: 'a@example.com', tier: 'pro' as const, keyId: 1 };
+  const principal = { accountId: 1, email: 'a@example.com', tier: 'pro' as const, credential: 'api-key' as const, keyId: 1, sessionId: null };
 
   it('refuses 350 aliased copies of a field under a limit of 300, before any runs, and records none of them', async () => {
     const limiter = new BurstLimiter({ max: 300, windowSeconds: 10 });

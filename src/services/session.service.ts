@@ -1,0 +1,115 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { DataSource } from 'typeorm';
+import { AccountEntity } from '../../entities/account.entity';
+import { DashboardSessionEntity } from '../../entities/dashboard-session.entity';
+import { AppError } from '../errors';
+import { type AccountService, type AccountView, accountView, parseEmail } from './account.service';
+import type { AuthenticatedUser } from './api-key.service';
+import { LoginThrottle } from './login-throttle';
+import { decoyHash, hashPassword, PASSWORD_COST, parseNewPassword, type ScryptCost, verifyPassword } from './password';
+
+/** A session ends this long after it began, however active. */
+export const SESSION_LIFETIME_MS = 7 * 24 * 3600_000;
+/** A session unused this long has ended. */
+export const SESSION_IDLE_MS = 24 * 3600_000;
+/** last_seen_at is written at most this often per session. */
+const LAST_SEEN_RESOLUTION_MS = 60_000;
+
+/** The one answer to a wrong email or a wrong password, so neither tells which it was. */
+export const WRONG_CREDENTIALS = 'Wrong email or password';
+
+export interface IssuedSession {
+  /** the secret the browser keeps in its cookie; only its hash is stored */
+  token: string;
+  expiresAt: Date;
+}
+
+const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/**
+ * Dashboard accounts and their browser sessions: sign-up (a new account is Free), log-in with
+ * throttled guessing, log-out, change of password (which ends every session of the account).
+ */
+export class SessionService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly accounts: AccountService,
+    private readonly throttle: LoginThrottle = new LoginThrottle(),
+    private readonly now: () => number = Date.now,
+    private readonly passwordCost: ScryptCost = PASSWORD_COST,
+  ) {}
+
+  private get sessions() {
+    return this.dataSource.getRepository(DashboardSessionEntity);
+  }
+
+  async signUp(email: unknown, password: unknown): Promise<{ account: AccountView; session: IssuedSession }> {
+    const normalised = parseEmail(email);
+    const account = await this.accounts.create(normalised, 'free', await hashPassword(parseNewPassword(password), this.passwordCost));
+    return { account, session: await this.open(account.id) };
+  }
+
+  async logIn(email: unknown, password: unknown, address: string | undefined): Promise<{ account: AccountView; session: IssuedSession }> {
+    if (typeof email !== 'string' || typeof password !== 'string' || email.length > 254 || password.length > 1000) throw new AppError('UNAUTHENTICATED', WRONG_CREDENTIALS);
+    const normalised = email.trim().toLowerCase();
+    this.throttle.admit(normalised, address);
+    const account = await this.dataSource.getRepository(AccountEntity).createQueryBuilder('a').addSelect('a.passwordHash').where('a.email = :email', { email: normalised }).getOne();
+    // the decoy makes an unknown email cost the same scrypt as a known one
+    const matches = await verifyPassword(password, account?.passwordHash ?? decoyHash(this.passwordCost));
+    if (!account?.passwordHash || !matches) {
+      this.throttle.failed(normalised, address);
+      throw new AppError('UNAUTHENTICATED', WRONG_CREDENTIALS);
+    }
+    this.throttle.succeeded(normalised);
+    return { account: accountView(account), session: await this.open(account.id) };
+  }
+
+  async logOut(sessionId: number): Promise<void> {
+    await this.sessions.delete({ id: sessionId });
+  }
+
+  /** Checks the current password, stores the new one, ends every session of the account and opens one for this browser. */
+  async changePassword(accountId: number, currentPassword: unknown, newPassword: unknown, address: string | undefined): Promise<IssuedSession> {
+    const chosen = parseNewPassword(newPassword, 'newPassword');
+    const account = await this.dataSource.getRepository(AccountEntity).createQueryBuilder('a').addSelect('a.passwordHash').where('a.id = :id', { id: accountId }).getOne();
+    if (!account) throw new AppError('UNAUTHENTICATED', 'Your session has ended: log in again');
+    this.throttle.admit(account.email, address);
+    if (typeof currentPassword !== 'string' || !account.passwordHash || !(await verifyPassword(currentPassword, account.passwordHash))) {
+      this.throttle.failed(account.email, address);
+      throw new AppError('BAD_USER_INPUT', 'The current password is wrong', { field: 'currentPassword' });
+    }
+    const hash = await hashPassword(chosen, this.passwordCost);
+    await this.dataSource.transaction(async (manager) => {
+      await manager.getRepository(AccountEntity).update({ id: accountId }, { passwordHash: hash });
+      await manager.getRepository(DashboardSessionEntity).delete({ accountId });
+    });
+    return this.open(accountId);
+  }
+
+  /** The user behind a session token; null when it is unknown, expired or idle too long (an ended session is deleted). */
+  async authenticate(token: string): Promise<AuthenticatedUser | null> {
+    if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
+    const rows = (await this.dataSource.query(
+      `SELECT s.id, s.account_id, s.last_seen_at, s.expires_at, a.email, a.tier FROM dashboard_session s JOIN account a ON a.id = s.account_id WHERE s.token_hash = $1`,
+      [tokenHash(token)],
+    )) as { id: number; account_id: number; last_seen_at: Date; expires_at: Date; email: string; tier: AuthenticatedUser['tier'] }[];
+    const row = rows[0];
+    if (!row) return null;
+    const now = this.now();
+    const lastSeen = new Date(row.last_seen_at).getTime();
+    if (new Date(row.expires_at).getTime() <= now || lastSeen + SESSION_IDLE_MS <= now) {
+      await this.sessions.delete({ id: row.id });
+      return null;
+    }
+    if (now - lastSeen > LAST_SEEN_RESOLUTION_MS) await this.sessions.update({ id: row.id }, { lastSeenAt: new Date(now) });
+    return { accountId: row.account_id, email: row.email, tier: row.tier, credential: 'session', keyId: null, sessionId: row.id };
+  }
+
+  private async open(accountId: number): Promise<IssuedSession> {
+    const token = randomBytes(32).toString('base64url');
+    const now = new Date(this.now());
+    const expiresAt = new Date(now.getTime() + SESSION_LIFETIME_MS);
+    await this.sessions.insert({ accountId, tokenHash: tokenHash(token), lastSeenAt: now, expiresAt });
+    return { token, expiresAt };
+  }
+}

@@ -1,0 +1,292 @@
+import { startTestApp, type TestApp } from '../support/test-app';
+
+/** The dashboard's accounts and sessions over HTTP, as a browser would use them: a session cookie on /graphql. */
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp({ trainModel: true });
+});
+afterAll(() => t.close());
+beforeEach(() => t.setNow(new Date('2026-11-22T12:00:00Z')));
+
+const ORIGIN = 'http://dashboard.test';
+const HOST = 'dashboard.test';
+const PASSWORD = 'correct horse battery';
+
+/** A /graphql request from the dashboard's own page (Host and Origin agree), with the cookie when given. */
+function gql(query: string, variables: Record<string, unknown> = {}, { cookie, origin = ORIGIN, key }: { cookie?: string; origin?: string | null; key?: string } = {}) {
+  const req = t.http().post('/graphql').set('host', HOST).set('content-type', 'application/json');
+  if (origin) req.set('origin', origin);
+  if (cookie) req.set('cookie', cookie);
+  if (key) req.set('authorization', `Bearer ${key}`);
+  return req.send({ query, variables });
+}
+
+const SIGN_UP = 'mutation($input: Credentials!) { signUp(input: $input) { email tier } }';
+const LOG_IN = 'mutation($input: Credentials!) { logIn(input: $input) { email tier } }';
+const ME = '{ me { email tier } }';
+
+/** The `name=value` part of the response's session cookie, to send back as a browser would. */
+function sessionCookie(res: { headers: Record<string, unknown> }): string {
+  const cookies = (res.headers['set-cookie'] as string[] | undefined) ?? [];
+  const session = cookies.find((c) => c.startsWith('bp_session='));
+  if (!session) throw new Error(`no session cookie in ${JSON.stringify(res.headers)}`);
+  return session.split(';')[0];
+}
+
+let accounts = 0;
+async function signUp(email = `person${++accounts}@example.com`) {
+  const res = await gql(SIGN_UP, { input: { email, password: PASSWORD } });
+  expect(res.status).toBe(200);
+  return { email, cookie: sessionCookie(res) };
+}
+
+describe('sign-up and log-in', () => {
+  it('makes a Free account, signs the browser in with an HttpOnly, SameSite=Lax cookie that expires, and keeps only a scrypt hash of the password', async () => {
+    const res = await gql(SIGN_UP, { input: { email: 'Ann@Example.com', password: PASSWORD } });
+    expect(res.body).toEqual({ data: { signUp: { email: 'ann@example.com', tier: 'FREE' } } });
+    const cookie = (res.headers['set-cookie'] as unknown as string[]).find((c) => c.startsWith('bp_session='))!;
+    expect(cookie).toMatch(/^bp_session=[A-Za-z0-9_-]{43}; Path=\/; Expires=[^;]+ GMT; HttpOnly; SameSite=Lax$/);
+    const me = await gql(ME, {}, { cookie: sessionCookie(res) });
+    expect(me.body).toEqual({ data: { me: { email: 'ann@example.com', tier: 'FREE' } } });
+    const [{ password_hash: hash }] = await t.db.dataSource.query(`SELECT password_hash FROM account WHERE email = 'ann@example.com'`);
+    expect(hash).toMatch(/^scrypt\$1024\$8\$1\$[A-Za-z0-9_-]{22}\$[A-Za-z0-9_-]{43}$/);
+    expect(hash).not.toContain(PASSWORD);
+    const [{ token_hash: tokenHash }] = await t.db.dataSource.query(`SELECT token_hash FROM dashboard_session s JOIN account a ON a.id = s.account_id WHERE a.email = 'ann@example.com'`);
+    expect(tokenHash).not.toContain(sessionCookie(res).split('=')[1]);
+    expect(t.logLines.join('')).not.toContain(PASSWORD);
+  });
+
+  it('refuses a short password and a taken email with 400', async () => {
+    const short = await gql(SIGN_UP, { input: { email: 'short@example.com', password: 'abc' } });
+    expect(short.body.errors[0]).toMatchObject({ message: 'password must be between 10 and 200 characters', extensions: { code: 'BAD_USER_INPUT' } });
+    await signUp('taken@example.com');
+    const again = await gql(SIGN_UP, { input: { email: 'taken@example.com', password: PASSWORD } });
+    expect(again.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+  });
+
+  it('logs in with the right password, and answers a wrong password and an unknown email with the same message', async () => {
+    const { email } = await signUp();
+    const ok = await gql(LOG_IN, { input: { email, password: PASSWORD } });
+    expect(ok.body.data.logIn).toEqual({ email, tier: 'FREE' });
+    expect((await gql(ME, {}, { cookie: sessionCookie(ok) })).body.data.me.email).toBe(email);
+    const wrongPassword = await gql(LOG_IN, { input: { email, password: 'not the password' } });
+    const unknownEmail = await gql(LOG_IN, { input: { email: 'nobody@example.com', password: PASSWORD } });
+    expect(wrongPassword.status).toBe(401);
+    expect(wrongPassword.body.errors[0].message).toBe('Wrong email or password');
+    expect(unknownEmail.status).toBe(401);
+    expect(unknownEmail.body.errors[0].message).toBe(wrongPassword.body.errors[0].message);
+    expect(wrongPassword.headers['set-cookie']).toBeUndefined();
+  });
+
+  it('stops guessing at one account after 10 failures, even with the right password, and says when to retry', async () => {
+    const { email } = await signUp();
+    for (let i = 0; i < 10; i++) expect((await gql(LOG_IN, { input: { email, password: `guess number ${i}` } })).status).toBe(401);
+    const locked = await gql(LOG_IN, { input: { email, password: PASSWORD } });
+    expect(locked.status).toBe(429);
+    expect(locked.body.errors[0].message).toMatch(/^Too many failed log-ins: try again in \d+ minute/);
+    expect(Number(locked.headers['retry-after'])).toBeGreaterThan(0);
+  });
+});
+
+describe('sessions', () => {
+  it('log out ends the session on the server and clears the cookie', async () => {
+    const { cookie } = await signUp();
+    const out = await gql('mutation { logOut }', {}, { cookie });
+    expect(out.body).toEqual({ data: { logOut: true } });
+    expect((out.headers['set-cookie'] as unknown as string[])[0]).toMatch(/^bp_session=; Path=\/; Expires=Thu, 01 Jan 1970/);
+    const after = await gql(ME, {}, { cookie });
+    expect(after.status).toBe(401);
+  });
+
+  it('a password change ends every session of the account, and this browser gets a new one', async () => {
+    const { email, cookie: first } = await signUp();
+    const second = sessionCookie(await gql(LOG_IN, { input: { email, password: PASSWORD } }));
+    const change = await gql('mutation($c: String!, $n: String!) { changePassword(currentPassword: $c, newPassword: $n) }', { c: PASSWORD, n: 'a new long password' }, { cookie: second });
+    expect(change.body).toEqual({ data: { changePassword: true } });
+    const fresh = sessionCookie(change);
+    expect((await gql(ME, {}, { cookie: first })).status).toBe(401);
+    expect((await gql(ME, {}, { cookie: second })).status).toBe(401);
+    expect((await gql(ME, {}, { cookie: fresh })).body.data.me.email).toBe(email);
+    expect((await gql(LOG_IN, { input: { email, password: PASSWORD } })).status).toBe(401);
+    expect((await gql(LOG_IN, { input: { email, password: 'a new long password' } })).status).toBe(200);
+  });
+
+  it('a wrong current password changes nothing', async () => {
+    const { cookie } = await signUp();
+    const change = await gql('mutation($c: String!, $n: String!) { changePassword(currentPassword: $c, newPassword: $n) }', { c: 'not my password', n: 'a new long password' }, { cookie });
+    expect(change.body.errors[0]).toMatchObject({ message: 'The current password is wrong', extensions: { code: 'BAD_USER_INPUT' } });
+    expect((await gql(ME, {}, { cookie })).status).toBe(200);
+  });
+
+  it('ends after a day idle, and the browser is told to forget the cookie', async () => {
+    const { email, cookie } = await signUp();
+    await t.db.dataSource.query(`UPDATE dashboard_session SET last_seen_at = now() - interval '25 hours' WHERE account_id = (SELECT id FROM account WHERE email = $1)`, [email]);
+    const res = await gql(ME, {}, { cookie });
+    expect(res.status).toBe(401);
+    expect((res.headers['set-cookie'] as unknown as string[])[0]).toMatch(/^bp_session=;/);
+  });
+
+  it('ends at its expiry however active it is', async () => {
+    const { email, cookie } = await signUp();
+    await t.db.dataSource.query(`UPDATE dashboard_session SET expires_at = now() - interval '1 second' WHERE account_id = (SELECT id FROM account WHERE email = $1)`, [email]);
+    expect((await gql(ME, {}, { cookie })).status).toBe(401);
+  });
+});
+
+describe('one credential per door', () => {
+  it('a session cookie never authenticates /api/v1', async () => {
+    const { email, cookie } = await signUp();
+    await t.services.accounts.setTier(email, 'pilot');
+    const res = await t.http().get('/api/v1/predict/2900').set('cookie', cookie);
+    expect(res.status).toBe(401);
+    expect(res.body.detail).toMatch(/API key/);
+  });
+
+  it('an API key never authenticates the dashboard’s own operations', async () => {
+    const key = await t.userWithKey('pro');
+    const create = await gql('mutation { createApiKey(name: "x") { apiKey } }', {}, { key, origin: null });
+    expect(create.status).toBe(403);
+    expect(create.body.errors[0].message).toMatch(/account dashboard/);
+    const list = await gql('{ apiKeys { prefix } }', {}, { key, origin: null });
+    expect(list.body.errors[0].extensions.code).toBe('FORBIDDEN');
+  });
+});
+
+describe('CSRF', () => {
+  it('refuses a cookie-authenticated request from another site’s page, by Origin or by Fetch Metadata', async () => {
+    const { cookie } = await signUp();
+    const foreign = await gql('mutation { logOut }', {}, { cookie, origin: 'https://evil.example' });
+    expect(foreign.status).toBe(403);
+    expect(foreign.body.errors[0].message).toMatch(/Cross-site request refused/);
+    const fetchMetadata = await t.http().post('/graphql').set('host', HOST).set('sec-fetch-site', 'cross-site').set('cookie', cookie).send({ query: 'mutation { logOut }' });
+    expect(fetchMetadata.status).toBe(403);
+    // the session survived both
+    expect((await gql(ME, {}, { cookie })).status).toBe(200);
+  });
+
+  it('refuses a log-in from another site’s page (login CSRF)', async () => {
+    const { email } = await signUp();
+    const res = await gql(LOG_IN, { input: { email, password: PASSWORD } }, { origin: 'https://evil.example' });
+    expect(res.status).toBe(403);
+    expect(res.headers['set-cookie']).toBeUndefined();
+  });
+
+  it('keeps Apollo’s CSRF prevention: a simple (form-like) POST with the cookie is refused before it runs', async () => {
+    const { cookie } = await signUp();
+    const res = await t.http().post('/graphql').set('host', HOST).set('cookie', cookie).set('content-type', 'text/plain').send(JSON.stringify({ query: 'mutation { logOut }' }));
+    expect(res.status).toBe(400);
+    expect((await gql(ME, {}, { cookie })).status).toBe(200);
+  });
+});
+
+const BILL_PAGE = 'query($id: Int!) { bill(id: $id) { title prediction { royalAssent nextStage30d } predictionHistory { referenceDate royalAssent nextStage30d } } }';
+const USAGE = '{ usage { kind used limit resetsAt } }';
+const used = async (cookie: string, kind: string) => ((await gql(USAGE, {}, { cookie })).body.data.usage as { kind: string; used: number }[]).find((u) => u.kind === kind)!.used;
+
+describe('website predictions', () => {
+  it('Free: one bill a day, its predictions and chart together, reopened for free; the next bill is refused with when it resets and what Pilot gives', async () => {
+    const { cookie } = await signUp();
+    const first = await gql(BILL_PAGE, { id: 2900 }, { cookie });
+    expect(first.status).toBe(200);
+    expect(first.body.data.bill.prediction.royalAssent).toBeGreaterThanOrEqual(0);
+    expect(first.body.data.bill.predictionHistory.length).toBeGreaterThan(5);
+    expect(await used(cookie, 'predictions')).toBe(1);
+    const again = await gql(BILL_PAGE, { id: 2900 }, { cookie });
+    expect(again.status).toBe(200);
+    expect(await used(cookie, 'predictions')).toBe(1);
+    const second = await gql(BILL_PAGE, { id: 2950 }, { cookie });
+    expect(second.status).toBe(429);
+    expect(second.body.errors[0].message).toBe(
+      "Daily prediction limit reached: the free tier allows 1 a day; it resets at 2026-11-23T00:00:00.000Z. The pilot tier gives 100 predictions a day and API keys: ask the service's operator to upgrade your account",
+    );
+    // the bill itself (its stage history) stays readable
+    expect((await gql('query($id: Int!) { bill(id: $id) { title stages { stage } } }', { id: 2950 }, { cookie })).status).toBe(200);
+  });
+
+  it('Free: the limit resets at midnight UTC', async () => {
+    const { cookie } = await signUp();
+    await gql(BILL_PAGE, { id: 2900 }, { cookie });
+    expect((await gql(BILL_PAGE, { id: 26 }, { cookie })).status).toBe(429);
+    t.setNow(new Date('2026-11-23T00:00:01Z'));
+    expect((await gql(BILL_PAGE, { id: 26 }, { cookie })).status).toBe(200);
+  });
+
+  it('the imminent list is open to Free and charges nothing', async () => {
+    const { cookie } = await signUp();
+    const res = await gql('{ imminentBills(daysAhead: 30, minProbability: 0) { count bills { billId urgencyLevel } } }', {}, { cookie });
+    expect(res.status).toBe(200);
+    expect(res.body.data.imminentBills.count).toBe(res.body.data.imminentBills.bills.length);
+    expect(await used(cookie, 'predictions')).toBe(0);
+  });
+
+  it('Pilot: website requests charge predictions once per bill per day, and no API calls', async () => {
+    const { email, cookie } = await signUp();
+    await t.services.accounts.setTier(email, 'pilot');
+    await gql(BILL_PAGE, { id: 2900 }, { cookie });
+    await gql(BILL_PAGE, { id: 2900 }, { cookie });
+    await gql(BILL_PAGE, { id: 26 }, { cookie });
+    expect(await used(cookie, 'predictions')).toBe(2);
+    expect(await used(cookie, 'calls')).toBe(0);
+  });
+
+  it('Free: watchlists need Pilot (403), whatever the page shows', async () => {
+    const { cookie } = await signUp();
+    const res = await gql('mutation { createWatchlist(input: { name: "mine" }) { id } }', {}, { cookie });
+    expect(res.status).toBe(403);
+    expect(res.body.errors[0].message).toBe('This operation needs the pilot tier or above');
+  });
+});
+
+describe('a bill’s prediction history (its chart)', () => {
+  it('is the nowcast at each of its dates, within the bill’s life, and costs an API user one prediction', async () => {
+    const key = await t.userWithKey('pilot');
+    const res = await t.graphql('{ bill(id: 2900) { introducedDate predictionHistory { referenceDate royalAssent nextStage30d } } }', { key });
+    expect(res.status).toBe(200);
+    expect(res.headers['x-ratelimit-remaining']).toBe('99');
+    const { introducedDate, predictionHistory: points } = res.body.data.bill;
+    const dates = points.map((p: { referenceDate: string }) => p.referenceDate);
+    expect(dates).toEqual([...dates].sort());
+    expect(dates[0] >= introducedDate).toBe(true);
+    expect(dates.at(-1) <= '2021-12-31').toBe(true);
+    const middle = points[Math.floor(points.length / 2)];
+    const nowcast = await t.graphql(`{ prediction(billId: 2900, referenceDate: "${middle.referenceDate}") { royalAssent nextStage30d } }`, { key });
+    expect(nowcast.body.data.prediction).toEqual({ royalAssent: middle.royalAssent, nextStage30d: middle.nextStage30d });
+  });
+});
+
+describe('API keys in the dashboard', () => {
+  const CREATE = 'mutation($name: String) { createApiKey(name: $name) { apiKey key { prefix name createdAt lastUsedAt revokedAt } } }';
+
+  it('Free: refused with 403 whatever the page does', async () => {
+    const { cookie } = await signUp();
+    const res = await gql(CREATE, { name: 'laptop' }, { cookie });
+    expect(res.status).toBe(403);
+    expect(res.body.errors[0].message).toMatch(/pilot tier or above/);
+  });
+
+  it('Pilot: creates a key shown once that works on /api/v1, lists it without the secret, and revokes it (then 401)', async () => {
+    const { email, cookie } = await signUp();
+    await t.services.accounts.setTier(email, 'pilot');
+    const created = await gql(CREATE, { name: 'laptop' }, { cookie });
+    expect(created.status).toBe(200);
+    const { apiKey, key } = created.body.data.createApiKey;
+    expect(apiKey.startsWith(`${key.prefix}_`)).toBe(true);
+    expect(key).toMatchObject({ name: 'laptop', lastUsedAt: null, revokedAt: null });
+    expect((await t.http().get('/api/v1/predict/2900').set('authorization', `Bearer ${apiKey}`)).status).toBe(200);
+    const list = await gql('{ apiKeys { prefix name lastUsedAt revokedAt } }', {}, { cookie });
+    expect(JSON.stringify(list.body)).not.toContain(apiKey);
+    expect(list.body.data.apiKeys).toEqual([expect.objectContaining({ prefix: key.prefix, name: 'laptop', revokedAt: null })]);
+    expect(list.body.data.apiKeys[0].lastUsedAt).not.toBeNull();
+    const revoked = await gql('mutation($p: String!) { revokeApiKey(prefix: $p) { prefix revokedAt } }', { p: key.prefix }, { cookie });
+    expect(revoked.body.data.revokeApiKey.revokedAt).not.toBeNull();
+    expect((await t.http().get('/api/v1/predict/2900').set('authorization', `Bearer ${apiKey}`)).status).toBe(401);
+  });
+
+  it('another account’s key is NOT_FOUND, and stays working', async () => {
+    const otherKey = await t.userWithKey('pilot');
+    const { cookie } = await signUp();
+    const res = await gql('mutation($p: String!) { revokeApiKey(prefix: $p) { prefix } }', { p: otherKey.slice(0, 11) }, { cookie });
+    expect(res.status).toBe(404);
+    expect((await t.http().get('/api/v1/predict/2900').set('authorization', `Bearer ${otherKey}`)).status).toBe(200);
+  });
+});

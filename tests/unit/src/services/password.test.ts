@@ -1,0 +1,26 @@
+import { decoyHash, hashPassword, parseNewPassword, verifyPassword } from '../../../../src/services/password';
+
+describe('passwords', () => {
+  it('are hashed with scrypt at N=2^15, r=8, p=1 by default, salted, never containing the password', async () => {
+    const [a, b] = await Promise.all([hashPassword('correct horse battery'), hashPassword('correct horse battery')]);
+    expect(a).toMatch(/^scrypt\$32768\$8\$1\$[A-Za-z0-9_-]{22}\$[A-Za-z0-9_-]{43}$/);
+    expect(a).not.toBe(b);
+    expect(a).not.toContain('horse');
+  });
+
+  it('verify the right password only', async () => {
+    const cost = { N: 1024, r: 8, p: 1 };
+    const stored = await hashPassword('correct horse battery', cost);
+    await expect(verifyPassword('correct horse battery', stored)).resolves.toBe(true);
+    await expect(verifyPassword('correct horse batterY', stored)).resolves.toBe(false);
+    await expect(verifyPassword('anything', decoyHash(cost))).resolves.toBe(false);
+    await expect(verifyPassword('anything', 'not a hash')).resolves.toBe(false);
+  });
+
+  it('must be 10 to 200 characters', () => {
+    expect(() => parseNewPassword('short')).toThrow('password must be between 10 and 200 characters');
+    expect(() => parseNewPassword('x'.repeat(201))).toThrow(/between 10 and 200/);
+    expect(() => parseNewPassword(12345678901)).toThrow(/between 10 and 200/);
+    expect(parseNewPassword('ten chars!')).toBe('ten chars!');
+  });
+});
