@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// `npm run build` compiles src/ (and the folders tsconfig.build.json includes) to dist/; with
+// `npm run build` compiles src/ (and the folders tsconfig.build.json includes) to dist/, and
+// builds the account dashboard (web/, Vite) into dist/web; with
 // --if-stale (npm ci's `prepare`, and every `npm start`/`npm run admin` through scripts/run.mjs)
 // it compiles only when a source is newer than the last build, so a command starts in well
 // under a second when nothing changed.
@@ -13,6 +14,8 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 const TSCONFIG = path.join(ROOT, 'tsconfig.build.json');
 /** Touched after every successful build, with the time the build started. */
 const STAMP = path.join(ROOT, 'dist', '.build-stamp');
+/** The dashboard's sources: a single-page app with its own tsconfig and Vite config. */
+const WEB = path.join(ROOT, 'web');
 
 /** The newest modification time among the build's inputs: tsconfig files, and every file and folder they include. */
 function newestSourceMtime() {
@@ -28,6 +31,7 @@ function newestSourceMtime() {
     }
   };
   for (const dir of include) visit(path.join(ROOT, dir));
+  visit(WEB);
   return newest;
 }
 
@@ -52,10 +56,21 @@ export function build(reason = 'building') {
   process.stderr.write(`bill-progress: ${reason}: tsc -p tsconfig.build.json\n`);
   const result = spawnSync(process.execPath, [tsc, '-p', TSCONFIG], { stdio: 'inherit', cwd: ROOT });
   if (result.status !== 0) process.exit(result.status ?? 1);
+  buildDashboard(tsc);
   mkdirSync(path.dirname(STAMP), { recursive: true });
   closeSync(openSync(STAMP, 'w'));
   // edits made while tsc ran are newer than this, so the next start builds again
   utimesSync(STAMP, started, started);
+}
+
+/** Type-checks the dashboard (Vite does not) and bundles it into dist/web. */
+function buildDashboard(tsc) {
+  const vite = path.join(path.dirname(createRequire(import.meta.url).resolve('vite/package.json')), 'bin', 'vite.js');
+  process.stderr.write('bill-progress: building the dashboard: tsc -p web/tsconfig.json, vite build web\n');
+  for (const args of [[tsc, '-p', path.join(WEB, 'tsconfig.json')], [vite, 'build', '--config', path.join(WEB, 'vite.config.ts')]]) {
+    const step = spawnSync(process.execPath, args, { stdio: 'inherit', cwd: ROOT });
+    if (step.status !== 0) process.exit(step.status ?? 1);
+  }
 }
 
 export function buildIfStale() {

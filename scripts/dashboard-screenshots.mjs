@@ -1,0 +1,69 @@
+#!/usr/bin/env node
+// Screenshots of the dashboard's main pages for docs/ (docs/dashboard-*.png), taken in headless
+// Chromium against a running server on the shipped data:
+//   DATA_DIR=<the server's> node scripts/dashboard-screenshots.mjs http://localhost:4000
+// It signs up a new account, and makes it Pro with the admin command to show every page.
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const base = process.argv[2] ?? 'http://localhost:4000';
+const email = `screenshots-${Date.now()}@example.com`;
+const shot = (page, name) => page.screenshot({ path: path.join(ROOT, 'docs', `dashboard-${name}.png`) });
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+});
+try {
+  const page = await browser.newPage({ viewport: { width: 1100, height: 820 } });
+  page.on('dialog', (dialog) => dialog.accept());
+  await page.goto(`${base}/#/signup`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill('screenshots password');
+  await page.getByRole('button', { name: 'Sign up' }).click();
+  await page.getByRole('heading', { name: 'Bills', level: 1 }).waitFor();
+  const admin = spawnSync('npm', ['run', '-s', 'admin', '--', 'set-tier', '--email', email, '--tier', 'pro'], { cwd: ROOT, stdio: 'inherit' });
+  if (admin.status !== 0) throw new Error('the admin command failed');
+
+  await page.goto(`${base}/#/bills?q=Environment`);
+  await page.getByRole('table').waitFor();
+  await shot(page, 'bills');
+  await page.goto(`${base}/#/bills/2900`);
+  await page.getByTestId('probability-chart').locator('canvas').waitFor();
+  await page.screenshot({ path: path.join(ROOT, 'docs', 'dashboard-bill.png'), fullPage: true });
+  await page.goto(`${base}/#/imminent`);
+  await page.getByRole('table').waitFor();
+  await shot(page, 'imminent');
+  await page.goto(`${base}/#/watchlists`);
+  await page.getByLabel('New watchlist name').fill('Bills I follow');
+  await page.getByRole('button', { name: 'Create watchlist' }).click();
+  await page.getByRole('heading', { name: 'Bills I follow', level: 1 }).waitFor();
+  for (const id of ['2900', '2812']) {
+    await page.getByLabel('Search bills to add').fill(id);
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await page.getByRole('button', { name: /^Add .* Bill$/ }).click();
+    await page.getByText('Bill added.').waitFor();
+  }
+  await page.getByLabel('Threshold (0–1)').fill('0.2');
+  await page.getByRole('button', { name: 'Add threshold' }).click();
+  await page.getByRole('button', { name: 'Check now' }).click();
+  await page.getByText(/^Checked /).waitFor();
+  await page.screenshot({ path: path.join(ROOT, 'docs', 'dashboard-watchlist.png'), fullPage: true });
+  await page.goto(`${base}/#/account`);
+  await page.getByLabel('Key name (optional)').fill('laptop');
+  await page.getByRole('button', { name: 'Create API key' }).click();
+  await page.getByTestId('new-api-key').waitFor();
+  await page.screenshot({ path: path.join(ROOT, 'docs', 'dashboard-account.png'), fullPage: true });
+  await page.setViewportSize({ width: 390, height: 800 });
+  await page.goto(`${base}/#/bills/2900`);
+  await page.getByTestId('probability-chart').locator('canvas').waitFor();
+  await shot(page, 'phone');
+} catch (error) {
+  await (await browser.contexts()[0]?.pages()[0])?.screenshot({ path: '/tmp/dashboard-screenshots-failure.png', fullPage: true });
+  throw error;
+} finally {
+  await browser.close();
+}

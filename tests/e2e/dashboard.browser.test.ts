@@ -1,0 +1,173 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { runAdminCommand } from '../../src/admin/admin-commands';
+import { dashboardDirectory } from '../../src/http/dashboard-static';
+import { startTestApp, type TestApp } from '../support/test-app';
+
+/**
+ * The dashboard in a real browser: Debian's headless Chromium driven by playwright-core, one
+ * browser and one server for the whole file. Controls are found by role and accessible name, as
+ * a user (or a screen reader) finds them. Screenshots go to test-artifacts/.
+ */
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARTIFACTS = path.resolve(__dirname, '..', '..', 'test-artifacts');
+
+// The browser's flows do not depend on the database: they run on the embedded run only, keeping CI short
+// (the HTTP tests of the same behaviour, tests/e2e/dashboard-accounts.test.ts, run on PostgreSQL too).
+const onEmbeddedRun = !process.env.TEST_DATABASE_URL;
+const describeInBrowser = onEmbeddedRun ? describe : describe.skip;
+
+let t: TestApp;
+let browser: Browser;
+let page: Page;
+let base: string;
+const EMAIL = 'browser-user@example.com';
+const PASSWORD = 'a long enough password';
+
+beforeAll(async () => {
+  if (!onEmbeddedRun) return;
+  if (!existsSync(CHROMIUM)) throw new Error(`Chromium is not at ${CHROMIUM}: install it with \`apt-get install -y chromium\` (.ci/run does), or set CHROMIUM_PATH`);
+  if (!dashboardDirectory()) throw new Error('The dashboard is not built: run `npm run build`');
+  mkdirSync(ARTIFACTS, { recursive: true });
+  t = await startTestApp({ trainModel: true });
+  await new Promise<void>((resolve) => t.app.httpServer.listen(0, '127.0.0.1', resolve));
+  base = `http://localhost:${(t.app.httpServer.address() as AddressInfo).port}`;
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+  page = await (await browser.newContext({ viewport: { width: 1100, height: 900 } })).newPage();
+  page.setDefaultTimeout(15_000);
+  page.on('dialog', (dialog) => void dialog.accept());
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await t?.close();
+});
+
+const predictWith = (key: string) => fetch(`${base}/api/v1/predict/2900`, { headers: { authorization: `Bearer ${key}` } });
+
+describeInBrowser('the dashboard in Chromium', () => {
+  it('signs a new user up from the home page, as Free', async () => {
+    await page.goto(`${base}/`);
+    await page.getByRole('link', { name: 'Sign up' }).first().click();
+    await page.getByLabel('Email').fill(EMAIL);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign up' }).click();
+    await page.getByRole('heading', { name: 'Bills', level: 1 }).waitFor();
+    await page.getByRole('button', { name: 'Log out' }).waitFor();
+    for (const name of ['Bills', 'Imminent', 'Watchlists', 'Webhooks', 'Account']) await page.getByRole('navigation').getByRole('link', { name, exact: true }).waitFor();
+  });
+
+  it('finds a bill by search and draws its chart: the Free prediction of the day', async () => {
+    await page.getByLabel('Search bills').fill('Marriage');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await page.getByRole('link', { name: 'Marriage and Civil Partnership (Minimum Age) Bill' }).click();
+    await page.getByText('chance of Royal Assent').waitFor();
+    await page.getByRole('table', { name: 'Risks' }).waitFor();
+    const canvas = page.getByTestId('probability-chart').locator('canvas');
+    await canvas.waitFor();
+    // drawn: the canvas holds coloured (non-white, non-transparent) pixels of the two series
+    // (the browser's canvas type, declared here: the tests compile without the DOM library)
+    type Canvas = { width: number; height: number; getContext(kind: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } } };
+    const inked = await canvas.evaluate((element) => {
+      const canvasElement = element as unknown as Canvas;
+      const { data } = canvasElement.getContext('2d').getImageData(0, 0, canvasElement.width, canvasElement.height);
+      let count = 0;
+      for (let i = 0; i < data.length; i += 4) if (data[i + 3] > 0 && (data[i] < 200 || data[i + 2] < 200)) count++;
+      return count;
+    });
+    expect(inked).toBeGreaterThan(500);
+    await page.getByRole('heading', { name: 'Stage history' }).waitFor();
+    await page.screenshot({ path: path.join(ARTIFACTS, 'bill-chart.png'), fullPage: true });
+  });
+
+  it('refuses a Free user’s second bill of the day, saying when it resets and what Pilot gives', async () => {
+    await page.goto(`${base}/#/bills/2950`);
+    const refusal = page.getByRole('alert').filter({ hasText: 'Daily prediction limit reached' });
+    await refusal.waitFor();
+    expect(await refusal.textContent()).toMatch(/resets at \d{4}-\d{2}-\d{2}T00:00:00\.000Z\. The pilot tier gives 100 predictions a day/);
+    await page.getByRole('heading', { name: 'Stage history' }).waitFor();
+  });
+
+  it('shows a Free user why there is no key button, and the server refuses the key anyway (403)', async () => {
+    await page.getByRole('navigation').getByRole('link', { name: 'Account' }).click();
+    await page.getByText('API keys are for the Pilot tier or above').waitFor();
+    expect(await page.getByRole('button', { name: 'Create API key' }).count()).toBe(0);
+    const status = await page.evaluate(async () => {
+      const res = await fetch('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: 'mutation { createApiKey { apiKey } }' }) });
+      return res.status;
+    });
+    expect(status).toBe(403);
+  });
+
+  it('after an upgrade by the admin command, creates a key that works on /api/v1 and revokes it in the page', async () => {
+    const notHere = () => Promise.reject(new Error('not used by this test'));
+    await runAdminCommand({ accounts: t.services.accounts, apiKeys: t.services.apiKeys, dataSource: t.db.dataSource, sync: notHere, train: notHere }, 'set-tier', { email: EMAIL, tier: 'pilot' });
+    await page.reload();
+    await page.getByText('Pilot', { exact: true }).waitFor();
+    await page.getByLabel('Key name (optional)').fill('laptop');
+    await page.getByRole('button', { name: 'Create API key' }).click();
+    const key = (await page.getByTestId('new-api-key').textContent())!;
+    expect(key).toMatch(/^bp_[0-9a-f]{8}_/);
+    await page.getByRole('button', { name: 'Copy' }).waitFor();
+    expect((await predictWith(key)).status).toBe(200);
+    await page.getByRole('button', { name: 'Revoke laptop' }).click();
+    await page.getByText(/^revoked /).waitFor();
+    expect((await predictWith(key)).status).toBe(401);
+  });
+
+  it('builds a watchlist with a bill and a threshold through the page, and checks it now', async () => {
+    await page.getByRole('navigation').getByRole('link', { name: 'Watchlists' }).click();
+    await page.getByLabel('New watchlist name').fill('Marriage law');
+    await page.getByRole('button', { name: 'Create watchlist' }).click();
+    await page.getByRole('heading', { name: 'Marriage law', level: 1 }).waitFor();
+    await page.getByLabel('Search bills to add').fill('2900');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await page.getByRole('button', { name: 'Add Marriage and Civil Partnership (Minimum Age) Bill' }).click();
+    await page.getByRole('link', { name: 'Marriage and Civil Partnership (Minimum Age) Bill' }).waitFor();
+    await page.getByLabel('Alert type').selectOption('PROBABILITY');
+    await page.getByLabel('Threshold (0–1)').fill('0.01');
+    await page.getByRole('button', { name: 'Add threshold' }).click();
+    await page.getByRole('button', { name: 'Delete the Royal Assent probability threshold' }).waitFor();
+    await page.getByRole('button', { name: 'Check now' }).click();
+    await page.getByText(/^Checked 1 thresholds on 1 bills: fired: Royal Assent probability on bill 2900/).waitFor();
+    const thresholds = await t.services.alerts.list(await t.accountIdOf(EMAIL), 'pilot');
+    expect(thresholds).toEqual([expect.objectContaining({ alertType: 'probability', thresholdValue: 0.01, billId: null })]);
+  });
+
+  it('refuses a cross-site request that carries the session: the browser’s own CORS/SameSite, and the server’s Origin check', async () => {
+    // a page of another site (127.0.0.1 is not the site localhost) tries to log the user out
+    const foreign = await page.context().newPage();
+    await foreign.goto(base.replace('localhost', '127.0.0.1') + '/');
+    const outcome = await foreign.evaluate(async (target) => {
+      try {
+        const res = await fetch(`${target}/graphql`, { method: 'POST', credentials: 'include', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: 'mutation { logOut }' }) });
+        return `status ${res.status}`;
+      } catch {
+        return 'blocked';
+      }
+    }, base);
+    expect(outcome).toBe('blocked');
+    await foreign.close();
+    // the same request sent with the cookie by a client that ignores CORS: refused by Origin
+    const cookie = (await page.context().cookies(base)).find((c) => c.name === 'bp_session')!;
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax' });
+    const forged = await fetch(`${base}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie: `bp_session=${cookie.value}`, origin: 'http://evil.example' },
+      body: JSON.stringify({ query: 'mutation { logOut }' }),
+    });
+    expect(forged.status).toBe(403);
+    await page.reload();
+    await page.getByRole('button', { name: 'Log out' }).waitFor();
+  });
+
+  it('logs out', async () => {
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await page.getByRole('link', { name: 'Log in' }).first().waitFor();
+    await page.goto(`${base}/#/account`);
+    await page.getByRole('heading', { name: 'Log in', level: 1 }).waitFor();
+  });
+});

@@ -1,0 +1,89 @@
+import { useEffect, useRef } from 'preact/hooks';
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+
+export interface ChartPoint {
+  referenceDate: string;
+  royalAssent: number;
+  nextStage30d: number;
+}
+
+export interface StageMarker {
+  date: string;
+  label: string;
+}
+
+const seconds = (date: string) => Date.parse(`${date}T00:00:00Z`) / 1000;
+
+/** Vertical lines at the stage dates, with their names, drawn under the series. */
+function stageMarkers(markers: StageMarker[]): uPlot.Plugin {
+  return {
+    hooks: {
+      drawAxes: (u: uPlot) => {
+        const { ctx } = u;
+        const { top, height } = u.bbox;
+        ctx.save();
+        ctx.strokeStyle = 'rgba(100, 100, 120, 0.45)';
+        ctx.fillStyle = '#555';
+        ctx.font = `${Math.round(10 * devicePixelRatio)}px system-ui, sans-serif`;
+        ctx.textAlign = 'left';
+        ctx.textBaseline = 'alphabetic';
+        ctx.setLineDash([4 * devicePixelRatio, 4 * devicePixelRatio]);
+        let lastLabelX = -Infinity;
+        for (const marker of markers) {
+          const x = Math.round(u.valToPos(seconds(marker.date), 'x', true));
+          if (x < u.bbox.left || x > u.bbox.left + u.bbox.width) continue;
+          ctx.beginPath();
+          ctx.moveTo(x, top);
+          ctx.lineTo(x, top + height);
+          ctx.stroke();
+          // labels only where they do not run into the previous one
+          const width = ctx.measureText(marker.label).width;
+          if (x > lastLabelX) {
+            ctx.fillText(marker.label, x + 3 * devicePixelRatio, top + 12 * devicePixelRatio);
+            lastLabelX = x + width + 8 * devicePixelRatio;
+          }
+        }
+        ctx.restore();
+      },
+    },
+  };
+}
+
+/**
+ * P(Royal Assent) and P(next stage within 30 days) over a bill's life, as nowcast on each date,
+ * with the bill's stages marked on the time axis. A table of the same figures follows for screen
+ * readers and keyboard users (see BillPage).
+ */
+export function ProbabilityChart({ points, markers, title }: { points: ChartPoint[]; markers: StageMarker[]; title: string }) {
+  const container = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const element = container.current;
+    if (!element || !points.length) return;
+    const width = () => Math.max(280, element.clientWidth);
+    const plot = new uPlot(
+      {
+        title,
+        width: width(),
+        height: 300,
+        scales: { x: { time: true }, y: { range: [0, 1] } },
+        axes: [{}, { values: (_u, ticks) => ticks.map((t) => `${Math.round(t * 100)}%`) }],
+        series: [
+          {},
+          { label: 'Royal Assent', stroke: '#1d4ed8', width: 2, points: { show: false }, value: (_u, v) => (v == null ? '—' : `${(v * 100).toFixed(1)}%`) },
+          { label: 'Next stage within 30 days', stroke: '#c2410c', width: 2, points: { show: false }, value: (_u, v) => (v == null ? '—' : `${(v * 100).toFixed(1)}%`) },
+        ],
+        plugins: [stageMarkers(markers)],
+      },
+      [points.map((p) => seconds(p.referenceDate)), points.map((p) => p.royalAssent), points.map((p) => p.nextStage30d)],
+      element,
+    );
+    const resize = () => plot.setSize({ width: width(), height: 300 });
+    addEventListener('resize', resize);
+    return () => {
+      removeEventListener('resize', resize);
+      plot.destroy();
+    };
+  }, [points, markers, title]);
+  return <div ref={container} class="chart" role="img" aria-label={`${title}: a line chart; the same figures are in the table below`} data-testid="probability-chart" />;
+}

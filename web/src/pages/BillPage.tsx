@@ -1,0 +1,181 @@
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { type ChartPoint, ProbabilityChart } from '../components/ProbabilityChart';
+import { ErrorMessage, Loading } from '../components/Status';
+import { AddToWatchlist } from '../components/AddToWatchlist';
+import { date, days, kindName, label, percent } from '../format';
+import { errorMessage, gql, GraphQLRequestError } from '../graphql';
+import { useSession } from '../session';
+import { Table } from '../components/Table';
+
+interface Bill {
+  id: number;
+  title: string;
+  longTitle: string | null;
+  kind: string;
+  originatingHouse: string;
+  outcome: string;
+  introducedDate: string | null;
+  royalAssentDate: string | null;
+  url: string;
+  stages: { stage: string; house: string; date: string | null }[];
+}
+
+interface Prediction {
+  referenceDate: string;
+  status: string;
+  royalAssent: number;
+  nextStage30d: number;
+  timelineEtaDays: number | null;
+  stallRisk: number;
+  amendmentRisk: number;
+  closeVote: number;
+  withdrawalRisk: number;
+  modelVersion: number;
+  riskIndicators: { stallRiskLevel: string; withdrawalRiskLevel: string; amendmentRiskLevel: string; closeVoteLevel: string; controversyScore: number; momentumScore: number };
+}
+
+const BILL = `query($id: Int!) { bill(id: $id) { id title longTitle kind originatingHouse outcome introducedDate royalAssentDate url stages { stage house date } } }`;
+/** One request for the predictions and the chart: the website charges them together as one prediction, once a day per bill. */
+const PREDICTIONS = `query($id: Int!) { bill(id: $id) {
+  prediction { referenceDate status royalAssent nextStage30d timelineEtaDays stallRisk amendmentRisk closeVote withdrawalRisk modelVersion
+    riskIndicators { stallRiskLevel withdrawalRiskLevel amendmentRiskLevel closeVoteLevel controversyScore momentumScore } }
+  predictionHistory { referenceDate royalAssent nextStage30d } } }`;
+
+function RiskRow({ name, probability, level }: { name: string; probability: number; level?: string }) {
+  return (
+    <tr>
+      <th scope="row">{name}</th>
+      <td>{percent(probability)}</td>
+      <td>{level ? <span class={`risk ${level.toLowerCase()}`}>{label(level)}</span> : '—'}</td>
+    </tr>
+  );
+}
+
+export function BillPage({ id }: { id: number }) {
+  const { me } = useSession();
+  const [bill, setBill] = useState<Bill | null | undefined>(undefined);
+  const [prediction, setPrediction] = useState<Prediction | null>(null);
+  const [history, setHistory] = useState<ChartPoint[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [refusal, setRefusal] = useState<string | null>(null);
+
+  useEffect(() => {
+    setBill(undefined);
+    setPrediction(null);
+    setHistory(null);
+    setError(null);
+    setRefusal(null);
+    gql<{ bill: Bill | null }>(BILL, { id })
+      .then(({ bill }) => {
+        setBill(bill);
+        if (!bill) return;
+        return gql<{ bill: { prediction: Prediction; predictionHistory: ChartPoint[] } }>(PREDICTIONS, { id }).then(
+          (data) => {
+            setPrediction(data.bill.prediction);
+            setHistory(data.bill.predictionHistory);
+          },
+          (e) => (e instanceof GraphQLRequestError && e.code === 'RATE_LIMITED' ? setRefusal(e.message) : setError(errorMessage(e))),
+        );
+      })
+      .catch((e) => setError(errorMessage(e)));
+  }, [id]);
+
+  const markers = useMemo(() => (bill?.stages ?? []).filter((s) => s.date).map((s) => ({ date: s.date!, label: label(s.stage) })), [bill]);
+
+  if (bill === undefined) return error ? <ErrorMessage error={error} /> : <Loading what="Loading the bill" />;
+  if (bill === null) return <p role="alert">There is no bill {id}.</p>;
+  const risk = prediction?.riskIndicators;
+
+  return (
+    <article>
+      <h1>{bill.title}</h1>
+      <p class="muted">
+        Bill {bill.id} · {kindName(bill.kind)} · from the {label(bill.originatingHouse)} · introduced {date(bill.introducedDate)} ·{' '}
+        <a href={bill.url} rel="noopener noreferrer">
+          on bills.parliament.uk
+        </a>
+      </p>
+      {bill.longTitle && <p>{bill.longTitle}</p>}
+      {me && me.tier !== 'FREE' && <AddToWatchlist billId={bill.id} />}
+
+      <section aria-labelledby="predictions-heading">
+        <h2 id="predictions-heading">Predictions</h2>
+        <ErrorMessage error={error} />
+        {refusal && (
+          <div class="callout" role="alert">
+            <p>{refusal}</p>
+            <p>
+              The bill’s stage history is below. <a href="#/account">Your account</a> shows what you have used today.
+            </p>
+          </div>
+        )}
+        {!prediction && !refusal && !error && <Loading what="Computing the predictions" />}
+        {prediction && risk && (
+          <>
+            <p>
+              As of {date(prediction.referenceDate)}, with what was known then (model version {prediction.modelVersion}); status: <strong>{label(prediction.status)}</strong>.
+            </p>
+            <div class="figures">
+              <div class="figure">
+                <span class="value">{percent(prediction.royalAssent)}</span>
+                <span>chance of Royal Assent</span>
+              </div>
+              <div class="figure">
+                <span class="value">{percent(prediction.nextStage30d)}</span>
+                <span>chance of the next stage within 30 days</span>
+              </div>
+              <div class="figure">
+                <span class="value">{days(prediction.timelineEtaDays)}</span>
+                <span>expected to the next stage</span>
+              </div>
+            </div>
+            <Table caption="Risks" columns={['Risk', 'Probability', 'Level']}>
+              <RiskRow name="Stall (no stage in 200 days)" probability={prediction.stallRisk} level={risk.stallRiskLevel} />
+              <RiskRow name="Withdrawal" probability={prediction.withdrawalRisk} level={risk.withdrawalRiskLevel} />
+              <RiskRow name="Significant amendment" probability={prediction.amendmentRisk} level={risk.amendmentRiskLevel} />
+              <RiskRow name="Close vote" probability={prediction.closeVote} level={risk.closeVoteLevel} />
+            </Table>
+            <p class="muted">
+              Controversy {percent(risk.controversyScore)} · momentum {percent(risk.momentumScore)}
+            </p>
+          </>
+        )}
+      </section>
+
+      {history && (
+        <section aria-labelledby="chart-heading">
+          <h2 id="chart-heading">Chances over the bill’s life</h2>
+          <p class="muted">Each point is a nowcast made with only the facts known on its date: what the model would have said then. Dashed lines mark the stages.</p>
+          <ProbabilityChart points={history} markers={markers} title={`${bill.title}: chances over time`} />
+          <details>
+            <summary>The chart’s figures as a table</summary>
+            <Table columns={['Date', 'Royal Assent', 'Next stage within 30 days']}>
+              {history.map((p) => (
+                <tr key={p.referenceDate}>
+                  <td>{date(p.referenceDate)}</td>
+                  <td>{percent(p.royalAssent)}</td>
+                  <td>{percent(p.nextStage30d)}</td>
+                </tr>
+              ))}
+            </Table>
+          </details>
+        </section>
+      )}
+
+      <section aria-labelledby="stages-heading">
+        <h2 id="stages-heading">Stage history</h2>
+        {bill.stages.length ? (
+          <ol class="stages">
+            {bill.stages.map((s, i) => (
+              <li key={i}>
+                <span class="stage-date">{s.date ? date(s.date) : 'not sat'}</span> <strong>{label(s.stage)}</strong> <span class="muted">({label(s.house)})</span>
+              </li>
+            ))}
+          </ol>
+        ) : (
+          <p>No stages yet.</p>
+        )}
+      </section>
+    </article>
+  );
+}

@@ -1,0 +1,157 @@
+import { useEffect, useState } from 'preact/hooks';
+import { ErrorMessage, Loading, Notice } from '../components/Status';
+import { Thresholds } from '../components/Thresholds';
+import { percent } from '../format';
+import { errorMessage, gql } from '../graphql';
+import { navigate } from '../router';
+import { type BillSummary, searchBills } from './Bills';
+import { ACTIONS, Table } from '../components/Table';
+
+interface Watchlist {
+  id: number;
+  name: string;
+  bills: { billId: number; bill: { title: string } | null; prediction: { royalAssent: number; nextStage30d: number; riskIndicators: { stallRiskLevel: string } } | null; predictionDetail: string | null }[];
+}
+
+const WATCHLIST = `query($id: Int!) { watchlist(id: $id) { id name bills { billId bill { title } predictionDetail
+  prediction { royalAssent nextStage30d riskIndicators { stallRiskLevel } } } } }`;
+
+/** One watchlist: rename, delete, its bills with today's predictions, adding bills from search, and its thresholds. */
+export function WatchlistPage({ id }: { id: number }) {
+  const [watchlist, setWatchlist] = useState<Watchlist | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [name, setName] = useState('');
+  const [notice, setNotice] = useState<string | null>(null);
+
+  const load = () =>
+    gql<{ watchlist: Watchlist }>(WATCHLIST, { id })
+      .then((data) => {
+        setWatchlist(data.watchlist);
+        setName(data.watchlist.name);
+      })
+      .catch((e) => setError(errorMessage(e)));
+  useEffect(() => void load(), [id]);
+
+  const run = async (action: () => Promise<unknown>, done?: string) => {
+    setError(null);
+    setNotice(null);
+    try {
+      await action();
+      if (done) setNotice(done);
+      await load();
+    } catch (e) {
+      setError(errorMessage(e));
+    }
+  };
+
+  if (!watchlist) return error ? <ErrorMessage error={error} /> : <Loading />;
+
+  const rename = (event: Event) => {
+    event.preventDefault();
+    void run(() => gql('mutation($id: Int!, $name: String!) { renameWatchlist(id: $id, name: $name) { id } }', { id, name: name.trim() }), 'Renamed.');
+  };
+  const remove = async () => {
+    if (!confirm(`Delete the watchlist “${watchlist.name}” and its thresholds?`)) return;
+    try {
+      await gql('mutation($id: Int!) { deleteWatchlist(id: $id) }', { id });
+      navigate('#/watchlists');
+    } catch (e) {
+      setError(errorMessage(e));
+    }
+  };
+
+  return (
+    <section>
+      <p>
+        <a href="#/watchlists">← Watchlists</a>
+      </p>
+      <h1>{watchlist.name}</h1>
+      <form class="inline" onSubmit={rename}>
+        <label for="watchlist-name">Name</label>
+        <input id="watchlist-name" required maxLength={100} value={name} onInput={(e) => setName(e.currentTarget.value)} />
+        <button type="submit">Rename</button>
+        <button type="button" class="danger" onClick={remove}>
+          Delete watchlist
+        </button>
+      </form>
+      <ErrorMessage error={error} />
+      {notice && <Notice>{notice}</Notice>}
+
+      <h2>Bills</h2>
+      {watchlist.bills.length ? (
+        <Table columns={['Bill', 'Royal Assent', 'Next stage within 30 days', 'Stall risk', ACTIONS]}>
+          {watchlist.bills.map((b) => (
+            <tr key={b.billId}>
+              <td>
+                <a href={`#/bills/${b.billId}`}>{b.bill?.title ?? `Bill ${b.billId}`}</a>
+              </td>
+              {b.prediction ? (
+                <>
+                  <td>{percent(b.prediction.royalAssent)}</td>
+                  <td>{percent(b.prediction.nextStage30d)}</td>
+                  <td>{b.prediction.riskIndicators.stallRiskLevel.toLowerCase()}</td>
+                </>
+              ) : (
+                <td colSpan={3} class="muted">
+                  {b.predictionDetail ?? 'no prediction'}
+                </td>
+              )}
+              <td>
+                <button
+                  type="button"
+                  aria-label={`Remove ${b.bill?.title ?? b.billId} from the watchlist`}
+                  onClick={() => run(() => gql('mutation($id: Int!, $bill: Int!) { removeBillFromWatchlist(id: $id, billId: $bill) { id } }', { id, bill: b.billId }))}
+                >
+                  Remove
+                </button>
+              </td>
+            </tr>
+          ))}
+        </Table>
+      ) : (
+        <p>No bills yet: add some below.</p>
+      )}
+      <AddBills onAdd={(billId) => run(() => gql('mutation($id: Int!, $bills: [Int!]!) { addBillsToWatchlist(id: $id, billIds: $bills) { id } }', { id, bills: [billId] }), 'Bill added.')} />
+      <Thresholds watchlistId={id} bills={watchlist.bills.map((b) => ({ id: b.billId, title: b.bill?.title ?? `Bill ${b.billId}` }))} />
+    </section>
+  );
+}
+
+function AddBills({ onAdd }: { onAdd: (billId: number) => void }) {
+  const [text, setText] = useState('');
+  const [results, setResults] = useState<BillSummary[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const search = async (event: Event) => {
+    event.preventDefault();
+    setError(null);
+    try {
+      setResults(await searchBills(text));
+    } catch (e) {
+      setError(errorMessage(e));
+    }
+  };
+  return (
+    <>
+      <h3>Add bills</h3>
+      <form role="search" class="inline" onSubmit={search}>
+        <label for="watchlist-search">Search bills to add</label>
+        <input id="watchlist-search" type="search" value={text} onInput={(e) => setText(e.currentTarget.value)} />
+        <button type="submit">Search</button>
+      </form>
+      <ErrorMessage error={error} />
+      {results && !results.length && <p>No bills found.</p>}
+      {results && results.length > 0 && (
+        <ul class="cards">
+          {results.map((b) => (
+            <li key={b.id}>
+              {b.title} <span class="muted">#{b.id}</span>{' '}
+              <button type="button" aria-label={`Add ${b.title}`} onClick={() => onAdd(b.id)}>
+                Add
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
+  );
+}

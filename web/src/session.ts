@@ -1,0 +1,22 @@
+import { createContext } from 'preact';
+import { useContext } from 'preact/hooks';
+
+export type Tier = 'FREE' | 'PILOT' | 'PRO';
+
+export interface Me {
+  email: string;
+  tier: Tier;
+}
+
+/** Who is signed in (null: nobody), and how to tell the app it changed. */
+export interface SessionState {
+  me: Me | null;
+  setMe(me: Me | null): void;
+}
+
+export const SessionContext = createContext<SessionState>({ me: null, setMe: () => undefined });
+export const useSession = () => useContext(SessionContext);
+
+export const ME_QUERY = '{ me { email tier } }';
+
+export const tierName = (tier: Tier) => tier.charAt(0) + tier.slice(1).toLowerCase();
