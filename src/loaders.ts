@@ -42,7 +42,7 @@ async function predictionsByKey(predictions: PredictionService, quota: RequestQu
   const answered = keys.map((key) => results.get(key)!);
   if (!quota) return answered;
   // the website's bill views are charged when opened, not per field delivered
-  if (quota.website) return quota.chargeBillViews(keys.map((key) => Number(key.split('@')[0])), answered);
+  if (quota.website) return quota.chargePredictions(keys.map((key) => Number(key.split('@')[0])), answered);
   const charged = await quota.chargeEach('predictions', answered);
   charged.forEach((r, i) => !(r instanceof Error) && quota.deliveries.charged(predictionChargeId(keys[i]), 'predictions', 1));
   return charged;

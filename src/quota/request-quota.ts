@@ -92,12 +92,14 @@ export class RequestQuota {
   async chargeBillViews<T>(billIds: readonly number[], results: readonly (T | AppError)[]): Promise<(T | AppError)[]> {
     const refused = new Map<number, AppError>();
     for (const billId of new Set(billIds.filter((_, i) => !(results[i] instanceof AppError)))) {
-      if (!(await this.billViews!.open(this.accountId, this.day, billId))) continue;
-      if ((await this.takeUpTo('predictions', 1)) === 1) continue;
-      await this.billViews!.forget(this.accountId, this.day, billId);
-      refused.set(billId, this.exceeded('predictions'));
+      if (!(await this.billViews!.admit(this.accountId, this.day, billId, async () => (await this.takeUpTo('predictions', 1)) === 1))) refused.set(billId, this.exceeded('predictions'));
     }
     return results.map((r, i) => refused.get(billIds[i]) ?? r);
+  }
+
+  /** Charges the predictions of these bills (one result each) as the caller's door does: per bill opened per day on the website, one each on the API. */
+  chargePredictions<T>(billIds: readonly number[], results: readonly (T | AppError)[]): Promise<(T | AppError)[]> {
+    return this.website ? this.chargeBillViews(billIds, results) : this.chargeEach('predictions', results);
   }
 
   /** Today's use of every limit, for the account page. */

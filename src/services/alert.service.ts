@@ -67,7 +67,8 @@ export interface ThresholdTarget {
  * limit allows; the rest come back as 429 errors (a request's or an account's RequestQuota).
  */
 export interface PredictionAllowance {
-  chargeEach<T>(kind: 'predictions', results: readonly (T | AppError)[]): Promise<(T | AppError)[]>;
+  /** one result per bill; charged the way the caller's door charges (see RequestQuota.chargePredictions) */
+  chargePredictions<T>(billIds: readonly number[], results: readonly (T | AppError)[]): Promise<(T | AppError)[]>;
 }
 
 /**
@@ -184,8 +185,9 @@ export class AlertService {
 
   /**
    * Evaluates the account's active thresholds against today's nowcasts and records what fires.
-   * Each bill evaluated costs one prediction from `allowance`, like a batch item: past the daily
-   * limit the remaining bills are reported blocked and not evaluated.
+   * Each bill evaluated costs one prediction from `allowance`, like a batch item (on the website,
+   * once per bill per day, like a bill's page): past the daily limit the remaining bills are
+   * reported blocked and not evaluated.
    */
   async check(accountId: number, tier: Tier, source: AlertCheckSource, allowance: PredictionAllowance, now: Date = new Date()): Promise<CheckResult> {
     const all = await this.dataSource.getRepository(AlertThresholdEntity).find({ where: { accountId }, relations: { watchlist: true }, order: { id: 'ASC' } });
@@ -197,7 +199,7 @@ export class AlertService {
     const targets: ThresholdTarget[] = thresholds.map((t) => ({ threshold: t, bills: t.billId !== null ? [t.billId] : billsOf.get(t.watchlistId)! }));
     const billIds = [...new Set(targets.flatMap((t) => t.bills))];
     const today = this.predictions.referenceDate(null);
-    const results = billIds.length ? await allowance.chargeEach('predictions', await this.predictions.nowcasts(billIds, today)) : [];
+    const results = billIds.length ? await allowance.chargePredictions(billIds, await this.predictions.nowcasts(billIds, today)) : [];
     const nowcast = new Map<number, PredictionResult>();
     const billsBlocked: number[] = [];
     results.forEach((r, i) => (!(r instanceof AppError) ? nowcast.set(billIds[i], r) : r.code === 'RATE_LIMITED' && billsBlocked.push(billIds[i])));

@@ -229,6 +229,27 @@ describe('website predictions', () => {
     expect(await used(cookie, 'calls')).toBe(0);
   });
 
+  it('two requests opening the same bill at once are charged one prediction, and both answered', async () => {
+    const { cookie } = await signUp();
+    const both = await Promise.all([gql(BILL_PAGE, { id: 2900 }, { cookie }), gql(BILL_PAGE, { id: 2900 }, { cookie })]);
+    expect(both.map((r) => r.status)).toEqual([200, 200]);
+    expect(await used(cookie, 'predictions')).toBe(1);
+  });
+
+  it('Pilot: "Check now" charges its bills like the pages do, once per bill per day', async () => {
+    const { email, cookie } = await signUp();
+    await t.services.accounts.setTier(email, 'pilot');
+    await gql(BILL_PAGE, { id: 2900 }, { cookie });
+    const created = await gql('mutation { createWatchlist(input: { name: "mine", billIds: [2900, 26] }) { id } }', {}, { cookie });
+    const watchlistId = created.body.data.createWatchlist.id;
+    await gql('mutation($id: Int!) { createAlertThreshold(input: { watchlistId: $id, alertType: PROBABILITY, thresholdValue: 0.5 }) { id } }', { id: watchlistId }, { cookie });
+    const check = await gql('mutation { checkAlerts { billsChecked } }', {}, { cookie });
+    expect(check.body.data.checkAlerts.billsChecked).toBe(2);
+    expect(await used(cookie, 'predictions')).toBe(2);
+    await gql('mutation { checkAlerts { billsChecked } }', {}, { cookie });
+    expect(await used(cookie, 'predictions')).toBe(2);
+  });
+
   it('Free: watchlists need Pilot (403), whatever the page shows', async () => {
     const { cookie } = await signUp();
     const res = await gql('mutation { createWatchlist(input: { name: "mine" }) { id } }', {}, { cookie });
