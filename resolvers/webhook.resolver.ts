@@ -21,57 +21,57 @@ const delivery = (d: WebhookDeliveryEntity): WebhookDeliveryType => ({
 @Resolver(() => WebhookEndpointType)
 export class WebhookResolver {
   @Query(() => [WebhookEndpointType], { description: 'The caller’s webhook endpoints, oldest first' })
-  @Access('authenticated')
+  @Access('pilot')
   webhooks(@Ctx() { user, services }: RequestContext) {
     return services.webhooks.list(user!.accountId);
   }
 
   @Query(() => WebhookEndpointType, { description: 'One of the caller’s endpoints; another account’s answers NOT_FOUND' })
-  @Access('authenticated')
+  @Access('pilot')
   webhook(@Arg('id', () => Int) id: number, @Ctx() { user, services }: RequestContext) {
     return services.webhooks.get(user!.accountId, id);
   }
 
   @Query(() => [WebhookDeliveryType], { description: 'The endpoint’s deliveries, newest first' })
-  @Access('authenticated')
+  @Access('pilot')
   async webhookDeliveries(@Arg('id', () => Int) id: number, @Arg('first', () => Int, { defaultValue: 50 }) first: number, @Ctx() { user, services }: RequestContext) {
     return (await services.webhooks.deliveries(user!.accountId, id, first)).map(delivery);
   }
 
   @Mutation(() => WebhookWithSecretType, { description: 'At most 10 endpoints per account; pro-only event types need the pro tier' })
-  @Access('authenticated')
+  @Access('pilot')
   createWebhook(@Arg('input', () => CreateWebhookInput) input: CreateWebhookInput, @Ctx() { user, services }: RequestContext) {
     return services.webhooks.create(user!.accountId, user!.tier, input);
   }
 
   @Mutation(() => WebhookEndpointType, { description: 'Changes the fields given; active: true re-enables it' })
-  @Access('authenticated')
+  @Access('pilot')
   updateWebhook(@Arg('id', () => Int) id: number, @Arg('input', () => UpdateWebhookInput) input: UpdateWebhookInput, @Ctx() { user, services }: RequestContext) {
     return services.webhooks.update(user!.accountId, user!.tier, id, input);
   }
 
   @Mutation(() => Boolean, { description: 'Deletes the endpoint; its pending deliveries are dropped' })
-  @Access('authenticated')
+  @Access('pilot')
   async deleteWebhook(@Arg('id', () => Int) id: number, @Ctx() { user, services }: RequestContext) {
     await services.webhooks.delete(user!.accountId, id);
     return true;
   }
 
   @Mutation(() => WebhookWithSecretType, { description: 'A new secret; the previous one also signs for 24 hours (two signatures in webhook-signature)' })
-  @Access('authenticated')
+  @Access('pilot')
   rotateWebhookSecret(@Arg('id', () => Int) id: number, @Ctx() { user, services }: RequestContext) {
     return services.webhooks.rotateSecret(user!.accountId, id);
   }
 
   @Mutation(() => WebhookTestType, { description: 'Queues a webhook.test event to this endpoint' })
-  @Access('authenticated')
+  @Access('pilot')
   async testWebhook(@Arg('id', () => Int) id: number, @Ctx() { user, services }: RequestContext) {
     const event = await services.webhooks.queueTest(user!.accountId, id);
     return { eventId: event.id, eventType: event.type };
   }
 
   @Mutation(() => Int, { description: 'Queues again every delivery that failed since then; answers how many' })
-  @Access('authenticated')
+  @Access('pilot')
   recoverWebhookDeliveries(@Arg('id', () => Int) id: number, @Arg('since', () => Date) since: Date, @Ctx() { user, services }: RequestContext) {
     return services.webhooks.recover(user!.accountId, id, since);
   }

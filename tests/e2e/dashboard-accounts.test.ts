@@ -256,6 +256,12 @@ describe('website predictions', () => {
     expect(res.status).toBe(403);
     expect(res.body.errors[0].message).toBe('This operation needs the pilot tier or above');
   });
+
+  it('Free: webhooks need Pilot (403) too', async () => {
+    const { cookie } = await signUp();
+    const res = await gql('{ webhooks { id } }', {}, { cookie });
+    expect(res.status).toBe(403);
+  });
 });
 
 describe('a bill’s prediction history (its chart)', () => {
