@@ -104,7 +104,7 @@ describeInBrowser('the dashboard in Chromium', () => {
 
   it('after an upgrade by the admin command, creates a key that works on /api/v1 and revokes it in the page', async () => {
     const notHere = () => Promise.reject(new Error('not used by this test'));
-    await runAdminCommand({ accounts: t.services.accounts, apiKeys: t.services.apiKeys, dataSource: t.db.dataSource, sync: notHere, train: notHere }, 'set-tier', { email: EMAIL, tier: 'pilot' });
+    await runAdminCommand({ accounts: t.services.accounts, apiKeys: t.services.apiKeys, dataSource: t.db.dataSource, sync: notHere, train: notHere, replay: notHere }, 'set-tier', { email: EMAIL, tier: 'pilot' });
     await page.reload();
     await page.getByText('Pilot', { exact: true }).waitFor();
     await page.getByLabel('Key name (optional)').fill('laptop');
