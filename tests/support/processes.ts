@@ -30,8 +30,9 @@ export interface StartOptions {
 
 const baseEnv = (env: Record<string, string>) => ({ ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'info', HOST: '127.0.0.1', PORT: '0', ...env });
 
+// 'close', not 'exit': a child's last stdout lines can still be in the pipe when 'exit' fires
 function exitCode(child: ChildProcess): Promise<number | null> {
-  return new Promise((resolve) => child.once('exit', (code, signal) => resolve(signal ? 128 + os.constants.signals[signal] : code)));
+  return new Promise((resolve) => child.once('close', (code, signal) => resolve(signal ? 128 + os.constants.signals[signal] : code)));
 }
 
 /**
@@ -121,14 +122,15 @@ export interface CliResult {
   json: Record<string, any>;
 }
 
-function runNode(script: string, args: string[], env: Record<string, string>): Promise<CliResult> {
-  const child = spawn(process.execPath, [script, ...args], { env: baseEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+function runNode(script: string, args: string[], env: Record<string, string>, input?: string): Promise<CliResult> {
+  const child = spawn(process.execPath, [script, ...args], { env: baseEnv(env), stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+  if (input !== undefined) child.stdin!.end(input);
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (c) => (stdout += c));
-  child.stderr.on('data', (c) => (stderr += c));
+  child.stdout!.on('data', (c) => (stdout += c));
+  child.stderr!.on('data', (c) => (stderr += c));
   return new Promise((resolve) =>
-    child.once('exit', (code) => {
+    child.once('close', (code) => {
       const last = stdout.trim().split('\n').at(-1) ?? '';
       let json: Record<string, any> = {};
       try {
@@ -141,7 +143,8 @@ function runNode(script: string, args: string[], env: Record<string, string>): P
   );
 }
 
-export const adminCli = (args: string[], env: Record<string, string>) => runNode(ADMIN, args, env);
+/** `input`: what the command reads on stdin (none when absent) */
+export const adminCli = (args: string[], env: Record<string, string>, input?: string) => runNode(ADMIN, args, env, input);
 
 /**
  * The admin CLI run as adminCli does, and what it loaded: the packages (by name) and our own built
