@@ -83,19 +83,22 @@ export function billState(facts: BillFacts, date: string, sessions: readonly Ses
   const introducedSession = sessions.find((s) => s.id === facts.introducedSessionId) ?? null;
   if (!session || (introducedSession && introducedSession.startDate && session.startDate && introducedSession.startDate > session.startDate)) session = introducedSession;
   let carriedOver = facts.stages.some((s) => s.dates.some((d) => d <= date) && sessionOn(s.dates[0], sessions)?.id !== facts.introducedSessionId);
-  // A carry-over motion moves the bill into the session after the one it was passed in.
+  // A carry-over motion moves the bill into the session after the one it was passed in, once that
+  // session has begun; until then it waits, live, in the old one. Only the sessions begun by the
+  // date count: a table that already knows the next session must give the same answer as one that does not.
+  let awaitingNextSession = false;
   if (carryOverDate && session && session.endDate && carryOverDate <= session.endDate && session.endDate <= date) {
-    const next = sessions.filter((s) => s.startDate && s.startDate > session!.startDate!).sort((a, b) => (a.startDate! < b.startDate! ? -1 : 1))[0];
+    const next = sessions.filter((s) => s.startDate && s.startDate > session!.startDate! && s.startDate <= date).sort((a, b) => (a.startDate! < b.startDate! ? -1 : 1))[0];
     if (next) {
       session = next;
       carriedOver = true;
-    }
+    } else awaitingNextSession = true;
   }
 
   let status: BillStatus = 'live';
   if (progress === MAX_PROGRESS) status = 'enacted';
   else if (facts.withdrawnDate && facts.withdrawnDate <= date) status = 'withdrawn';
-  else if (session?.endDate && session.endDate < date) status = 'fell';
+  else if (session?.endDate && session.endDate < date && !awaitingNextSession) status = 'fell';
 
   return {
     referenceDate: date,

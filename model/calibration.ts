@@ -31,64 +31,90 @@ export function fitPlatt(raw: readonly number[], outcomes: readonly (0 | 1)[]): 
   if (raw.length < 30 || positives === 0 || negatives === 0) return IDENTITY_SCALING;
   const high = (positives + 1) / (positives + 2);
   const low = 1 / (negatives + 2);
-  const x = raw.map(logit);
   const t = outcomes.map((y) => (y ? high : low));
-  let a = 1;
-  let b = 0;
-  for (let iteration = 0; iteration < 100; iteration++) {
-    let ga = 0;
-    let gb = 0;
-    let haa = 1e-9;
-    let hab = 0;
-    let hbb = 1e-9;
-    for (let i = 0; i < x.length; i++) {
-      const p = sigmoid(a * x[i] + b);
-      const r = p - t[i];
-      const w = Math.max(p * (1 - p), 1e-12);
-      ga += r * x[i];
-      gb += r;
-      haa += w * x[i] * x[i];
-      hab += w * x[i];
-      hbb += w;
-    }
-    const det = haa * hbb - hab * hab;
-    if (!(Math.abs(det) > 1e-12)) break;
-    // Newton step, shortened when large: the loss is convex but the step can overshoot far from the optimum.
-    let da = (hbb * ga - hab * gb) / det;
-    let db = (haa * gb - hab * ga) / det;
-    const size = Math.hypot(da, db);
-    if (size > 2) {
-      da *= 2 / size;
-      db *= 2 / size;
-    }
-    a -= da;
-    b -= db;
-    if (Math.abs(da) + Math.abs(db) < 1e-9) break;
-  }
+  const { u: a, v: b } = fitLogistic(raw.map(logit), t, null, 0);
   return Number.isFinite(a) && Number.isFinite(b) && a > 0 ? { a, b } : IDENTITY_SCALING;
 }
 
-/** A probability's calibration: one scaling for every bill, and its own for each kind with enough data. */
+/**
+ * Newton's method for p = σ(u·x + v) from (u, v) = (1, 0): minimises Σ wᵢ·logloss(pᵢ, tᵢ) +
+ * prior·((u − 1)² + v²)/2 (weights all 1 when null). Each step is shortened to length 2: the loss
+ * is convex but a step can overshoot far from the optimum.
+ */
+function fitLogistic(x: readonly number[], targets: readonly number[], weights: readonly number[] | null, prior: number): { u: number; v: number } {
+  let u = 1;
+  let v = 0;
+  for (let iteration = 0; iteration < 100; iteration++) {
+    let gu = prior * (u - 1);
+    let gv = prior * v;
+    let huu = prior || 1e-9;
+    let huv = 0;
+    let hvv = prior || 1e-9;
+    for (let i = 0; i < x.length; i++) {
+      const weight = weights ? weights[i] : 1;
+      const p = sigmoid(u * x[i] + v);
+      const r = weight * (p - targets[i]);
+      const w = weight * Math.max(p * (1 - p), 1e-12);
+      gu += r * x[i];
+      gv += r;
+      huu += w * x[i] * x[i];
+      huv += w * x[i];
+      hvv += w;
+    }
+    const det = huu * hvv - huv * huv;
+    if (!(Math.abs(det) > 1e-12)) break;
+    let du = (hvv * gu - huv * gv) / det;
+    let dv = (huu * gv - huv * gu) / det;
+    const size = Math.hypot(du, dv);
+    if (size > 2) {
+      du *= 2 / size;
+      dv *= 2 / size;
+    }
+    u -= du;
+    v -= dv;
+    if (Math.abs(du) + Math.abs(dv) < 1e-9) break;
+  }
+  return { u, v };
+}
+
+/** A probability's calibration: one scaling for every bill, and its adjusted copy for each kind with held-out bills. */
 export interface KindCalibration {
   all: PlattScaling;
   byKind: Record<string, PlattScaling>;
 }
 
-/** A kind gets its own scaling with at least this many calibration samples of each outcome. */
-const MIN_PER_CLASS_FOR_A_KIND = 30;
+/**
+ * How many bills' worth of evidence a kind's own adjustment must outweigh: it is pulled toward the
+ * pooled scaling as if that many bills of the kind had agreed with it.
+ */
+export const KIND_SHIFT_PRIOR_BILLS = 5;
 
-export function fitByKind(raw: readonly number[], outcomes: readonly (0 | 1)[], kinds: readonly string[]): KindCalibration {
+/**
+ * The pooled scaling for every kind, adjusted per kind (its slope and its shift) by what that
+ * kind's held-out bills say. Each bill weighs one whatever its number of samples (a bill's samples
+ * share its outcome, so they are not independent evidence), and the adjustment is shrunk toward
+ * none: a slope and intercept of a kind's own, fitted on a handful of held-out ballot bills, put
+ * every ballot bill at second reading above 0.98.
+ */
+export function fitByKind(raw: readonly number[], outcomes: readonly (0 | 1)[], kinds: readonly string[], billIds: readonly number[]): KindCalibration {
+  const all = fitPlatt(raw, outcomes);
   const byKind: Record<string, PlattScaling> = {};
   for (const kind of [...new Set(kinds)].sort()) {
     const at = kinds.flatMap((k, i) => (k === kind ? [i] : []));
-    const positives = at.filter((i) => outcomes[i] === 1).length;
-    if (positives < MIN_PER_CLASS_FOR_A_KIND || at.length - positives < MIN_PER_CLASS_FOR_A_KIND) continue;
-    byKind[kind] = fitPlatt(
-      at.map((i) => raw[i]),
+    const samplesOfBill = new Map<number, number>();
+    for (const i of at) samplesOfBill.set(billIds[i], (samplesOfBill.get(billIds[i]) ?? 0) + 1);
+    // p = σ(z·u + v) on the pooled logit z, (u, v) shrunk toward (1, 0): the pooled scaling itself
+    const { u, v } = fitLogistic(
+      at.map((i) => all.a * logit(raw[i]) + all.b),
       at.map((i) => outcomes[i]),
+      at.map((i) => 1 / samplesOfBill.get(billIds[i])!),
+      KIND_SHIFT_PRIOR_BILLS,
     );
+    // a slope of 0.1 or less would flatten or flip the ranking the network learned
+    if (!Number.isFinite(u) || !Number.isFinite(v) || u <= 0.1 || (u === 1 && v === 0)) continue;
+    byKind[kind] = { a: all.a * u, b: all.b * u + v };
   }
-  return { all: fitPlatt(raw, outcomes), byKind };
+  return { all, byKind };
 }
 
 export const calibrateForKind = (p: number, calibration: KindCalibration, kind: string) => calibrate(p, calibration.byKind[kind] ?? calibration.all);

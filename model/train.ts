@@ -179,6 +179,7 @@ export function trainModel(data: TrainingData, options: TrainingOptions): ModelA
       raw,
       held.map((s) => s.labels[output]!),
       held.map((s) => kindGroup(s.kind)),
+      held.map((s) => s.billId),
     );
     const scored = held.map((s, j) => ({ p: calibrateForKind(raw[j], calibration[output], kindGroup(s.kind)), y: s.labels[output]! }));
     calibrationPeriodMetrics[output] = { n: scored.length, auc: auc(scored), brier: brier(scored) };
