@@ -3,8 +3,9 @@ import type http from 'node:http';
 import { type DocumentNode, type ExecutionResult, getOperationAST, GraphQLError, parse, specifiedRules, validate, type ValidationRule } from 'graphql';
 import type { Context } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
-import { WebSocketServer } from 'ws';
+import { type WebSocket, WebSocketServer } from 'ws';
 import type { RequestContext } from './context';
+import { SubscriptionLapsed } from './events/event-stream';
 import { CONNECTION_INIT_KEY_REQUIRED } from './gateway/credential';
 import { guardDocument } from './gateway/document-guard';
 import { graphqlError, mapError } from './gateway/error-mapping';
@@ -27,10 +28,13 @@ export interface WebSocketDoorOptions {
  * charged per call over HTTP). The connection_init payload is the credential: no key or a bad
  * one closes the socket with 4401, a Free user with 4403. An admitted connection costs one API
  * call; each subscription passes the document limits, validation and the burst limit, and its
- * errors are mapped as on the other doors.
+ * errors are mapped as on the other doors. A subscription whose key is revoked, or whose account
+ * moves to Free, closes the socket with 4401 or 4403 at its next batch of events (SubscriptionLapsed).
  */
 export function createWebSocketDoor(gateway: Gateway, options: WebSocketDoorOptions): { stop(): Promise<void> } {
   const wsServer = new WebSocketServer({ server: options.httpServer, path: '/graphql' });
+  // before useServer's own listener, so graphql-ws sends through the coalescing send
+  wsServer.on('connection', coalesceSends);
   const contexts = new WeakMap<object, RequestContext>();
   const logInternal = (error: unknown) => options.logger.error({ err: error }, 'GraphQL subscription failed');
   const formatted = (result: ExecutionResult) =>
@@ -91,7 +95,12 @@ export function createWebSocketDoor(gateway: Gateway, options: WebSocketDoorOpti
         }
       },
       onNext: (_ctx, _id, _payload, _args, result) => formatted(result),
-      onError: (_ctx, _id, _payload, errors) => errors.map((e) => graphqlError(e.toJSON(), e, logInternal)),
+      onError: (ctx, _id, _payload, errors) => {
+        // a credential that lapsed while subscribed ends the connection as it would have been refused at connect, once the error is sent
+        const lapsed = errors.map((e) => e.originalError).find((e) => e instanceof SubscriptionLapsed);
+        if (lapsed) setImmediate(() => ctx.extra.socket.close(CLOSE_CODE[lapsed.status] ?? 4500, reason(lapsed.message)));
+        return errors.map((e) => graphqlError(e.toJSON(), e, logInternal));
+      },
     },
     wsServer,
   );
@@ -104,4 +113,33 @@ export function createWebSocketDoor(gateway: Gateway, options: WebSocketDoorOpti
         await new Promise<void>((resolve) => wsServer.close(() => resolve()));
       })()),
   };
+}
+
+/** Past this many unsent bytes a send waits for its write again, so a slow reader still holds its subscription back. */
+const SEND_HIGH_WATER = 64 * 1024;
+
+/**
+ * graphql-ws awaits each message's write before it sends a subscription's next one, so a refresh's
+ * ~40 events went out as ~40 writes (system calls) to every subscriber, one after another: most of
+ * the fan-out's CPU with 1,000 subscribers. Within one turn of the event loop the socket is corked
+ * and a send reports done at once while little is buffered: a subscriber's messages of a batch
+ * leave as one write. The frames, their order and the close frames are the same.
+ */
+export function coalesceSends(socket: WebSocket): void {
+  const send = socket.send.bind(socket) as (data: unknown, cb?: (err?: Error) => void) => void;
+  let corked = false;
+  socket.send = ((data: unknown, cb?: (err?: Error) => void) => {
+    const raw = (socket as unknown as { _socket?: { cork(): void; uncork(): void } })._socket;
+    if (raw && !corked) {
+      corked = true;
+      raw.cork();
+      setImmediate(() => {
+        corked = false;
+        raw.uncork();
+      });
+    }
+    if (!cb || socket.bufferedAmount > SEND_HIGH_WATER) return send(data, cb);
+    send(data);
+    queueMicrotask(() => cb());
+  }) as WebSocket['send'];
 }

@@ -10,6 +10,12 @@ export interface EventRecipient {
   bills: ReadonlySet<number> | 'all';
 }
 
+/** Whether a tier may receive an event type: Pilot and Pro receive events, Pro alone the Pro-only types. */
+export function tierReceives(tier: Tier, type: string): boolean {
+  if (tier === 'free') return false;
+  return tier === 'pro' || !isOneOf(PRO_EVENT_TYPES, type);
+}
+
 /**
  * Whether `recipient` receives `event`, on every channel alike (webhook deliveries, GraphQL
  * subscriptions): never on the Free tier; Pro-only types only on Pro; an event with an `accountId`
@@ -22,14 +28,42 @@ export interface EventRecipient {
  * @returns true when the event may be delivered to that account
  */
 export function receivesEvent(event: ServiceEvent, recipient: EventRecipient): boolean {
-  if (recipient.tier === 'free') return false;
-  if (isOneOf(PRO_EVENT_TYPES, event.type) && recipient.tier !== 'pro') return false;
+  if (!tierReceives(recipient.tier, event.type)) return false;
   if (event.accountId !== undefined) return event.accountId === recipient.accountId;
   return recipient.bills === 'all' || recipient.bills.has(event.data.bill_id);
 }
 
-/** The bills on any of the account's watchlists: the `bills` of its EventRecipient. */
-export async function watchedBillIds(manager: Pick<EntityManager, 'query'>, accountId: number): Promise<Set<number>> {
-  const rows = (await manager.query('SELECT DISTINCT wb.bill_id FROM watchlist_bill wb JOIN watchlist w ON w.id = wb.watchlist_id WHERE w.account_id = $1', [accountId])) as { bill_id: number }[];
-  return new Set(rows.map((r) => r.bill_id));
+/** What an open subscription's account is now: read again for every batch of events it is sent. */
+export interface SubscriberStanding {
+  tier: Tier;
+  /** the API key it connected with was revoked (or belongs to it no more); false for a connection without one */
+  keyRevoked: boolean;
+  /** the bills on any of the account's watchlists: the `bills` of its EventRecipient */
+  bills: Set<number>;
+}
+
+/** A subscription's account and the API key it connected with (null without one). */
+export interface StandingOf {
+  accountId: number;
+  keyId: number | null;
+}
+
+/**
+ * The account's tier, whether the key it connected with still stands, and the bills it follows,
+ * for each of `subscribers`, in one query (a batch of events reaches every subscriber at once);
+ * null for an account that is gone. In the order asked.
+ */
+export async function subscriberStandings(manager: Pick<EntityManager, 'query'>, subscribers: readonly StandingOf[]): Promise<(SubscriberStanding | null)[]> {
+  const rows = (await manager.query(
+    `SELECT s.i, a.tier,
+            (s.key_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM api_key k WHERE k.id = s.key_id AND k.account_id = a.id AND k.revoked_at IS NULL)) AS key_revoked,
+            ARRAY(SELECT DISTINCT wb.bill_id FROM watchlist_bill wb JOIN watchlist w ON w.id = wb.watchlist_id WHERE w.account_id = a.id) AS bills
+       FROM unnest($1::int[], $2::int[]) WITH ORDINALITY AS s(account_id, key_id, i) JOIN account a ON a.id = s.account_id`,
+    [subscribers.map((s) => s.accountId), subscribers.map((s) => s.keyId)],
+  )) as { i: number | string; tier: Tier; key_revoked: boolean; bills: number[] | null }[];
+  const byIndex = new Map(rows.map((row) => [Number(row.i), row]));
+  return subscribers.map((_, index) => {
+    const row = byIndex.get(index + 1);
+    return row ? { tier: row.tier, keyRevoked: row.key_revoked, bills: new Set(row.bills ?? []) } : null;
+  });
 }

@@ -1,5 +1,6 @@
 import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
 import { createPubSub } from '@graphql-yoga/subscription';
+import { setMaxListeners } from 'node:events';
 import { Redis } from 'ioredis';
 import type { ServiceEvent } from './event';
 
@@ -31,7 +32,10 @@ export function createEventBus({ redisUrl, channel = DEFAULT_EVENT_CHANNEL }: Ev
   for (const client of clients) client.on('error', () => undefined); // reconnects on its own; the health check reports Redis
   type Channels = Record<string, [ServiceEvent[]]>;
   let open = 0;
-  const pubSub = createPubSub<Channels>(clients.length ? { eventTarget: createRedisEventTarget({ publishClient: clients[0], subscribeClient: clients[1] }) } : {});
+  // every subscription is one listener on the channel: past 10, Node warned of a leak that is none
+  const local = new EventTarget();
+  setMaxListeners(0, local);
+  const pubSub = createPubSub<Channels>({ eventTarget: clients.length ? createRedisEventTarget({ publishClient: clients[0], subscribeClient: clients[1] }) : local });
   return {
     publish: (events) => {
       if (events.length) pubSub.publish(channel, [...events]);

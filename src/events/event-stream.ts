@@ -1,6 +1,7 @@
 import { AppError, badInput } from '../errors';
 import { EVENT_TYPES, type EventType, isOneOf, PRO_EVENT_TYPES, type Tier } from '../vocabulary';
-import { receivesEvent, watchedBillIds } from './audience';
+import DataLoader from 'dataloader';
+import { receivesEvent, type StandingOf, type SubscriberStanding, subscriberStandings } from './audience';
 import type { EventBus } from './bus';
 import type { ServiceEvent } from './event';
 import type { EntityManager } from 'typeorm';
@@ -25,36 +26,77 @@ export function requestedTypes(types: readonly string[] | null | undefined, tier
   return new Set(types as EventType[]);
 }
 
+/** Who subscribes: the account, its tier when it connected, and the API key it connected with (null without one). */
+export interface Subscriber {
+  accountId: number;
+  tier: Tier;
+  keyId: number | null;
+}
+
+/**
+ * The subscriber's credential no longer admits the connection (its key was revoked, its account
+ * deleted or moved to Free): the door ends the whole connection with the close code of the
+ * error's status, as it refuses such a credential at connect (4401, 4403).
+ */
+export class SubscriptionLapsed extends AppError {}
+
 /**
  * The events of the bus a user receives (src/events/audience.ts), narrowed by a filter, as they
  * are published from the call on. The filter is checked at once (it throws the 400 or 403 before
- * anything streams). The user's watched bills are read again for each published batch, so a bill
- * added to a watchlist counts from the next refresh on.
+ * anything streams). For each published batch the account is read again (subscriberStandings, one query for every subscription the batch reaches):
+ * a bill added to a watchlist counts from the next refresh on, a revoked key or a move to Free
+ * ends the stream with SubscriptionLapsed, a move below Pro ends a stream that asked for Pro-only
+ * types with the FORBIDDEN it would have met at the start, and other streams go on at the new tier.
  */
-export function eventStream(bus: EventBus, db: Pick<EntityManager, 'query'>, user: { accountId: number; tier: Tier }, filter: EventFilter): AsyncGenerator<ServiceEvent> {
-  const types = requestedTypes(filter.types, user.tier);
-  const billIds = filter.billIds ? new Set(filter.billIds) : null;
+export function eventStream(bus: EventBus, db: Pick<EntityManager, 'query'>, user: Subscriber, filter: EventFilter): AsyncGenerator<ServiceEvent> {
+  requestedTypes(filter.types, user.tier);
   // subscribed now, not at the first pull: nothing published after this call is missed
   const batches = bus.subscribe();
-  return stream(batches, db, user, types, billIds);
+  const events = stream(batches, db, user, filter);
+  // A generator waiting for its next batch would run its own return only at the next publish:
+  // until then an ended subscription still listened and counted. Ending the batches first wakes it.
+  const finish = events.return.bind(events);
+  events.return = async (value) => {
+    await batches.return?.();
+    return finish(value);
+  };
+  return events;
 }
 
-async function* stream(
-  batches: AsyncIterableIterator<ServiceEvent[]>,
-  db: Pick<EntityManager, 'query'>,
-  user: { accountId: number; tier: Tier },
-  types: ReadonlySet<EventType> | null,
-  billIds: ReadonlySet<number> | null,
-): AsyncGenerator<ServiceEvent> {
+type Db = Pick<EntityManager, 'query'>;
+/**
+ * A published batch wakes every subscription of the process at once: their standings are read in
+ * one query per batch rather than one each (1,000 subscribers made 1,000 queries, serialised on
+ * the embedded database, before the last of them was sent anything). Each batch reads afresh.
+ */
+const standingsByBatch = new WeakMap<object, WeakMap<Db, DataLoader<StandingOf, SubscriberStanding | null, string>>>();
+function standingAt(batch: object, db: Db, user: StandingOf): Promise<SubscriberStanding | null> {
+  let byDb = standingsByBatch.get(batch);
+  if (!byDb) standingsByBatch.set(batch, (byDb = new WeakMap()));
+  let loader = byDb.get(db);
+  if (!loader) {
+    // a macrotask later, so every subscription woken by the batch has asked
+    loader = new DataLoader((keys: readonly StandingOf[]) => subscriberStandings(db, keys), { cacheKeyFn: (k) => `${k.accountId}:${k.keyId}`, batchScheduleFn: (run) => setImmediate(run) });
+    byDb.set(db, loader);
+  }
+  return loader.load({ accountId: user.accountId, keyId: user.keyId });
+}
+
+async function* stream(batches: AsyncIterableIterator<ServiceEvent[]>, db: Pick<EntityManager, 'query'>, user: Subscriber, filter: EventFilter): AsyncGenerator<ServiceEvent> {
+  const billIds = filter.billIds ? new Set(filter.billIds) : null;
   try {
     for (;;) {
       const next = await batches.next();
       if (next.done) return;
-      const bills = await watchedBillIds(db, user.accountId);
+      const standing = await standingAt(next.value, db, user);
+      if (!standing) throw new SubscriptionLapsed('UNAUTHENTICATED', 'The account of this subscription no longer exists');
+      if (standing.keyRevoked) throw new SubscriptionLapsed('UNAUTHENTICATED', 'The API key of this subscription was revoked');
+      if (standing.tier === 'free') throw new SubscriptionLapsed('FORBIDDEN', 'Events need the pilot or pro tier: this account is on free now');
+      const types = requestedTypes(filter.types, standing.tier);
       for (const event of next.value) {
         if (types && !types.has(event.type as EventType)) continue;
         if (billIds && !billIds.has(event.data.bill_id)) continue;
-        if (receivesEvent(event, { accountId: user.accountId, tier: user.tier, bills })) yield event;
+        if (receivesEvent(event, { accountId: user.accountId, tier: standing.tier, bills: standing.bills })) yield event;
       }
     }
   } finally {

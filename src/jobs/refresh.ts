@@ -1,11 +1,10 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { EventRefreshEntity } from '../../entities/event-refresh.entity';
-import { ServiceEventEntity } from '../../entities/service-event.entity';
 import { addDays } from '../../model/dates';
 import type { ServiceClock } from '../clock';
 import { AppError } from '../errors';
-import type { EventBus } from '../events/bus';
-import type { EventSink, ServiceEvent } from '../events/event';
+import type { ServiceEvent } from '../events/event';
+import type { EventLog } from '../events/event-log';
 import { eventTimestamp, predictionEvent, type StageRecord, stageChangedEvent, thresholdEvent } from '../events/payloads';
 import { predictionEvents } from '../events/rules';
 import type { Logger } from '../logger';
@@ -39,9 +38,8 @@ export interface RefreshStatistics {
 export interface RefreshOptions {
   /** PostgreSQL: take the advisory lock (PGlite is one process, where the in-process queue suffices) */
   postgres: boolean;
-  /** written in the refresh's transaction with the events it emits (the webhook outbox is one); a sink that throws rolls the refresh back */
-  sinks: EventSink[];
-  bus: EventBus;
+  /** where the events go: the event log and sinks in the refresh's transaction (a sink that throws rolls it back), the bus after */
+  events: EventLog;
   logger: Logger;
   now?: () => Date;
 }
@@ -112,9 +110,11 @@ export class EventRefresh {
     const model = this.models.activeVersion();
     if (!dataState || !model) return report;
     const done = (state: EventRefreshEntity | null) => state?.serviceDay === day && state.dataState === dataState && state.modelVersion === model.id;
-    if (done(await this.dataSource.getRepository(EventRefreshEntity).findOneBy({ name: STATE_ROW }))) return report;
+    const last = await this.dataSource.getRepository(EventRefreshEntity).findOneBy({ name: STATE_ROW });
+    if (done(last)) return report;
 
-    const nowcasts = await this.nowcasts(day);
+    // after a gap of several days, the bills that ended during it get their last snapshot too
+    const nowcasts = await this.nowcasts(day, sinceLastRefresh(last, day));
     const now = this.options.now?.() ?? new Date();
     const timestamp = eventTimestamp(day, now);
     const committed = await this.dataSource.transaction(async (manager) => {
@@ -123,9 +123,7 @@ export class EventRefresh {
       const state = await manager.findOneBy(EventRefreshEntity, { name: STATE_ROW });
       if (done(state)) return null;
       const sameDay = state?.serviceDay === day;
-      // stage records first sitting after the last refreshed day (only today's when the day went back, as in a replay)
-      const since = state && state.serviceDay < day ? state.serviceDay : addDays(day, -1);
-      const events: ServiceEvent[] = (await stageRecords(manager, since, day, sameDay)).map((s) => stageChangedEvent(s, timestamp));
+      const events: ServiceEvent[] = (await stageRecords(manager, sinceLastRefresh(state, day), day, sameDay)).map((s) => stageChangedEvent(s, timestamp));
       const histories = await recordSnapshots(manager, nowcasts, { includeToday: sameDay });
       for (const n of nowcasts) {
         const { earlier, points } = histories.get(n.billId)!;
@@ -135,18 +133,12 @@ export class EventRefresh {
       const triggers = await this.alerts.evaluate(manager, targets, new Map(nowcasts.map((n) => [n.billId, n])), histories, 'scheduled', now);
       events.push(...triggers.map((t) => thresholdEvent(t, timestamp)));
 
-      if (events.length) {
-        await manager.insert(
-          ServiceEventEntity,
-          events.map((e) => ({ id: e.id, type: e.type, billId: e.data.bill_id, accountId: e.accountId ?? null, serviceDay: day, occurredAt: new Date(e.timestamp), data: e.data as object as Record<string, never> })),
-        );
-      }
-      for (const sink of this.options.sinks) await sink(manager, events);
+      await this.options.events.record(manager, events, day);
       await manager.upsert(EventRefreshEntity, { name: STATE_ROW, serviceDay: day, dataState, modelVersion: model.id, refreshedAt: now }, ['name']);
       return events;
     });
     if (!committed) return report;
-    this.options.bus.publish(committed);
+    this.options.events.publish(committed);
 
     const seconds = (performance.now() - started) / 1000;
     this.statistics.runs += 1;
@@ -160,22 +152,28 @@ export class EventRefresh {
 
   /**
    * The day's nowcasts of the bills that can still change: introduced by the day and not settled
-   * before the previous day (enacted, withdrawn, or every session of theirs over), and every
-   * watched bill (thresholds watch them).
+   * before `since` (enacted, withdrawn, or every session of theirs over), and every watched bill
+   * (thresholds watch them).
    */
-  private async nowcasts(day: string): Promise<PredictionResult[]> {
+  private async nowcasts(day: string, since: string): Promise<PredictionResult[]> {
     const rows = (await this.dataSource.query(
       `SELECT b.id FROM bill b
        WHERE (b.introduced_date IS NULL OR b.introduced_date <= $1)
          AND (b.outcome = 'pending' OR coalesce(b.royal_assent_date, b.withdrawn_date, (SELECT max(s.end_date) FROM parliamentary_session s WHERE s.id = ANY(b.session_ids)), '9999-12-31') >= $2)
        UNION SELECT bill_id FROM watchlist_bill
        ORDER BY 1`,
-      [day, addDays(day, -1)],
+      [day, since],
     )) as { id: number }[];
     const results = await this.predictions.nowcasts(rows.map((r) => r.id), day);
     return results.filter((r): r is PredictionResult => !(r instanceof AppError));
   }
 }
+
+/**
+ * The last refreshed day, when it is before `day`: what happened after it is news. Else (the first
+ * refresh, the same day again, or a day gone back as in a replay) the day before.
+ */
+const sinceLastRefresh = (last: EventRefreshEntity | null, day: string) => (last && last.serviceDay < day ? last.serviceDay : addDays(day, -1));
 
 /**
  * Stage records whose first sitting falls in (since, day]: one bill.stage_changed each. A second

@@ -68,13 +68,17 @@ export interface DeliveryWorkerOptions {
  */
 export class DeliveryWorker {
   private readonly inFlight = new Map<number, Promise<void>>();
+  /** Attempts per endpoint whose request is under way (recording its outcome comes after, and holds no slot). */
   private readonly busy = new Map<number, number>();
+  private requestsUnderWay = 0;
   private readonly aborts = new Set<AbortController>();
   private timer: NodeJS.Timeout | null = null;
   private timerDue = 0;
   private wokenAt = 0;
   private polling: Promise<void> | null = null;
   private again = false;
+  /** a wake came while a claim was running: that claim may have missed the rows, so look again at once */
+  private wokenWhilePolling = false;
   private started = false;
   private stopping = false;
   private readonly counts: DeliveryCounts;
@@ -107,6 +111,7 @@ export class DeliveryWorker {
    */
   wake(): void {
     this.wokenAt = Date.now();
+    if (this.polling) this.wokenWhilePolling = true;
     this.schedule(0);
   }
 
@@ -137,14 +142,18 @@ export class DeliveryWorker {
     await this.polling;
     this.polling = null;
     const again = this.again;
+    const woken = this.wokenWhilePolling;
     this.again = false;
+    this.wokenWhilePolling = false;
     const justWoken = Date.now() - this.wokenAt < AFTER_WAKE_MS;
-    this.schedule(again || justWoken ? RECLAIM_WAIT_MS : (this.options.pollMs ?? POLL_MS));
+    this.schedule(woken ? 0 : again || justWoken ? RECLAIM_WAIT_MS : (this.options.pollMs ?? POLL_MS));
   }
 
   /** Claims what is due and free to send, and starts sending it; true when it filled every free slot (more may be due). */
   private async claimAndSend(): Promise<boolean> {
-    const free = (this.options.total ?? TOTAL_CONCURRENCY) - this.inFlight.size;
+    const total = this.options.total ?? TOTAL_CONCURRENCY;
+    // outcomes waiting to be written count too, once there are as many as the slots: the database sets the pace
+    const free = Math.min(total - this.requestsUnderWay, 2 * total - this.inFlight.size);
     if (free <= 0 || this.stopping) return false;
     const now = this.now();
     const perEndpoint = this.options.perEndpoint ?? PER_ENDPOINT_CONCURRENCY;
@@ -184,21 +193,36 @@ export class DeliveryWorker {
 
   private send(row: Claimed): void {
     this.busy.set(row.endpoint_id, (this.busy.get(row.endpoint_id) ?? 0) + 1);
+    this.requestsUnderWay += 1;
     const abort = new AbortController();
     this.aborts.add(abort);
+    // The slot is free once the receiver has answered, before the outcome is written: successes are
+    // written in batches up to RECORD_WAIT_MS later, and holding slots through that wait made each
+    // claim wait for the last batch's write. The row stays claimed (due CLAIM_MS ahead) until then.
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      this.requestsUnderWay -= 1;
+      const left = (this.busy.get(row.endpoint_id) ?? 1) - 1;
+      if (left > 0) this.busy.set(row.endpoint_id, left);
+      else this.busy.delete(row.endpoint_id);
+      // a slot is free: anything due for this endpoint may go soon
+      this.schedule(RECLAIM_WAIT_MS);
+    };
     const attempt = this.attempt(row, abort.signal)
-      .then((result) => this.record(row, result))
+      .then((result) => {
+        this.aborts.delete(abort);
+        release();
+        return this.record(row, result);
+      })
       .catch((error: Error) => {
         if (!isConnectionFailure(error)) this.options.logger.error({ err: error, delivery: row.id }, 'webhook delivery: recording an attempt failed');
       })
       .finally(() => {
         this.aborts.delete(abort);
         this.inFlight.delete(row.id);
-        const left = (this.busy.get(row.endpoint_id) ?? 1) - 1;
-        if (left > 0) this.busy.set(row.endpoint_id, left);
-        else this.busy.delete(row.endpoint_id);
-        // a slot is free: anything due for this endpoint may go soon
-        this.schedule(RECLAIM_WAIT_MS);
+        release();
       });
     this.inFlight.set(row.id, attempt);
   }
@@ -299,7 +323,7 @@ export class DeliveryWorker {
     await all;
   }
 
-  /** Attempts under way now. */
+  /** Attempts under way now (their requests, or the writing of their outcomes). */
   get sending(): number {
     return this.inFlight.size;
   }

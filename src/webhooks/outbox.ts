@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
+import { type EventRecipient, receivesEvent } from '../events/audience';
 import type { EventSink, ServiceEvent } from '../events/event';
 import type { EventType, Tier } from '../vocabulary';
-import { receives } from './audience';
 
 /** Rows per INSERT: 1,000 endpoints times a refresh's events stay well inside PostgreSQL's 65,535 parameters. */
 const ROWS_PER_INSERT = 1_000;
@@ -32,7 +32,8 @@ export async function insertDeliveries(manager: EntityManager, rows: { endpointI
 
 /**
  * The webhook outbox as an EventSink: in the caller's transaction, one delivery row per event per
- * active endpoint that receives it (src/webhooks/audience.ts). `written` runs once the rows are
+ * active endpoint of its type whose owner receives it (`receivesEvent`, the rule GraphQL
+ * subscriptions follow too). `written` runs once the rows are
  * written (the worker is told to look; it finds them once the transaction commits).
  */
 export function webhookOutbox(options: { now: () => Date; written?: () => void }): EventSink {
@@ -48,8 +49,12 @@ export function webhookOutbox(options: { now: () => Date; written?: () => void }
         WHERE e.active AND e.events && $1::text[]`,
       [types, billIds],
     )) as EndpointRow[];
-    const subscribers = endpoints.map((e) => ({ endpointId: e.id, subscriber: { accountId: e.account_id, tier: e.tier, types: e.events, allBills: e.all_bills, watchedBillIds: new Set(e.watched ?? []) } }));
-    const rows = events.flatMap((event) => subscribers.filter((s) => receives(s.subscriber, event)).map((s) => ({ endpointId: s.endpointId, event })));
+    const recipients = endpoints.map((e) => ({
+      endpointId: e.id,
+      types: new Set<string>(e.events),
+      recipient: { accountId: e.account_id, tier: e.tier, bills: e.all_bills ? 'all' : new Set(e.watched ?? []) } satisfies EventRecipient,
+    }));
+    const rows = events.flatMap((event) => recipients.filter((r) => r.types.has(event.type) && receivesEvent(event, r.recipient)).map((r) => ({ endpointId: r.endpointId, event })));
     if (!rows.length) return;
     await insertDeliveries(manager, rows, options.now());
     options.written?.();

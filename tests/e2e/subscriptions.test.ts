@@ -85,10 +85,10 @@ function collect<T = Record<string, any>>(c: Client, query: string): Collected<T
   };
 }
 
-/** Waits until the server holds `count` event subscriptions, so a refresh after it reaches them. */
-async function subscribed(count: number): Promise<void> {
+/** Waits until the server holds `count` event subscriptions (at least; `exactly` for an ended one to be gone), so a refresh after it reaches them. */
+async function subscribed(count: number, exactly = false): Promise<void> {
   const deadline = Date.now() + 15_000;
-  while (t.services.eventBus.subscribers() < count) {
+  while (exactly ? t.services.eventBus.subscribers() !== count : t.services.eventBus.subscribers() < count) {
     if (Date.now() > deadline) throw new Error(`${t.services.eventBus.subscribers()} subscriptions open, waited for ${count}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
@@ -160,6 +160,34 @@ describe('events', () => {
     expect(fromLog).toEqual({ id: stageChange.id, type: 'bill.stage_changed', timestamp: stageChange.timestamp, data: stageChange.data });
     expect(elsewhere.results).toEqual([]);
     for (const s of [all, typed, elsewhere]) s.stop();
+    // a stopped subscription ends at once, not at the next event
+    await subscribed(0, true);
+  });
+
+  it('closes the connection at the next event once its key is revoked (4401) or its account is moved to Free (4403)', async () => {
+    const lapses = [
+      { code: 4401, reason: 'The API key of this subscription was revoked', lapse: (email: string, key: string) => t.services.apiKeys.revoke(key.slice(0, 11)) },
+      { code: 4403, reason: 'Events need the pilot or pro tier: this account is on free now', lapse: (email: string) => t.services.accounts.setTier(email, 'free') },
+    ];
+    for (const [n, { code, reason, lapse }] of lapses.entries()) {
+      const email = `lapsing-${n}@example.com`;
+      const key = await t.userWithKey('pro', email);
+      await t.services.watchlists.create(await t.accountIdOf(email), { name: 'watched', billIds: [2900] } as never);
+      let closed!: Promise<{ code: number; reason: string }>;
+      const c = client({ authorization: `Bearer ${key}` });
+      closed = new Promise((resolve) => c.on('closed', (event) => resolve(event as { code: number; reason: string })));
+      const open = t.services.eventBus.subscribers();
+      const events = collect(c, 'subscription { events { id } }');
+      await subscribed(open + 1);
+      const event = (id: string): ServiceEvent => ({ id, type: 'bill.stage_changed', timestamp: '2021-11-19T10:00:00.000Z', data: { bill_id: 2900 } });
+      t.services.eventBus.publish([event(`evt_before_${n}`)]);
+      await events.next(1);
+
+      await lapse(email, key);
+      t.services.eventBus.publish([event(`evt_after_${n}`)]);
+      expect(await closed).toMatchObject({ code, reason });
+      expect(events.results.map((r) => r.events.id)).toEqual([`evt_before_${n}`]);
+    }
   });
 
   it('closes open subscriptions when the server shuts down', async () => {

@@ -74,3 +74,15 @@ it('a periodic run queued for a day the service has moved past (a replay went on
   expect(stale.ran).toBe(false);
   expect(await count(`SELECT count(*)::int AS n FROM event_refresh WHERE service_day = '2021-11-18'`)).toBe(0);
 });
+
+it('after a gap of several days, a bill enacted during it gets its last snapshot and its events', async () => {
+  f.clock.moveTo('2021-12-10');
+  await f.services.refresh.run('2021-12-10');
+  // the Armed Forces Act's Royal Assent (15 December) falls in the gap
+  f.clock.moveTo('2021-12-20');
+  const report = await f.services.refresh.run('2021-12-20');
+  const armedForces = report.events.filter((e) => e.data.bill_id === 2822).map((e) => e.type);
+  expect(armedForces).toEqual(expect.arrayContaining(['bill.stage_changed', 'prediction.updated']));
+  const [snapshot] = (await f.db.dataSource.query(`SELECT royal_assent FROM prediction_snapshot WHERE bill_id = 2822 AND reference_date = '2021-12-20'`)) as { royal_assent: number }[];
+  expect(snapshot?.royal_assent).toBe(1);
+});

@@ -209,6 +209,29 @@ it('checks the address again at delivery time: a name that now resolves to a ref
   expect(r.received[0].headers.host).toBe(`rebound.example.com:${r.port}`);
 });
 
+it('keeps a connection open between attempts, and reuses it only for the address checked for the attempt', async () => {
+  const r = await receiver(200);
+  const e = await endpointFor(r.url);
+  await t.services.webhooks.queueTest(e.accountId, e.id);
+  await worker().runDue();
+  await t.services.webhooks.queueTest(e.accountId, e.id);
+  await worker().runDue();
+  expect(r.received).toHaveLength(2);
+  expect(r.connections).toBe(1);
+  // the same receiver under a name that now resolves to 127.0.0.2: a new connection, to that address
+  const other = await receiver(200);
+  const f = await endpointFor(other.url);
+  await t.services.dataSource.query('UPDATE webhook_endpoint SET url = $2 WHERE id = $1', [f.id, `http://moved.example.com:${other.port}/hook`]);
+  await t.services.webhooks.queueTest(f.accountId, f.id);
+  await worker({ urlPolicy: { allowPrivate: true, resolve: async () => ['127.0.0.1'] } }).runDue();
+  await t.services.webhooks.queueTest(f.accountId, f.id);
+  await worker({ urlPolicy: { allowPrivate: true, resolve: async () => ['127.0.0.2'] } }).runDue();
+  // the receiver listens on 127.0.0.1 only: the attempt checked for 127.0.0.2 cannot have used the open connection
+  const [last] = await deliveries(f.accountId, f.id);
+  expect(last).toMatchObject({ status: 'pending', lastStatusCode: null, lastError: 'connection refused (ECONNREFUSED)' });
+  expect(other.received).toHaveLength(1);
+});
+
 it('follows no redirect, and reads at most 64 KB of an answer', async () => {
   const r = await receiver((_req, res) => res.writeHead(302, { location: 'http://169.254.169.254/' }).end());
   const e = await endpointFor(r.url);

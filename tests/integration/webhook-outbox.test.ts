@@ -1,4 +1,5 @@
 import type { ServiceEvent } from '../../src/events/event';
+import { eventStream } from '../../src/events/event-stream';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 // The outbox sink: in the refresh's transaction, one delivery row per event per endpoint that receives it.
@@ -53,4 +54,41 @@ it('queues each event for the endpoints that receive it, in the caller’s trans
   expect(pilotAskedPro).toBeDefined();
   expect(queued.every((r) => r.status === 'pending' && r.attempt === 0)).toBe(true);
   expect(JSON.parse(queued[0].body)).toEqual({ id: 'evt_a', type: 'bill.stage_changed', timestamp: '2021-11-26T09:00:00.000Z', data: { bill_id: 2900, stage: 'second_reading' } });
+});
+
+it('queues for an endpoint exactly the events a subscription of its owner with the same types receives', async () => {
+  const pilot = await endpoint('pilot', ['bill.stage_changed', 'prediction.updated'], { watch: [2900] });
+  const pro = await endpoint('pro', ['prediction.trending_up', 'prediction.crossed_threshold'], { watch: [26] });
+  const events = [
+    event('evt_s1', 'bill.stage_changed', 2900),
+    event('evt_s2', 'prediction.updated', 26),
+    event('evt_s3', 'prediction.trending_up', 2900),
+    event('evt_s4', 'prediction.trending_up', 26),
+    event('evt_s5', 'prediction.crossed_threshold', 26, pro.accountId),
+    event('evt_s6', 'prediction.crossed_threshold', 2900, pilot.accountId),
+  ];
+  // each subscription reads until its own last event, published after the batch under test
+  const subscribed = (owner: { accountId: number }, tier: 'pilot' | 'pro', types: string[], last: string) => {
+    const stream = eventStream(t.services.eventBus, t.services.dataSource, { accountId: owner.accountId, tier, keyId: null }, { types });
+    const received: string[] = [];
+    const done = (async () => {
+      for await (const e of stream) {
+        if (e.id === last) break;
+        received.push(e.id);
+      }
+      return received;
+    })();
+    return done;
+  };
+  const pilotReceived = subscribed(pilot, 'pilot', ['bill.stage_changed', 'prediction.updated'], 'evt_s_last_pilot');
+  const proReceived = subscribed(pro, 'pro', ['prediction.trending_up', 'prediction.crossed_threshold'], 'evt_s_last_pro');
+  await t.services.dataSource.transaction((manager) => t.services.webhookOutbox(manager, events));
+  t.services.eventBus.publish(events);
+  t.services.eventBus.publish([event('evt_s_last_pilot', 'bill.stage_changed', 2900), event('evt_s_last_pro', 'prediction.crossed_threshold', 26, pro.accountId)]);
+
+  const queuedFor = async (endpointId: number) => (await rows()).filter((r) => r.endpoint_id === endpointId).map((r) => r.event_id);
+  expect(await queuedFor(pilot.id)).toEqual(['evt_s1']);
+  expect(await queuedFor(pro.id)).toEqual(['evt_s4', 'evt_s5']);
+  expect(await pilotReceived).toEqual(['evt_s1']);
+  expect(await proReceived).toEqual(['evt_s4', 'evt_s5']);
 });

@@ -8,6 +8,7 @@ import { SnapshotSource } from '../../src/ingest/snapshot.source';
 import { createLogger } from '../../src/logger';
 import { Readiness } from '../../src/readiness';
 import { createServices, type Services } from '../../src/services';
+import type { UrlPolicy } from '../../src/webhooks/url-safety';
 import { makeSnapshot } from './fixtures';
 import { TEST_TRAINING } from './test-app';
 import { openTestDatabase, type TestDatabase } from './test-database';
@@ -30,14 +31,14 @@ export interface EventsFixture {
 }
 
 /** The service's parts on their own database with the replay bills and a small trained model; the day pinned to `day`. */
-export async function startEventsFixture(options: { day?: string; sinks?: EventSink[] } = {}): Promise<EventsFixture> {
+export async function startEventsFixture(options: { day?: string; sinks?: EventSink[]; webhookUrlPolicy?: UrlPolicy } = {}): Promise<EventsFixture> {
   const db = await openTestDatabase();
   const snapshotDir = makeSnapshot(REPLAY_BILL_IDS);
   await ingest(db.dataSource, new SnapshotSource(snapshotDir));
   const clock = new ServiceClock(options.day);
   clock.setDataAsOf('2021-12-31');
   const logger = createLogger('warn', new Writable({ write: (_c, _e, done) => done() }) as never);
-  const services = createServices({ dataSource: db.dataSource, embeddedDatabase: db.kind === 'pglite', clock, readiness: new Readiness(), logger, trainingOptions: TEST_TRAINING, eventSinks: options.sinks });
+  const services = createServices({ dataSource: db.dataSource, embeddedDatabase: db.kind === 'pglite', clock, readiness: new Readiness(), logger, trainingOptions: TEST_TRAINING, eventSinks: options.sinks, webhooks: options.webhookUrlPolicy && { urlPolicy: options.webhookUrlPolicy } });
   await services.models.train();
   return {
     db,

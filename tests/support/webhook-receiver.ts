@@ -32,9 +32,15 @@ export async function startReceiver(otherwise: Behaviour = 200) {
       else behaviour(req, res);
     });
   });
+  let connections = 0;
+  server.on('connection', () => (connections += 1));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
+    /** TCP connections accepted so far */
+    get connections() {
+      return connections;
+    },
     url: `http://127.0.0.1:${port}/hook`,
     port,
     received,

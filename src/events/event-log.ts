@@ -1,0 +1,39 @@
+import type { EntityManager } from 'typeorm';
+import { ServiceEventEntity } from '../../entities/service-event.entity';
+import type { EventBus } from './bus';
+import type { EventSink, ServiceEvent } from './event';
+
+/**
+ * Where every emitted event goes, whoever emits it (the refresh, an alert check): the event log
+ * (`service_event`) and the sinks (the webhook outbox) inside the emitter's transaction, then the
+ * bus once that transaction has committed. One path, so no channel can miss an emitter.
+ */
+export class EventLog {
+  constructor(
+    private readonly sinks: readonly EventSink[],
+    private readonly bus: EventBus,
+    /**
+     * Told once the emitter's transaction has committed (the webhook worker's wake): a sink's rows
+     * are visible to other sessions only then, so a look made on the sink's own signal, inside the
+     * transaction, finds nothing on PostgreSQL and the rows waited for the next look.
+     */
+    private readonly committed: () => void = () => undefined,
+  ) {}
+
+  /** Records `events` of the service day `serviceDay` in `manager`'s transaction; a sink that throws rolls it back. */
+  async record(manager: EntityManager, events: readonly ServiceEvent[], serviceDay: string): Promise<void> {
+    if (events.length) {
+      await manager.insert(
+        ServiceEventEntity,
+        events.map((e) => ({ id: e.id, type: e.type, billId: e.data.bill_id, accountId: e.accountId ?? null, serviceDay, occurredAt: new Date(e.timestamp), data: e.data as object as Record<string, never> })),
+      );
+    }
+    for (const sink of this.sinks) await sink(manager, events);
+  }
+
+  /** Sends recorded events to their live receivers: only after the transaction that recorded them committed. */
+  publish(events: readonly ServiceEvent[]): void {
+    if (events.length) this.committed();
+    this.bus.publish(events);
+  }
+}
