@@ -2,8 +2,11 @@
 // Screenshots of the dashboard's main pages for docs/ (docs/dashboard-*.png), taken in headless
 // Chromium against a running server on the shipped data:
 //   DATA_DIR=<the server's> node scripts/dashboard-screenshots.mjs http://localhost:4000
-// It signs up a new account, and makes it Pro with the admin command to show every page.
+// It signs up a new account, and makes it Pro with the admin command to show every page. For the
+// webhooks page it receives deliveries itself on 127.0.0.1: start the server with
+// WEBHOOK_ALLOW_PRIVATE=true.
 import { spawnSync } from 'node:child_process';
+import { createServer } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -12,6 +15,11 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const base = process.argv[2] ?? 'http://localhost:4000';
 const email = `screenshots-${Date.now()}@example.com`;
 const shot = (page, name) => page.screenshot({ path: path.join(ROOT, 'docs', `dashboard-${name}.png`) });
+
+// a webhook receiver that accepts every delivery
+const receiver = createServer((req, res) => req.resume().on('end', () => res.writeHead(204).end()));
+await new Promise((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+const hookUrl = `http://127.0.0.1:${receiver.address().port}/bill-progress`;
 
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -57,13 +65,31 @@ try {
   await page.getByRole('button', { name: 'Create API key' }).click();
   await page.getByTestId('new-api-key').waitFor();
   await page.screenshot({ path: path.join(ROOT, 'docs', 'dashboard-account.png'), fullPage: true });
+  await page.goto(`${base}/#/webhooks`);
+  await page.getByLabel('Endpoint URL').fill(hookUrl);
+  await page.getByLabel('Description (optional)').fill('Our bill tracker');
+  await page.getByLabel('A prediction changes').check();
+  await page.getByRole('button', { name: 'Register webhook' }).click();
+  await page.getByTestId('webhook-secret').waitFor();
+  const endpoint = page.getByRole('article', { name: hookUrl });
+  await endpoint.getByRole('button', { name: 'Send test event' }).click();
+  // the worker delivers within moments: refresh until the delivery shows its status code
+  for (let i = 0; i < 20 && !(await endpoint.getByRole('cell', { name: '204' }).count()); i++) {
+    await page.waitForTimeout(250);
+    await endpoint.getByRole('button', { name: 'Refresh deliveries' }).click();
+  }
+  await page.screenshot({ path: path.join(ROOT, 'docs', 'dashboard-webhooks.png'), fullPage: true });
   await page.setViewportSize({ width: 390, height: 800 });
   await page.goto(`${base}/#/bills/2900`);
   await page.getByTestId('probability-chart').locator('canvas').waitFor();
   await shot(page, 'phone');
+  await page.goto(`${base}/#/webhooks`);
+  await page.getByRole('article', { name: hookUrl }).waitFor();
+  await page.screenshot({ path: path.join(ROOT, 'docs', 'dashboard-webhooks-phone.png'), fullPage: true });
 } catch (error) {
   await (await browser.contexts()[0]?.pages()[0])?.screenshot({ path: '/tmp/dashboard-screenshots-failure.png', fullPage: true });
   throw error;
 } finally {
   await browser.close();
+  receiver.close();
 }

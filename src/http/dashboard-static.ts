@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import express, { type RequestHandler } from 'express';
+import express, { type RequestHandler, type Response } from 'express';
 import { AppError } from '../errors';
+import { chooseEncoding, ENCODINGS, findPrecompressed } from './precompress';
 
 /**
  * The built dashboard (web/, built by `npm run build` into dist/web): dist/src/http/../../web
@@ -14,18 +15,40 @@ export function dashboardDirectory(): string | undefined {
 /**
  * Serves the dashboard at `/`: assets have content hashes in their names, so they are cached for
  * a year and never revalidated; index.html is revalidated every time, so a new build is seen at
- * once. Nothing is loaded from elsewhere (no CDN): it works offline.
+ * once. Text files go out brotli- or gzip-compressed when the browser accepts it, from the
+ * variants the build wrote beside them (src/http/precompress.ts), with `Vary: Accept-Encoding`.
+ * Nothing is loaded from elsewhere (no CDN): it works offline.
  */
 export function dashboardStatic(dir = dashboardDirectory()): RequestHandler {
   if (!dir) {
     return (req, _res, next) => next(req.path === '/' ? new AppError('SERVICE_UNAVAILABLE', 'The dashboard has not been built: run `npm run build`') : undefined);
   }
-  return express.static(dir, {
+  const assets = path.join(dir, 'assets') + path.sep;
+  const cacheControl = (file: string) => (file.startsWith(assets) ? 'public, max-age=31536000, immutable' : 'no-cache');
+  const precompressed = findPrecompressed(dir);
+  const plain = express.static(dir, {
     index: 'index.html',
     fallthrough: true,
-    setHeaders(res, file) {
-      const immutable = file.startsWith(path.join(dir, 'assets') + path.sep);
-      res.setHeader('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+    setHeaders(res: Response, file: string) {
+      res.setHeader('Cache-Control', cacheControl(file));
     },
   });
+  return (req, res, next) => {
+    const urlPath = req.path === '/' ? '/index.html' : req.path;
+    const offered = (req.method === 'GET' || req.method === 'HEAD') && precompressed.get(urlPath);
+    if (!offered) return plain(req, res, next);
+    // the answer depends on Accept-Encoding: caches must keep one copy per encoding
+    res.vary('Accept-Encoding');
+    const encoding = chooseEncoding(req.headers['accept-encoding'], offered);
+    if (!encoding) return plain(req, res, next);
+    const file = path.join(dir, urlPath);
+    res.setHeader('Content-Encoding', encoding);
+    res.type(path.extname(file));
+    res.sendFile(file + ENCODINGS.find(([name]) => name === encoding)![1], { headers: { 'Cache-Control': cacheControl(file) } }, (error) => {
+      if (error && !res.headersSent) {
+        res.removeHeader('Content-Encoding');
+        plain(req, res, next);
+      }
+    });
+  };
 }

@@ -32,7 +32,9 @@ beforeAll(async () => {
   if (!existsSync(CHROMIUM)) throw new Error(`Chromium is not at ${CHROMIUM}: install it with \`apt-get install -y chromium\` (.ci/run does), or set CHROMIUM_PATH`);
   if (!dashboardDirectory()) throw new Error('The dashboard is not built: run `npm run build`');
   mkdirSync(ARTIFACTS, { recursive: true });
-  t = await startTestApp({ trainModel: true });
+  // webhook hosts resolve by this table (no DNS in tests): one public name, one private
+  const names: Record<string, string[]> = { 'hook.example.com': ['93.184.215.14'], 'intranet.example.com': ['10.1.2.3'] };
+  t = await startTestApp({ trainModel: true, webhookUrlPolicy: { allowPrivate: false, resolve: async (host) => names[host] ?? Promise.reject(new Error('ENOTFOUND')) } });
   await new Promise<void>((resolve) => t.app.httpServer.listen(0, '127.0.0.1', resolve));
   base = `http://localhost:${(t.app.httpServer.address() as AddressInfo).port}`;
   browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
@@ -66,6 +68,12 @@ describeInBrowser('the dashboard in Chromium', () => {
     await page.getByRole('link', { name: 'Marriage and Civil Partnership (Minimum Age) Bill' }).click();
     await page.getByText('chance of Royal Assent').waitFor();
     await page.getByRole('table', { name: 'Risks' }).waitFor();
+    // beside each headline figure, the model's largest factors in plain words
+    for (const figure of ['chance of Royal Assent', 'chance of the next stage within 30 days']) {
+      const reasons = await page.getByRole('list', { name: `Why: ${figure}` }).getByRole('listitem').allTextContents();
+      expect(reasons.length).toBeGreaterThan(0);
+      for (const reason of reasons) expect(reason).toMatch(/^[▲▼] .+: (raises|lowers) it \d+(\.\d)? points?$/);
+    }
     const canvas = page.getByTestId('probability-chart').locator('canvas');
     await canvas.waitFor();
     // drawn: the canvas holds coloured (non-white, non-transparent) pixels of the two series
@@ -104,7 +112,7 @@ describeInBrowser('the dashboard in Chromium', () => {
 
   it('after an upgrade by the admin command, creates a key that works on /api/v1 and revokes it in the page', async () => {
     const notHere = () => Promise.reject(new Error('not used by this test'));
-    await runAdminCommand({ accounts: t.services.accounts, apiKeys: t.services.apiKeys, dataSource: t.db.dataSource, sync: notHere, train: notHere, replay: notHere }, 'set-tier', { email: EMAIL, tier: 'pilot' });
+    await runAdminCommand({ accounts: t.services.accounts, apiKeys: t.services.apiKeys, sessions: t.services.sessions, dataSource: t.db.dataSource, sync: notHere, train: notHere, replay: notHere }, 'set-tier', { email: EMAIL, tier: 'pilot' });
     await page.reload();
     await page.getByText('Pilot', { exact: true }).waitFor();
     await page.getByLabel('Key name (optional)').fill('laptop');
@@ -135,6 +143,48 @@ describeInBrowser('the dashboard in Chromium', () => {
     await page.getByText(/^Checked 1 thresholds on 1 bills: fired: Royal Assent probability on bill 2900/).waitFor();
     const thresholds = await t.services.alerts.list(await t.accountIdOf(EMAIL), 'pilot');
     expect(thresholds).toEqual([expect.objectContaining({ alertType: 'probability', thresholdValue: 0.01, billId: null })]);
+  });
+
+  it('registers a webhook in the page: a private address refused, the secret shown once, a test event among its deliveries, rotated, disabled, enabled, deleted', async () => {
+    await page.getByRole('navigation').getByRole('link', { name: 'Webhooks' }).click();
+    await page.getByText('No endpoints yet.').waitFor();
+    expect(await page.getByLabel('One of your alert thresholds fires').isDisabled()).toBe(true); // Pro only; this user is Pilot
+    await page.getByLabel('Endpoint URL').fill('https://intranet.example.com/hook');
+    await page.getByRole('button', { name: 'Register webhook' }).click();
+    await page.getByRole('alert').filter({ hasText: 'intranet.example.com resolves to 10.1.2.3 is a loopback or private address' }).waitFor();
+
+    const url = 'https://hook.example.com/bill-progress';
+    await page.getByLabel('Endpoint URL').fill(url);
+    await page.getByLabel('A prediction changes').check();
+    await page.getByRole('button', { name: 'Register webhook' }).click();
+    const secret = (await page.getByTestId('webhook-secret').textContent())!;
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
+    const endpoint = page.getByRole('article', { name: url });
+    await endpoint.getByText('bill.stage_changed').waitFor();
+    await endpoint.getByText('prediction.updated').waitFor();
+
+    await endpoint.getByRole('button', { name: 'Send test event' }).click();
+    const deliveries = endpoint.getByRole('table', { name: 'Recent deliveries, newest first' });
+    await deliveries.getByRole('row').filter({ hasText: 'webhook.test' }).filter({ hasText: 'pending' }).waitFor();
+
+    await endpoint.getByRole('button', { name: 'Rotate secret' }).click();
+    await page.getByText('The previous secret also signs deliveries for the next 24 hours').waitFor();
+    expect(await page.getByTestId('webhook-secret').textContent()).not.toBe(secret);
+
+    await endpoint.getByRole('button', { name: 'Disable' }).click();
+    await endpoint.getByText('Disabled', { exact: true }).waitFor();
+    const [stored] = await t.services.webhooks.list(await t.accountIdOf(EMAIL));
+    expect(stored).toMatchObject({ url, active: false });
+    await endpoint.getByRole('button', { name: 'Enable' }).click();
+    await endpoint.getByText('Active', { exact: true }).waitFor();
+
+    // shown once: a reload lists the endpoint without any secret
+    await page.reload();
+    await endpoint.waitFor();
+    expect(await page.getByTestId('webhook-secret').count()).toBe(0);
+    await endpoint.getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('No endpoints yet.').waitFor();
+    expect(await t.services.webhooks.list(await t.accountIdOf(EMAIL))).toEqual([]);
   });
 
   it('refuses a cross-site request that carries the session: the browser’s own CORS/SameSite, and the server’s Origin check', async () => {

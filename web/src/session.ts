@@ -1,12 +1,11 @@
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
+import type { Account, Tier } from './generated/schema';
 
-export type Tier = 'FREE' | 'PILOT' | 'PRO';
+export type { Tier };
 
-export interface Me {
-  email: string;
-  tier: Tier;
-}
+/** Who is signed in (ME_QUERY), typed from the schema. */
+export type Me = Pick<Account, 'email' | 'tier'>;
 
 /** Who is signed in (null: nobody), and how to tell the app it changed. */
 export interface SessionState {

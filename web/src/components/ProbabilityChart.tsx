@@ -1,12 +1,9 @@
 import { useEffect, useRef } from 'preact/hooks';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
+import type { PredictionPoint } from '../generated/schema';
 
-export interface ChartPoint {
-  referenceDate: string;
-  royalAssent: number;
-  nextStage30d: number;
-}
+export type ChartPoint = Pick<PredictionPoint, 'referenceDate' | 'royalAssent' | 'nextStage30d'>;
 
 export interface StageMarker {
   date: string;

@@ -4,31 +4,14 @@ import { errorMessage, gql } from '../graphql';
 import { useSession } from '../session';
 import { ErrorMessage, Notice } from './Status';
 import { ACTIONS, Table } from './Table';
+import type * as Schema from '../generated/schema';
 
-interface Threshold {
-  id: number;
-  watchlistId: number;
-  billId: number | null;
-  alertType: string;
-  comparison: string;
-  thresholdValue: number;
-  active: boolean;
-  inactiveReason: string | null;
-  lastTriggeredAt: string | null;
-}
-
-interface Trigger {
-  id: number;
-  billId: number;
-  alertType: string;
-  valueSeen: number;
-  thresholdValue: number;
-  triggeredAt: string;
-  watchlistName: string;
-}
+/** What the component selects, typed from the schema. */
+type Threshold = Pick<Schema.AlertThreshold, 'id' | 'watchlistId' | 'billId' | 'alertType' | 'comparison' | 'thresholdValue' | 'active' | 'inactiveReason' | 'lastTriggeredAt'>;
+type Trigger = Pick<Schema.AlertTrigger, 'id' | 'billId' | 'alertType' | 'valueSeen' | 'thresholdValue' | 'triggeredAt' | 'watchlistName'>;
 
 /** The eight alert types; trend and spike are Pro's. */
-const TYPES: { value: string; text: string; pro?: boolean; unit: string }[] = [
+const TYPES: { value: Schema.AlertType; text: string; pro?: boolean; unit: string }[] = [
   { value: 'PROBABILITY', text: 'Royal Assent probability', unit: '0–1' },
   { value: 'TIMELINE_ETA', text: 'Days to the next stage', unit: 'days' },
   { value: 'STALL_RISK', text: 'Stall risk', unit: '0–1' },

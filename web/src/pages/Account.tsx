@@ -1,24 +1,14 @@
 import { useEffect, useState } from 'preact/hooks';
+import { ShownOnce } from '../components/ShownOnce';
 import { ErrorMessage, Loading, Notice } from '../components/Status';
 import { dateTime } from '../format';
 import { errorMessage, gql } from '../graphql';
 import { tierName, useSession } from '../session';
 import { ACTIONS, Table } from '../components/Table';
+import type * as Schema from '../generated/schema';
 
-interface Usage {
-  kind: string;
-  used: number;
-  limit: number;
-  resetsAt: string;
-}
-
-interface ApiKey {
-  prefix: string;
-  name: string | null;
-  createdAt: string;
-  lastUsedAt: string | null;
-  revokedAt: string | null;
-}
+type Usage = Schema.Usage;
+type ApiKey = Pick<Schema.ApiKey, 'prefix' | 'name' | 'createdAt' | 'lastUsedAt' | 'revokedAt'>;
 
 const KIND_LABEL: Record<string, string> = { calls: 'API calls', batches: 'Batch requests', predictions: 'Predictions' };
 const UNLIMITED = 1_000_000;
@@ -31,7 +21,6 @@ export function Account() {
   const [keys, setKeys] = useState<ApiKey[]>([]);
   const [error, setError] = useState<string | null>(null);
   const [created, setCreated] = useState<string | null>(null);
-  const [copied, setCopied] = useState(false);
   const [name, setName] = useState('');
 
   const load = () =>
@@ -49,7 +38,6 @@ export function Account() {
   const create = async (event: Event) => {
     event.preventDefault();
     setError(null);
-    setCopied(false);
     try {
       const data = await gql<{ createApiKey: { apiKey: string } }>('mutation($name: String) { createApiKey(name: $name) { apiKey } }', { name: name.trim() || null });
       setCreated(data.createApiKey.apiKey);
@@ -68,13 +56,6 @@ export function Account() {
     } catch (e) {
       setError(errorMessage(e));
     }
-  };
-  const copy = async () => {
-    if (!created) return;
-    await navigator.clipboard.writeText(created).then(
-      () => setCopied(true),
-      () => setCopied(false),
-    );
   };
 
   return (
@@ -117,20 +98,7 @@ export function Account() {
       ) : (
         <p class="callout">API keys are for the Pilot tier or above: the Free tier has no API access. Ask the service’s operator to upgrade your account.</p>
       )}
-      {created && (
-        <div class="callout" role="status">
-          <p>
-            <strong>Your new key.</strong> Copy it now: it is shown only this once.
-          </p>
-          <p class="key-row">
-            <code data-testid="new-api-key">{created}</code>
-            <button type="button" onClick={copy}>
-              Copy
-            </button>
-          </p>
-          {copied && <Notice>Copied.</Notice>}
-        </div>
-      )}
+      {created && <ShownOnce key={created} title="Your new key." value={created} testId="new-api-key" />}
       {keys.length > 0 ? (
         <Table caption="Your keys" columns={['Name', 'Prefix', 'Created', 'Last used', ACTIONS]}>
           {keys.map((k) => (

@@ -1,44 +1,30 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { type ChartPoint, ProbabilityChart } from '../components/ProbabilityChart';
+import { Factors } from '../components/Factors';
 import { ErrorMessage, Loading } from '../components/Status';
 import { AddToWatchlist } from '../components/AddToWatchlist';
 import { date, days, kindName, label, percent } from '../format';
 import { errorMessage, gql, GraphQLRequestError } from '../graphql';
 import { useSession } from '../session';
 import { Table } from '../components/Table';
+import type * as Schema from '../generated/schema';
 
-interface Bill {
-  id: number;
-  title: string;
-  longTitle: string | null;
-  kind: string;
-  originatingHouse: string;
-  outcome: string;
-  introducedDate: string | null;
-  royalAssentDate: string | null;
-  url: string;
-  stages: { stage: string; house: string; date: string | null }[];
-}
+/** What the page selects (the queries below), typed from the schema (web/src/generated/schema.ts). */
+type Bill = Pick<Schema.Bill, 'id' | 'title' | 'longTitle' | 'kind' | 'originatingHouse' | 'outcome' | 'introducedDate' | 'royalAssentDate' | 'url'> & {
+  stages: Pick<Schema.Stage, 'stage' | 'house' | 'date'>[];
+};
 
-interface Prediction {
-  referenceDate: string;
-  status: string;
-  royalAssent: number;
-  nextStage30d: number;
-  timelineEtaDays: number | null;
-  stallRisk: number;
-  amendmentRisk: number;
-  closeVote: number;
-  withdrawalRisk: number;
-  modelVersion: number;
-  riskIndicators: { stallRiskLevel: string; withdrawalRiskLevel: string; amendmentRiskLevel: string; closeVoteLevel: string; controversyScore: number; momentumScore: number };
-}
+type Prediction = Pick<
+  Schema.Prediction,
+  'referenceDate' | 'status' | 'royalAssent' | 'nextStage30d' | 'timelineEtaDays' | 'stallRisk' | 'amendmentRisk' | 'closeVote' | 'withdrawalRisk' | 'modelVersion' | 'explanations'
+> & { riskIndicators: Schema.RiskIndicators };
 
 const BILL = `query($id: Int!) { bill(id: $id) { id title longTitle kind originatingHouse outcome introducedDate royalAssentDate url stages { stage house date } } }`;
 /** One request for the predictions and the chart: the website charges them together as one prediction, once a day per bill. */
 const PREDICTIONS = `query($id: Int!) { bill(id: $id) {
   prediction { referenceDate status royalAssent nextStage30d timelineEtaDays stallRisk amendmentRisk closeVote withdrawalRisk modelVersion
-    riskIndicators { stallRiskLevel withdrawalRiskLevel amendmentRiskLevel closeVoteLevel controversyScore momentumScore } }
+    riskIndicators { stallRiskLevel withdrawalRiskLevel amendmentRiskLevel closeVoteLevel controversyScore momentumScore }
+    explanations { royalAssent { factor effect } nextStage30d { factor effect } } }
   predictionHistory { referenceDate royalAssent nextStage30d } } }`;
 
 function RiskRow({ name, probability, level }: { name: string; probability: number; level?: string }) {
@@ -119,10 +105,12 @@ export function BillPage({ id }: { id: number }) {
               <div class="figure">
                 <span class="value">{percent(prediction.royalAssent)}</span>
                 <span>chance of Royal Assent</span>
+                <Factors factors={prediction.explanations.royalAssent} of="chance of Royal Assent" />
               </div>
               <div class="figure">
                 <span class="value">{percent(prediction.nextStage30d)}</span>
                 <span>chance of the next stage within 30 days</span>
+                <Factors factors={prediction.explanations.nextStage30d} of="chance of the next stage within 30 days" />
               </div>
               <div class="figure">
                 <span class="value">{days(prediction.timelineEtaDays)}</span>

@@ -4,15 +4,10 @@ import { date, kindName, label, words } from '../format';
 import { errorMessage, gql } from '../graphql';
 import { navigate } from '../router';
 import { Table } from '../components/Table';
+import type * as Schema from '../generated/schema';
 
-export interface BillSummary {
-  id: number;
-  title: string;
-  kind: string;
-  originatingHouse: string;
-  outcome: string;
-  stages: { stage: string; house: string; date: string | null }[];
-}
+/** What a search selects (BILL_FIELDS), typed from the schema. */
+export type BillSummary = Pick<Schema.Bill, 'id' | 'title' | 'kind' | 'originatingHouse' | 'outcome'> & { stages: Pick<Schema.Stage, 'stage' | 'house' | 'date'>[] };
 
 const BILL_FIELDS = 'id title kind originatingHouse outcome stages { stage house date }';
 

@@ -3,16 +3,11 @@ import { ErrorMessage, Loading } from '../components/Status';
 import { date, days, label, percent } from '../format';
 import { errorMessage, gql } from '../graphql';
 import { Table } from '../components/Table';
+import type * as Schema from '../generated/schema';
 
-interface ImminentBill {
-  billId: number;
-  timelineEtaDays: number;
-  nextStageProbability: number;
-  royalAssentProbability: number;
-  predictedDate: string;
-  urgencyLevel: string;
-  prediction: { billTitle: string; originatingHouse: string };
-}
+type ImminentBill = Pick<Schema.ImminentBill, 'billId' | 'timelineEtaDays' | 'nextStageProbability' | 'royalAssentProbability' | 'predictedDate' | 'urgencyLevel'> & {
+  prediction: Pick<Schema.Prediction, 'billTitle' | 'originatingHouse'>;
+};
 
 const IMMINENT = `query($days: Int!, $min: Float!) { imminentBills(daysAhead: $days, minProbability: $min) { count bills {
   billId timelineEtaDays nextStageProbability royalAssentProbability predictedDate urgencyLevel prediction { billTitle originatingHouse } } } }`;

@@ -6,12 +6,14 @@ import { errorMessage, gql } from '../graphql';
 import { navigate } from '../router';
 import { type BillSummary, searchBills } from './Bills';
 import { ACTIONS, Table } from '../components/Table';
+import type * as Schema from '../generated/schema';
 
-interface Watchlist {
-  id: number;
-  name: string;
-  bills: { billId: number; bill: { title: string } | null; prediction: { royalAssent: number; nextStage30d: number; riskIndicators: { stallRiskLevel: string } } | null; predictionDetail: string | null }[];
-}
+type Watchlist = Pick<Schema.Watchlist, 'id' | 'name'> & {
+  bills: (Pick<Schema.WatchlistBill, 'billId' | 'predictionDetail'> & {
+    bill: Pick<Schema.Bill, 'title'> | null;
+    prediction: (Pick<Schema.Prediction, 'royalAssent' | 'nextStage30d'> & { riskIndicators: Pick<Schema.RiskIndicators, 'stallRiskLevel'> }) | null;
+  })[];
+};
 
 const WATCHLIST = `query($id: Int!) { watchlist(id: $id) { id name bills { billId bill { title } predictionDetail
   prediction { royalAssent nextStage30d riskIndicators { stallRiskLevel } } } } }`;

@@ -4,14 +4,9 @@ import { dateTime } from '../format';
 import { errorMessage, gql } from '../graphql';
 import { navigate } from '../router';
 import { useSession } from '../session';
+import type * as Schema from '../generated/schema';
 
-interface WatchlistSummary {
-  id: number;
-  name: string;
-  description: string | null;
-  billCount: number;
-  updatedAt: string;
-}
+type WatchlistSummary = Pick<Schema.Watchlist, 'id' | 'name' | 'description' | 'billCount' | 'updatedAt'>;
 
 /** The user's watchlists, and a form for a new one (Pilot and above). */
 export function Watchlists() {

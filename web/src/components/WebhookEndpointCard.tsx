@@ -1,0 +1,137 @@
+import { useState } from 'preact/hooks';
+import { dateTime } from '../format';
+import { errorMessage, gql } from '../graphql';
+import { DELIVERY_FIELDS, ENDPOINT_FIELDS, EVENT_TYPES, eventName, type NewSecret, type WebhookDelivery, type WebhookEndpoint } from '../webhooks';
+import { ErrorMessage, Loading, Notice } from './Status';
+import { Table } from './Table';
+
+const LABELS = new Map(EVENT_TYPES.map((t) => [t.value, t.label]));
+
+interface Props {
+  endpoint: WebhookEndpoint;
+  onChange(endpoint: WebhookEndpoint): void;
+  onDelete(id: number): void;
+  onSecret(secret: NewSecret): void;
+}
+
+/** One endpoint: what it receives, whether it is on, its actions, and its recent deliveries. */
+export function WebhookEndpointCard({ endpoint, onChange, onDelete, onSecret }: Props) {
+  const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [deliveries, setDeliveries] = useState<WebhookDelivery[] | null>(null);
+  const [showDeliveries, setShowDeliveries] = useState(false);
+  const headingId = `webhook-${endpoint.id}`;
+
+  /** Runs one action, showing its failure in this card. */
+  const act = async (action: () => Promise<void>) => {
+    setError(null);
+    setNotice(null);
+    try {
+      await action();
+    } catch (e) {
+      setError(errorMessage(e));
+    }
+  };
+  const loadDeliveries = async () => {
+    const data = await gql<{ webhookDeliveries: WebhookDelivery[] }>(`query($id: Int!) { webhookDeliveries(id: $id, first: 20) { ${DELIVERY_FIELDS} } }`, { id: endpoint.id });
+    setDeliveries(data.webhookDeliveries);
+    setShowDeliveries(true);
+  };
+  const setActive = (active: boolean) =>
+    act(async () => {
+      const data = await gql<{ updateWebhook: WebhookEndpoint }>(`mutation($id: Int!, $input: UpdateWebhookInput!) { updateWebhook(id: $id, input: $input) { ${ENDPOINT_FIELDS} } }`, { id: endpoint.id, input: { active } });
+      onChange(data.updateWebhook);
+      setNotice(active ? 'Enabled: deliveries resume with the next event.' : 'Disabled: no deliveries are made until you enable it.');
+    });
+  const sendTest = () =>
+    act(async () => {
+      const data = await gql<{ testWebhook: { eventId: string } }>('mutation($id: Int!) { testWebhook(id: $id) { eventId } }', { id: endpoint.id });
+      setNotice(`Test event ${data.testWebhook.eventId} queued.`);
+      await loadDeliveries();
+    });
+  const rotate = () =>
+    act(async () => {
+      if (!confirm(`Make a new signing secret for ${endpoint.url}? The current one keeps signing for 24 hours.`)) return;
+      const data = await gql<{ rotateWebhookSecret: { secret: string } }>('mutation($id: Int!) { rotateWebhookSecret(id: $id) { secret } }', { id: endpoint.id });
+      onSecret({ endpointId: endpoint.id, secret: data.rotateWebhookSecret.secret, rotated: true });
+    });
+  const remove = () =>
+    act(async () => {
+      if (!confirm(`Delete the webhook ${endpoint.url}? Its pending deliveries are dropped.`)) return;
+      await gql('mutation($id: Int!) { deleteWebhook(id: $id) }', { id: endpoint.id });
+      onDelete(endpoint.id);
+    });
+
+  return (
+    <article class="card" aria-labelledby={headingId}>
+      <h3 id={headingId} class="url">
+        {endpoint.url}
+      </h3>
+      {endpoint.description && <p>{endpoint.description}</p>}
+      <p>
+        {endpoint.active ? <span class="status on">Active</span> : <span class="status off">Disabled</span>}{' '}
+        {endpoint.disabledReason && <span class="error">{endpoint.disabledReason}</span>}
+        <span class="muted">
+          {' '}
+          · {endpoint.allBills ? 'every bill' : 'the bills on your watchlists'} · registered {dateTime(endpoint.createdAt)}
+        </span>
+      </p>
+      <ul class="events">
+        {endpoint.events.map((type) => (
+          <li key={type}>
+            {LABELS.get(type) ?? type} <code class="muted">{eventName(type)}</code>
+          </li>
+        ))}
+      </ul>
+      <div class="actions">
+        <button type="button" class="secondary" onClick={sendTest} disabled={!endpoint.active}>
+          Send test event
+        </button>
+        <button type="button" class="secondary" onClick={() => act(loadDeliveries)}>
+          {showDeliveries ? 'Refresh deliveries' : 'Show deliveries'}
+        </button>
+        <button type="button" class="secondary" onClick={rotate}>
+          Rotate secret
+        </button>
+        <button type="button" class="secondary" onClick={() => setActive(!endpoint.active)}>
+          {endpoint.active ? 'Disable' : 'Enable'}
+        </button>
+        <button type="button" class="danger" onClick={remove}>
+          Delete
+        </button>
+      </div>
+      <ErrorMessage error={error} />
+      {notice && <Notice>{notice}</Notice>}
+      {showDeliveries && !deliveries && <Loading />}
+      {showDeliveries && deliveries && <Deliveries deliveries={deliveries} />}
+    </article>
+  );
+}
+
+function Deliveries({ deliveries }: { deliveries: WebhookDelivery[] }) {
+  if (!deliveries.length) return <p class="muted">No deliveries yet.</p>;
+  return (
+    <Table caption="Recent deliveries, newest first" columns={['Event', 'Status', 'HTTP status', 'Attempts', 'Last attempt', 'Next attempt']}>
+      {deliveries.map((d) => (
+        <tr key={d.eventId}>
+          <td>
+            {d.eventType}
+            <br />
+            <code class="muted">{d.eventId}</code>
+          </td>
+          <td>
+            <span class={`status ${d.status}`}>{d.status}</span>
+            {d.error && <div class="muted">{d.error}</div>}
+          </td>
+          <td>{d.statusCode ?? '—'}</td>
+          <td>{d.attempt}</td>
+          <td>
+            {dateTime(d.attemptedAt)}
+            {d.durationMs !== null && <span class="muted"> ({d.durationMs} ms)</span>}
+          </td>
+          <td>{dateTime(d.nextAttemptAt)}</td>
+        </tr>
+      ))}
+    </Table>
+  );
+}

@@ -1,0 +1,603 @@
+// Generated from schema/schema.graphql by `npm run schema` (src/web-schema-types.ts): do not edit.
+
+/** The calling account */
+export interface Account {
+  email: string;
+  id: number;
+  tier: Tier;
+}
+
+export interface AlertAnalytics {
+  byBill: CountByKey[];
+  /** by UTC day, YYYY-MM-DD */
+  byDay: CountByKey[];
+  byType: CountByKey[];
+}
+
+export interface AlertCheckResult {
+  /** bills not evaluated: the daily prediction limit was reached (each bill evaluated is one prediction) */
+  billsBlocked: number[];
+  billsChecked: number;
+  checkedAt: string;
+  thresholdsChecked: number;
+  /** what fired now */
+  triggered: AlertTrigger[];
+}
+
+export interface AlertHistory {
+  /** counts over everything the filter matches */
+  analytics: AlertAnalytics;
+  /** pass as `after` for the next page; null on the last */
+  nextCursor: string | null;
+  /** triggers matching the filter, across all pages */
+  totalCount: number;
+  /** newest first */
+  triggers: AlertTrigger[];
+}
+
+export interface AlertHistoryFilter {
+  alertType?: AlertType | null;
+  billId?: number | null;
+  /** first UTC day included */
+  from?: string | null;
+  /** last UTC day included */
+  to?: string | null;
+}
+
+export interface AlertThreshold {
+  /** false when the tier no longer lets it fire (after a downgrade from Pro): kept, and firing again after an upgrade */
+  active: boolean;
+  alertType: AlertType;
+  /** false while it has fired for some bill and waits for the condition to end */
+  armed: boolean;
+  /** null: every bill of the watchlist */
+  billId: number | null;
+  comparison: Comparison;
+  createdAt: string;
+  id: number;
+  /** why it is inactive (a Pro-only type, or beyond the oldest 5 of its watchlist below Pro); null when active */
+  inactiveReason: string | null;
+  lastTriggeredAt: string | null;
+  /** bills it fired for and is quiet about until the condition ends */
+  quietBillIds: number[];
+  thresholdValue: number;
+  watchlistId: number;
+}
+
+export interface AlertTrigger {
+  alertType: AlertType;
+  billId: number;
+  comparison: Comparison;
+  id: number;
+  referenceDate: string;
+  /** manual or scheduled */
+  source: string;
+  thresholdId: number;
+  thresholdValue: number;
+  triggeredAt: string;
+  /** the value that met the condition */
+  valueSeen: number;
+  watchlistId: number;
+  watchlistName: string;
+}
+
+/** timeline_eta (days to the next stage), probability (Royal Assent), the four risks (probabilities), and for Pro trend (rise over recent snapshots) and spike (jump between two snapshots) */
+export type AlertType = 'AMENDMENT_RISK' | 'CLOSE_VOTE' | 'PROBABILITY' | 'SPIKE' | 'STALL_RISK' | 'TIMELINE_ETA' | 'TREND' | 'WITHDRAWAL_RISK';
+
+/** An API key as its owner sees it: never the key itself */
+export interface ApiKey {
+  createdAt: string;
+  lastUsedAt: string | null;
+  name: string | null;
+  /** the key’s first characters, e.g. bp_0123abcd */
+  prefix: string;
+  /** null while the key works */
+  revokedAt: string | null;
+}
+
+/** success; error (e.g. the bill does not exist: see detail); blocked (the daily prediction quota was used up before this bill) */
+export type BatchItemStatus = 'BLOCKED' | 'ERROR' | 'SUCCESS';
+
+export interface BatchPredictionItem {
+  /** the bill, when it exists */
+  bill: Bill | null;
+  billId: number;
+  /** why the item is not a success */
+  detail: string | null;
+  prediction: Prediction | null;
+  status: BatchItemStatus;
+}
+
+export interface BatchPredictions {
+  executionTimeMs: number;
+  /** in the order of billIds */
+  items: BatchPredictionItem[];
+  summary: BatchSummary;
+}
+
+export interface BatchSummary {
+  blocked: number;
+  errors: number;
+  success: number;
+  total: number;
+}
+
+/** A UK Parliament bill (Bills API bill id) */
+export interface Bill {
+  /** the Bills API’s type name */
+  billType: string;
+  /** true when the bill was carried over into a later session */
+  carriedOver: boolean;
+  /** Public or Private */
+  category: string;
+  /** Commons divisions on the bill (data to July 2018 only) */
+  divisions: Division[];
+  id: number;
+  introducedDate: string | null;
+  introducedSession: ParliamentarySession | null;
+  introducedSessionId: number;
+  isAct: boolean;
+  kind: BillKind;
+  longTitle: string | null;
+  originatingHouse: House;
+  outcome: BillOutcome;
+  /** The bill’s nowcast on a reference date (default: today); batched across the bills of a page */
+  prediction: Prediction;
+  /** Nowcasts over the bill’s life, for a chart: each uses only the facts known on its date (an honest backtest), with a point on each stage date and the day before; charged as one prediction */
+  predictionHistory: PredictionPoint[];
+  royalAssentDate: string | null;
+  /** every session the bill existed in (more than one: carried over) */
+  sessionIds: number[];
+  /** sponsoring organisations where no member is named */
+  sponsorOrganisations: string[];
+  /** lead sponsor first */
+  sponsors: Sponsor[];
+  /** the stage history in the API’s order */
+  stages: Stage[];
+  /** HTML, as the Bills API gives it */
+  summary: string | null;
+  /** short title */
+  title: string;
+  /** the bill’s page on bills.parliament.uk */
+  url: string;
+  withdrawnDate: string | null;
+}
+
+/** A page of bills in id order */
+export interface BillConnection {
+  edges: BillEdge[];
+  /** the bills of the edges, for clients that do not need cursors */
+  nodes: Bill[];
+  pageInfo: PageInfo;
+  /** bills matching the filter, across all pages */
+  totalCount: number;
+}
+
+export interface BillEdge {
+  cursor: string;
+  node: Bill;
+}
+
+/** what every typed event has */
+export interface BillEvent {
+  billId: number;
+  /** "evt_…", the same on every channel and retry */
+  id: string;
+  /** ISO 8601 of the service day and the time of the refresh */
+  timestamp: string;
+}
+
+/** All given conditions must hold */
+export interface BillFilter {
+  kind?: BillKind | null;
+  originatingHouse?: House | null;
+  outcome?: BillOutcome | null;
+  /** session the bill was introduced in (Bills API session id) */
+  sessionId?: number | null;
+  /** case-insensitive text in the short title */
+  titleContains?: string | null;
+}
+
+/** Normalised bill type: government, the kinds of Private Members’ Bill, private, hybrid, consolidation */
+export type BillKind = 'CONSOLIDATION' | 'GOVERNMENT' | 'HYBRID' | 'PMB_BALLOT' | 'PMB_LORDS' | 'PMB_PRESENTATION' | 'PMB_TEN_MINUTE_RULE' | 'PRIVATE';
+
+/** What had become of the bill when the data was read: PENDING while still before Parliament */
+export type BillOutcome = 'FELL' | 'PENDING' | 'ROYAL_ASSENT' | 'WITHDRAWN';
+
+/** Where the bill stood on the reference date, from the facts known then */
+export type BillStatusAsOf = 'ENACTED' | 'FELL' | 'LIVE' | 'WITHDRAWN';
+
+export type Comparison = 'GREATER_THAN' | 'LESS_THAN';
+
+export interface CountByKey {
+  count: number;
+  key: string;
+}
+
+export interface CreateAlertThresholdInput {
+  alertType: AlertType;
+  /** null: every bill of the watchlist */
+  billId?: number | null;
+  /** default: less_than for timeline_eta, greater_than for the others */
+  comparison?: Comparison | null;
+  thresholdValue: number;
+  watchlistId: number;
+}
+
+export interface CreatedApiKey {
+  /** the key: shown this once, never stored */
+  apiKey: string;
+  key: ApiKey;
+}
+
+export interface CreateWatchlistInput {
+  billIds?: number[] | null;
+  description?: string | null;
+  name: string;
+}
+
+export interface CreateWebhookInput {
+  /** default false: only the bills on your watchlists */
+  allBills?: boolean | null;
+  description?: string | null;
+  events: EventType[];
+  /** http or https; private, loopback and link-local addresses are refused */
+  url: string;
+}
+
+export interface Credentials {
+  email: string;
+  password: string;
+}
+
+/** A House of Commons division on the bill (The Public Whip, to July 2018) */
+export interface Division {
+  /** ayes including tellers */
+  ayes: number;
+  date: string;
+  house: House;
+  /** noes including tellers */
+  noes: number;
+  /** the division’s number on its day */
+  number: number;
+  stage: string | null;
+  /** title written by The Public Whip (publicwhip.org.uk) */
+  title: string;
+}
+
+/** An event in the payload every channel carries (webhooks too): docs/api.md#events */
+export interface Event {
+  /** the payload's data, as a webhook receives it: {"bill_id": …, …} */
+  data: Record<string, unknown>;
+  /** "evt_…", the same on every channel and retry */
+  id: string;
+  /** ISO 8601 of the service day and the time of the refresh */
+  timestamp: string;
+  /** e.g. "bill.stage_changed" */
+  type: string;
+}
+
+/** Event types of webhooks and subscriptions; PREDICTION_PROBABILITY_SPIKE, PREDICTION_TRENDING_UP and PREDICTION_CROSSED_THRESHOLD need the pro tier */
+export type EventType = 'BILL_STAGE_CHANGED' | 'PREDICTION_CROSSED_THRESHOLD' | 'PREDICTION_HIGH_PROBABILITY' | 'PREDICTION_IMMINENT_STAGE_CHANGE' | 'PREDICTION_PROBABILITY_SPIKE' | 'PREDICTION_TRENDING_UP' | 'PREDICTION_UPDATED';
+
+/** One reason for a prediction */
+export interface ExplanationFactor {
+  /** how much it moves the probability (signed; 0.31 = 31 points): the prediction minus the prediction with this factor at its typical value */
+  effect: number;
+  /** the fact about the bill, in plain words */
+  factor: string;
+}
+
+/** Why the headline probabilities are what they are: up to 5 factors each, largest effect first; none for a settled bill */
+export interface Explanations {
+  nextStage30d: ExplanationFactor[];
+  royalAssent: ExplanationFactor[];
+}
+
+/** House of Parliament (Royal Assent and some private-bill steps are Unassigned) */
+export type House = 'COMMONS' | 'LORDS' | 'UNASSIGNED';
+
+export interface ImminentBill {
+  billId: number;
+  /** days until the next stage */
+  countdownDays: number;
+  /** probability of a main stage within 30 days */
+  nextStageProbability: number;
+  /** today + the ETA, rounded to whole days */
+  predictedDate: string;
+  /** the full nowcast: risks and indicators */
+  prediction: Prediction;
+  royalAssentProbability: number;
+  timeBucket: TimeBucket | null;
+  timelineEtaDays: number;
+  urgencyLevel: UrgencyLevel;
+  /** next-stage probability × (1 − days/30), floored at 0 */
+  urgencyScore: number;
+}
+
+export interface ImminentBills {
+  /** most urgent first */
+  bills: ImminentBill[];
+  count: number;
+}
+
+/** The last main stage that sat on or before the reference date */
+export interface LastStage {
+  date: string;
+  house: string;
+  stage: string;
+}
+
+export interface PageInfo {
+  /** pass as `after` to get the next page */
+  endCursor: string | null;
+  hasNextPage: boolean;
+}
+
+/** A session of the UK Parliament (Bills API session id) */
+export interface ParliamentarySession {
+  /** null while the session is running */
+  endDate: string | null;
+  /** first sitting date seen in the data */
+  firstSittingDate: string | null;
+  id: number;
+  /** last sitting date seen in the data */
+  lastSittingDate: string | null;
+  /** e.g. "2017-19" */
+  name: string;
+}
+
+/** A nowcast: what the facts known on the reference date say of the bill’s future */
+export interface Prediction {
+  /** probability of significant amendment (a report stage after committee, or ping-pong, still to come) */
+  amendmentRisk: number;
+  billId: number;
+  /** the bill’s short title */
+  billTitle: string;
+  /** probability of a later Commons division closer than 10% of votes cast (experimental) */
+  closeVote: number;
+  /** Why the probabilities are what they are; computed from the model on request only */
+  explanations: Explanations;
+  lastStage: LastStage | null;
+  /** always "nowcast": computed only from facts dated on or before referenceDate */
+  mode: string;
+  /** the model version that made it */
+  modelVersion: number;
+  /** probability of a main stage sitting within 30 days */
+  nextStage30d: number;
+  originatingHouse: House;
+  referenceDate: string;
+  riskIndicators: RiskIndicators;
+  /** probability of Royal Assent */
+  royalAssent: number;
+  /** probability of no main stage in the next 200 days */
+  stallRisk: number;
+  status: BillStatusAsOf;
+  /** estimated days to the next main stage; null when there will be none */
+  timelineEtaDays: number | null;
+  /** probability the bill is withdrawn or never reaches another main stage */
+  withdrawalRisk: number;
+}
+
+/** a prediction event (prediction.updated, …): the new values and those compared against */
+export interface PredictionEvent {
+  billId: number;
+  current: PredictionValues;
+  /** "evt_…", the same on every channel and retry */
+  id: string;
+  previous: PredictionValues;
+  /** ISO 8601 of the service day and the time of the refresh */
+  timestamp: string;
+  /** e.g. "prediction.updated" */
+  type: string;
+}
+
+/** A nowcast at a past date of a bill’s life: a point of its chart */
+export interface PredictionPoint {
+  /** probability of a main stage sitting within 30 days of referenceDate */
+  nextStage30d: number;
+  referenceDate: string;
+  /** probability of Royal Assent, as known on referenceDate */
+  royalAssent: number;
+  status: BillStatusAsOf;
+}
+
+/** the headline numbers an event compares */
+export interface PredictionValues {
+  nextStage30d: number;
+  referenceDate: string;
+  royalAssent: number;
+  timelineEtaDays: number | null;
+}
+
+export interface RiskIndicators {
+  amendmentRiskLevel: RiskLevel;
+  closeVoteLevel: RiskLevel;
+  /** how contested the bill has been so far, 0–1 (see the model card) */
+  controversyScore: number;
+  /** how fast the bill is moving now, 0–1 (see the model card) */
+  momentumScore: number;
+  stallRiskLevel: RiskLevel;
+  withdrawalRiskLevel: RiskLevel;
+}
+
+/** low below 0.3, medium from 0.3 to 0.7, high above 0.7 */
+export type RiskLevel = 'HIGH' | 'LOW' | 'MEDIUM';
+
+/** What the service serves, for anyone */
+export interface ServiceStatus {
+  /** the attribution the data licence asks for */
+  attribution: string;
+  /** bills in the database */
+  billCount: number;
+  /** what the service still waits for */
+  pending: string[];
+  /** true when data (and later models) are loaded */
+  ready: boolean;
+  /** the service’s today: what nowcasts default to */
+  today: string;
+}
+
+export interface Sponsor {
+  houseAtIntroduction: string | null;
+  /** UK Parliament Members API id */
+  memberId: number | null;
+  name: string;
+  /** party on the day the bill was introduced */
+  partyAtIntroduction: string | null;
+}
+
+/** A stage of a bill and the days it sat */
+export interface Stage {
+  abbreviation: string | null;
+  /** the first sitting date; null when the stage never sat */
+  date: string | null;
+  /** every sitting date, in order; empty when the stage never sat */
+  dates: string[];
+  /** dates recorded after the session ended, which never happened (PMB set-down Fridays) */
+  datesAfterSessionEnd: string[];
+  /** the API’s name for the stage, e.g. "Committee of the whole House" */
+  description: string;
+  house: House;
+  /** Bills API bill-stage id */
+  id: number;
+  phase: StagePhase | null;
+  /** order in the bill’s passage, 1 = first */
+  seq: number;
+  sessionId: number | null;
+  /** normalised stage, e.g. first_reading, second_reading, committee, report, third_reading, consideration_of_amendments, royal_assent */
+  stage: string;
+  /** Bills API stage-type id */
+  stageId: number;
+}
+
+/** bill.stage_changed: a stage record first sat */
+export interface StageChangedEvent {
+  billId: number;
+  /** the first sitting, YYYY-MM-DD */
+  date: string;
+  /** Commons, Lords, or Unassigned (Royal Assent) */
+  house: string;
+  /** "evt_…", the same on every channel and retry */
+  id: string;
+  /** the normalised stage name, e.g. second_reading */
+  stage: string;
+  /** ISO 8601 of the service day and the time of the refresh */
+  timestamp: string;
+}
+
+/** Position of a stage in the passage of the bill */
+export type StagePhase = 'FIRST_HOUSE' | 'PING_PONG' | 'ROYAL_ASSENT' | 'SECOND_HOUSE';
+
+/** prediction.crossed_threshold: one of your alert thresholds fired */
+export interface ThresholdCrossedEvent {
+  alertType: string;
+  billId: number;
+  /** "evt_…", the same on every channel and retry */
+  id: string;
+  referenceDate: string;
+  thresholdId: number;
+  thresholdValue: number;
+  /** ISO 8601 of the service day and the time of the refresh */
+  timestamp: string;
+  /** the trigger recorded in the alert history */
+  triggerId: number;
+  /** the value seen */
+  value: number;
+}
+
+/** Subscription tier */
+export type Tier = 'FREE' | 'PILOT' | 'PRO';
+
+/** today < 1 day, week ≤ 7, two_weeks ≤ 14, month ≤ 30; null beyond */
+export type TimeBucket = 'MONTH' | 'TODAY' | 'TWO_WEEKS' | 'WEEK';
+
+export interface UpdateWebhookInput {
+  /** true re-enables an endpoint (also one the service disabled) */
+  active?: boolean | null;
+  allBills?: boolean | null;
+  description?: string | null;
+  events?: EventType[] | null;
+  url?: string | null;
+}
+
+/** critical ≤ 1 day, urgent ≤ 3, soon ≤ 7, tracking ≤ 30, else none */
+export type UrgencyLevel = 'CRITICAL' | 'NONE' | 'SOON' | 'TRACKING' | 'URGENT';
+
+/** Today’s use of one daily limit (per account, per UTC day) */
+export interface Usage {
+  /** calls (API calls), batches (batch requests) or predictions */
+  kind: string;
+  /** the tier’s daily limit (a fair-use ceiling for unlimited) */
+  limit: number;
+  /** the next midnight UTC */
+  resetsAt: string;
+  used: number;
+}
+
+export interface Watchlist {
+  billCount: number;
+  /** its bills, oldest first, each with today’s nowcast */
+  bills: WatchlistBill[];
+  createdAt: string;
+  description: string | null;
+  id: number;
+  name: string;
+  updatedAt: string;
+}
+
+export interface WatchlistBill {
+  addedAt: string;
+  bill: Bill | null;
+  billId: number;
+  /** today’s nowcast; null when it cannot be given (see predictionDetail) */
+  prediction: Prediction | null;
+  /** why prediction is null, e.g. the daily prediction limit is used up */
+  predictionDetail: string | null;
+}
+
+export interface WebhookDelivery {
+  /** attempts made so far */
+  attempt: number;
+  /** when the last attempt was made */
+  attemptedAt: string | null;
+  createdAt: string;
+  durationMs: number | null;
+  /** why the last attempt failed */
+  error: string | null;
+  /** the event id, sent as webhook-id on every attempt */
+  eventId: string;
+  eventType: string;
+  /** when the next attempt is due; null once delivered or failed */
+  nextAttemptAt: string | null;
+  /** pending (queued or waiting for a retry), delivered, or failed (retries exhausted) */
+  status: string;
+  /** the HTTP status of the last attempt; null when it got none */
+  statusCode: number | null;
+}
+
+/** Where events are POSTed, signed (Standard Webhooks); its secret is shown only when created or rotated */
+export interface WebhookEndpoint {
+  /** false when disabled by its owner or by the service (see disabledReason); re-enable with active: true */
+  active: boolean;
+  /** true: every bill in the data; false: the bills on the owner’s watchlists */
+  allBills: boolean;
+  createdAt: string;
+  description: string | null;
+  /** why the service disabled it (every attempt failing for 3 days) */
+  disabledReason: string | null;
+  events: EventType[];
+  id: number;
+  url: string;
+}
+
+export interface WebhookTest {
+  eventId: string;
+  eventType: string;
+}
+
+export interface WebhookWithSecret {
+  endpoint: WebhookEndpoint;
+  /** `whsec_` + base64 of 32 random bytes: shown only now; verify deliveries with it (e.g. the standardwebhooks package) */
+  secret: string;
+}
