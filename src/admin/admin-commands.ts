@@ -4,6 +4,7 @@ import { SnapshotFormatError } from '../ingest/snapshot-format-error';
 import type { IngestReport } from '../ingest/ingest.service';
 import type { AccountService } from '../services/account.service';
 import type { ApiKeyService } from '../services/api-key.service';
+import type { SessionService } from '../services/session.service';
 import { collectStats } from './admin-stats';
 import { writeBackup } from './backup';
 import type { ReplayDay } from '../jobs/replay';
@@ -11,6 +12,8 @@ import type { ReplayDay } from '../jobs/replay';
 export interface AdminDeps {
   accounts: AccountService;
   apiKeys: ApiKeyService;
+  /** dashboard passwords (set-password) */
+  sessions: Pick<SessionService, 'setPassword'>;
   dataSource: DataSource;
   /** ingests from a snapshot folder, or from the configured source when none is given */
   sync: (snapshotDir?: string) => Promise<IngestReport>;
@@ -23,7 +26,7 @@ export interface AdminDeps {
 }
 
 /** What the admin CLI runs itself or asks a running server to run (restore never runs inside a server). */
-export const ADMIN_COMMANDS = ['create-user', 'create-key', 'set-tier', 'revoke-key', 'list-users', 'list-keys', 'delete-user', 'stats', 'backup', 'sync', 'train', 'replay'] as const;
+export const ADMIN_COMMANDS = ['create-user', 'create-key', 'set-tier', 'revoke-key', 'list-users', 'list-keys', 'delete-user', 'stats', 'backup', 'sync', 'train', 'replay', 'set-password'] as const;
 export type AdminCommand = (typeof ADMIN_COMMANDS)[number];
 
 export const optionalString = (value: unknown, name: string): string | undefined => {
@@ -49,6 +52,10 @@ export async function runAdminCommand(deps: AdminDeps, command: string, args: Re
       return deps.accounts.setTier(args.email, args.tier);
     case 'revoke-key':
       return deps.apiKeys.revoke(args.prefix);
+    case 'set-password': {
+      const { account, sessionsEnded } = await deps.sessions.setPassword(args.email, args.password);
+      return { ...account, password_set: true, sessions_ended: sessionsEnded };
+    }
     case 'list-users':
       return { users: await deps.accounts.list() };
     case 'list-keys':

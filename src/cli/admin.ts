@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { readPassword } from './read-password';
 import { runAdminCli } from './run-admin-command';
 
 interface CommandHelp {
@@ -16,6 +17,12 @@ const COMMANDS: Record<string, CommandHelp> = {
     about: 'Issues an API key to a Pilot or Pro account (refused for Free). Prints {api_key, prefix, id}: the key is shown this once, only its hash is kept.',
   },
   'set-tier': { options: ['email', 'tier'], synopsis: '--email E --tier free|pilot|pro', about: 'Changes an account\'s tier, at once on a running server. Prints {id, email, tier}.' },
+  'set-password': {
+    options: ['email'],
+    synopsis: '--email E',
+    about:
+      'Sets the dashboard password of an account (one made by create-user has none), and ends its browser sessions. The password is read from stdin (e.g. `printf %s "$PW" | npm run admin -- set-password --email E`), or typed twice at a hidden prompt on a terminal; never from the command line. 10 to 200 characters. Prints {id, email, tier, password_set, sessions_ended}.',
+  },
   'revoke-key': { options: ['prefix'], synopsis: '--prefix bp_0123abcd', about: 'Revokes a key, at once on a running server. Prints {prefix, revoked_at}.' },
   'list-users': { options: [], synopsis: '', about: 'Prints {users: [{id, email, tier}]}.' },
   'list-keys': {
@@ -47,7 +54,7 @@ const COMMANDS: Record<string, CommandHelp> = {
   },
 };
 
-const usageLine = (name: string) => `  ${name.padEnd(12)}${COMMANDS[name].synopsis}`;
+const usageLine = (name: string) => `  ${name.padEnd(14)}${COMMANDS[name].synopsis}`;
 const USAGE = `usage: npm run admin -- <command> [options]     (npm run admin -- <command> --help for one command)
 ${Object.keys(COMMANDS).map(usageLine).join('\n')}
 Each command prints one JSON object on the last line of stdout; on failure {"error": "…"} and exit code 1.`;
@@ -92,7 +99,16 @@ function main(): void {
   }
   const unexpected = Object.keys(options).filter((name) => !(spec.options as readonly string[]).includes(name));
   if (unexpected.length) fail(`${command} takes no --${unexpected.join(', --')}`, usageLine(command));
-  void runAdminCli(command, options);
+  if (command === 'set-password') void setPassword(options);
+  else void runAdminCli(command, options);
+}
+
+async function setPassword(options: Record<string, unknown>): Promise<void> {
+  if (!options.email) fail('--email is required', usageLine('set-password'));
+  const password = await readPassword();
+  if (password === null) fail('the two passwords differ: nothing was changed', usageLine('set-password'));
+  if (!password) fail('set-password reads the new password from stdin, or from a prompt on a terminal: none was given', usageLine('set-password'));
+  await runAdminCli('set-password', { ...options, password });
 }
 
 main();

@@ -35,9 +35,17 @@ async function trainDirectly(config: Config, db: Database, logger: Logger): Prom
 export async function runDirectly(config: Config, command: string, args: Record<string, unknown>, logger: Logger): Promise<object> {
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 2 });
   try {
+    const accountServices = createAccountServices(db.dataSource);
     return await runAdminCommand(
       {
-        ...createAccountServices(db.dataSource),
+        ...accountServices,
+        sessions: {
+          // the password code (scrypt, the log-in limiter) is loaded by set-password only
+          setPassword: async (email, password) => {
+            const { SessionService } = await import('../services/session.service');
+            return new SessionService(db.dataSource, accountServices.accounts).setPassword(email, password);
+          },
+        },
         dataSource: db.dataSource,
         sync: async (dir) => {
           const { billSourceFor, syncBills } = await import('../ingest/sync');

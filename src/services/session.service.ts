@@ -52,15 +52,15 @@ export class SessionService {
   async logIn(email: unknown, password: unknown, address: string | undefined): Promise<{ account: AccountView; session: IssuedSession }> {
     if (typeof email !== 'string' || typeof password !== 'string' || email.length > 254 || password.length > 1000) throw new AppError('UNAUTHENTICATED', WRONG_CREDENTIALS);
     const normalised = email.trim().toLowerCase();
-    this.throttle.admit(normalised, address);
+    await this.throttle.admit(normalised, address);
     const account = await this.dataSource.getRepository(AccountEntity).createQueryBuilder('a').addSelect('a.passwordHash').where('a.email = :email', { email: normalised }).getOne();
     // the decoy makes an unknown email cost the same scrypt as a known one
     const matches = await verifyPassword(password, account?.passwordHash ?? decoyHash(this.passwordCost));
     if (!account?.passwordHash || !matches) {
-      this.throttle.failed(normalised, address);
+      await this.throttle.failed(normalised, address);
       throw new AppError('UNAUTHENTICATED', WRONG_CREDENTIALS);
     }
-    this.throttle.succeeded(normalised);
+    await this.throttle.succeeded(normalised);
     return { account: accountView(account), session: await this.open(account.id) };
   }
 
@@ -73,9 +73,9 @@ export class SessionService {
     const chosen = parseNewPassword(newPassword, 'newPassword');
     const account = await this.dataSource.getRepository(AccountEntity).createQueryBuilder('a').addSelect('a.passwordHash').where('a.id = :id', { id: accountId }).getOne();
     if (!account) throw new AppError('UNAUTHENTICATED', 'Your session has ended: log in again');
-    this.throttle.admit(account.email, address);
+    await this.throttle.admit(account.email, address);
     if (typeof currentPassword !== 'string' || !account.passwordHash || !(await verifyPassword(currentPassword, account.passwordHash))) {
-      this.throttle.failed(account.email, address);
+      await this.throttle.failed(account.email, address);
       throw new AppError('BAD_USER_INPUT', 'The current password is wrong', { field: 'currentPassword' });
     }
     const hash = await hashPassword(chosen, this.passwordCost);
@@ -84,6 +84,20 @@ export class SessionService {
       await manager.getRepository(DashboardSessionEntity).delete({ accountId });
     });
     return this.open(accountId);
+  }
+
+  /**
+   * The operator's password reset (`npm run admin -- set-password`): gives an account (an admin-made
+   * one has none) a password, and ends every session it had, as a change of password does.
+   */
+  async setPassword(email: unknown, password: unknown): Promise<{ account: AccountView; sessionsEnded: number }> {
+    const account = await this.accounts.findByEmail(email);
+    const hash = await hashPassword(parseNewPassword(password), this.passwordCost);
+    const sessionsEnded = await this.dataSource.transaction(async (manager) => {
+      await manager.getRepository(AccountEntity).update({ id: account.id }, { passwordHash: hash });
+      return (await manager.getRepository(DashboardSessionEntity).delete({ accountId: account.id })).affected ?? 0;
+    });
+    return { account: accountView(account), sessionsEnded };
   }
 
   /** The user behind a session token; null when it is unknown, expired or idle too long (an ended session is deleted). */

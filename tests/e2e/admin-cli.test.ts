@@ -49,7 +49,7 @@ describe('help', () => {
   it('lists every command with --help, and explains one with <command> --help', async () => {
     const all = await adminCli(['--help'], env);
     expect(all.code).toBe(0);
-    for (const command of ['create-user', 'create-key', 'set-tier', 'revoke-key', 'list-users', 'list-keys', 'delete-user', 'stats', 'backup', 'restore']) {
+    for (const command of ['create-user', 'create-key', 'set-tier', 'set-password', 'revoke-key', 'list-users', 'list-keys', 'delete-user', 'stats', 'backup', 'restore']) {
       expect(all.stdout).toContain(`\n  ${command}`);
     }
     const one = await adminCli(['create-key', '--help'], env);
@@ -119,6 +119,46 @@ it('deletes an account with its keys and watchlists; the running server stops ac
   expect((await eventually(() => api(server.url, key, '/dashboard/watchlists'), (r) => r.status === 401)).status).toBe(401);
   expect((await adminCli(['list-users'], env)).json.users.map((u: { email: string }) => u.email)).not.toContain('leaving@example.com');
   expect((await adminCli(['delete-user', '--email', 'leaving@example.com'], env)).json.error).toMatch(/no account/);
+});
+
+describe('set-password', () => {
+  const logIn = (email: string, password: string) =>
+    fetch(`${server.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: 'mutation($input: Credentials!) { logIn(input: $input) { email } }', variables: { input: { email, password } } }),
+    }).then(async (res) => ({ cookie: res.headers.get('set-cookie'), body: (await res.json()) as { data?: { logIn: { email: string } }; errors?: { message: string }[] } }));
+
+  it('lets an admin-made account log in to the dashboard with the password read from stdin, ending its earlier sessions', async () => {
+    const email = 'no-password@example.com';
+    expect((await adminCli(['create-user', '--email', email, '--tier', 'pilot'], env)).code).toBe(0);
+    expect((await logIn(email, 'a password set by the operator')).body.errors?.[0].message).toBe('Wrong email or password');
+
+    const set = await adminCli(['set-password', '--email', email.toUpperCase()], env, 'a password set by the operator\n');
+    expect(set.code).toBe(0);
+    expect(set.json).toEqual({ id: expect.any(Number), email, tier: 'pilot', password_set: true, sessions_ended: 0 });
+    const first = await logIn(email, 'a password set by the operator');
+    expect(first.body.data).toEqual({ logIn: { email } });
+    const cookie = /bp_session=[^;]+/.exec(first.cookie!)![0];
+
+    const again = await adminCli(['set-password', '--email', email], env, 'another password entirely');
+    expect(again.json).toMatchObject({ password_set: true, sessions_ended: 1 });
+    const me = await fetch(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify({ query: '{ me { email } }' }) });
+    expect(((await me.json()) as { errors?: unknown[] }).errors).toHaveLength(1);
+    expect((await logIn(email, 'a password set by the operator')).body.errors?.[0].message).toBe('Wrong email or password');
+    expect((await logIn(email, 'another password entirely')).body.data).toEqual({ logIn: { email } });
+  });
+
+  it('never takes the password from the command line, and refuses a short or missing one or an unknown account', async () => {
+    const onArgv = await adminCli(['set-password', '--email', 'no-password@example.com', '--password', 'on the command line'], env, '');
+    expect(onArgv.code).toBe(1);
+    expect(onArgv.json.error).toMatch(/password/);
+    expect((await adminCli(['set-password', '--email', 'no-password@example.com'], env, '')).json.error).toMatch(/reads the new password from stdin/);
+    expect((await adminCli(['set-password', '--email', 'no-password@example.com'], env, 'short')).json.error).toBe('password must be between 10 and 200 characters');
+    expect((await adminCli(['set-password', '--email', 'nobody@example.com'], env, 'long enough password')).json.error).toMatch(/no account/);
+    const help = await adminCli(['set-password', '--help'], env);
+    expect(help.stdout).toMatch(/^usage: npm run admin -- set-password --email E\n.*stdin/);
+  });
 });
 
 (usingPostgres() ? it : it.skip)('on PostgreSQL, backup and restore send the operator to pg_dump and pg_restore', async () => {
