@@ -63,7 +63,7 @@ export function build(reason = 'building') {
   utimesSync(STAMP, started, started);
 }
 
-/** Type-checks the dashboard (Vite does not) and bundles it into dist/web. */
+/** Type-checks the dashboard (Vite does not), bundles it into dist/web, and precompresses it. */
 function buildDashboard(tsc) {
   const vite = path.join(path.dirname(createRequire(import.meta.url).resolve('vite/package.json')), 'bin', 'vite.js');
   process.stderr.write('bill-progress: building the dashboard: tsc -p web/tsconfig.json, vite build web\n');
@@ -71,6 +71,12 @@ function buildDashboard(tsc) {
     const step = spawnSync(process.execPath, args, { stdio: 'inherit', cwd: ROOT });
     if (step.status !== 0) process.exit(step.status ?? 1);
   }
+  // brotli and gzip variants beside each text file, sent by the server to browsers that accept them
+  // (src/http/precompress.ts, compiled by the tsc step above)
+  const { precompressDirectory } = createRequire(import.meta.url)(path.join(ROOT, 'dist', 'src', 'http', 'precompress.js'));
+  const sizes = precompressDirectory(path.join(ROOT, 'dist', 'web'));
+  const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
+  process.stderr.write(`bill-progress: dashboard: ${sizes.files} text files, ${kb(sizes.bytes)}; brotli ${kb(sizes.br)}, gzip ${kb(sizes.gzip)}\n`);
 }
 
 export function buildIfStale() {

@@ -48,13 +48,39 @@ async function predictionsByKey(predictions: PredictionService, quota: RequestQu
   return charged;
 }
 
+/**
+ * A request's loaders, each made when first used: most requests read one or two relations, and a
+ * loader made for nothing is garbage on every request.
+ */
+class RequestLoaders implements Loaders {
+  private made: Partial<Loaders> = {};
+
+  constructor(
+    private readonly bills: BillService,
+    private readonly predictions: PredictionService,
+    private readonly quota: RequestQuota | null,
+  ) {}
+
+  get bill() {
+    return (this.made.bill ??= new DataLoader((ids) => this.bills.byIds(ids)));
+  }
+  get session() {
+    return (this.made.session ??= new DataLoader((ids) => this.bills.sessionsByIds(ids)));
+  }
+  get stagesOfBill() {
+    return (this.made.stagesOfBill ??= new DataLoader((ids) => this.bills.stagesOfBills(ids)));
+  }
+  get sponsorsOfBill() {
+    return (this.made.sponsorsOfBill ??= new DataLoader((ids) => this.bills.sponsorsOfBills(ids)));
+  }
+  get divisionsOfBill() {
+    return (this.made.divisionsOfBill ??= new DataLoader((ids) => this.bills.divisionsOfBills(ids)));
+  }
+  get prediction() {
+    return (this.made.prediction ??= new DataLoader((keys) => predictionsByKey(this.predictions, this.quota, keys)));
+  }
+}
+
 export function createLoaders({ bills, predictions }: { bills: BillService; predictions: PredictionService }, quota: RequestQuota | null = null): Loaders {
-  return {
-    bill: new DataLoader((ids) => bills.byIds(ids)),
-    session: new DataLoader((ids) => bills.sessionsByIds(ids)),
-    stagesOfBill: new DataLoader((ids) => bills.stagesOfBills(ids)),
-    sponsorsOfBill: new DataLoader((ids) => bills.sponsorsOfBills(ids)),
-    divisionsOfBill: new DataLoader((ids) => bills.divisionsOfBills(ids)),
-    prediction: new DataLoader((keys) => predictionsByKey(predictions, quota, keys)),
-  };
+  return new RequestLoaders(bills, predictions, quota);
 }

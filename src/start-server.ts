@@ -95,6 +95,7 @@ export async function startServer(config: Config, logger: Logger, options: { tra
   const adminDeps: AdminDeps = {
     accounts: services.accounts,
     apiKeys: services.apiKeys,
+    sessions: services.sessions,
     dataSource: db.dataSource,
     sync,
     train: () => services.models.train(),
@@ -149,10 +150,14 @@ export async function startServer(config: Config, logger: Logger, options: { tra
 
   void initialSync.then(startModels);
 
-  // revocations and tier changes made elsewhere, noticed within CREDENTIALS_POLL_MS
-  const stopWatchingCredentials = services.apiKeys.watch(undefined, (error) => {
-    if (error && !stopping.signal.aborted && !isConnectionFailure(error)) logger.warn({ err: error }, 'could not read the state of API keys');
-  });
+  // Revocations and tier changes made elsewhere, noticed within CREDENTIALS_POLL_MS. On the
+  // embedded database there is no elsewhere: no other process opens it while the server runs (the
+  // admin CLI goes through the server), and changes made here drop the verified keys at once.
+  const stopWatchingCredentials = embedded
+    ? () => undefined
+    : services.apiKeys.watch(undefined, (error) => {
+        if (error && !stopping.signal.aborted && !isConnectionFailure(error)) logger.warn({ err: error }, 'could not read the state of API keys');
+      });
   const watch = setInterval(() => {
     void (async () => {
       // one read of the sync state a tick; the as-of date only when a sync has completed since

@@ -55,6 +55,16 @@ export function rssMb(pid: number): number | null {
   }
 }
 
+/** CPU time (user + system) a process has used, in ms, read from /proc (Linux); null elsewhere. */
+export function cpuMs(pid: number): number | null {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // clock ticks of 1/100 s
+  } catch {
+    return null;
+  }
+}
+
 export interface LoadRequest {
   path: string;
   method?: 'GET' | 'POST';
@@ -78,6 +88,16 @@ export interface LoadFigures {
   p99: number;
   /** the slowest request, ms */
   max: number;
+  /**
+   * the slowest request once its connection was open (each connection's first request left out):
+   * the first one also waits for the connection to be accepted, which 200 connections opened at
+   * once by a load generator on the same cores make a matter of the machine, not of the server
+   */
+  maxOnOpenConnections: number;
+  /** the slowest of each connection's first requests, ms */
+  maxFirstRequest: number;
+  /** requests slower than 1 s */
+  overOneSecond: number;
   requests: number;
   /** socket errors, timeouts and answers other than 2xx */
   errors: number;
@@ -89,7 +109,13 @@ export async function runLoad(load: Load): Promise<LoadFigures> {
   const keys = load.keys ?? [];
   let next = 0;
   const nextKey = typeof keys === 'function' ? keys : keys.length ? () => keys[next++ % keys.length] : null;
-  const result = await autocannon({
+  let finished!: (result: autocannon.Result) => void;
+  let failed!: (error: Error) => void;
+  const done = new Promise<autocannon.Result>((resolve, reject) => {
+    finished = resolve;
+    failed = reject;
+  });
+  const run = autocannon({
     url: load.origin,
     connections: load.connections,
     duration: load.seconds,
@@ -104,12 +130,28 @@ export async function runLoad(load: Load): Promise<LoadFigures> {
         headers: { ...req.headers, 'content-type': 'application/json', ...(nextKey ? { authorization: `Bearer ${nextKey()}` } : {}) },
       }),
     })),
+  }, (error, result) => (error ? failed(error) : finished(result)));
+  const opened = new WeakSet<object>();
+  let maxOnOpenConnections = 0;
+  let maxFirstRequest = 0;
+  let overOneSecond = 0;
+  run.on('response', (client: object, _status: number, _bytes: number, ms: number) => {
+    if (ms > 1000) overOneSecond += 1;
+    if (opened.has(client)) maxOnOpenConnections = Math.max(maxOnOpenConnections, ms);
+    else {
+      opened.add(client);
+      maxFirstRequest = Math.max(maxFirstRequest, ms);
+    }
   });
+  const result = await done;
   return {
     rps: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
     max: result.latency.max,
+    maxOnOpenConnections: Math.round(maxOnOpenConnections),
+    maxFirstRequest: Math.round(maxFirstRequest),
+    overOneSecond,
     requests: result.requests.total,
     // autocannon counts a timeout among its errors too
     errors: result.errors + result.non2xx,

@@ -98,3 +98,40 @@ export function guardDocument(query: unknown, limits = DOCUMENT_LIMITS): void {
   const problem = typeof query === 'string' ? documentProblem(query, limits) : null;
   if (problem) throw badInput(problem);
 }
+
+/** Verdicts a DocumentGuard keeps, and the longest query text it keeps one for (bounding its memory to about 10 MB). */
+export const GUARD_VERDICTS_KEPT = 1_000;
+export const GUARD_TEXT_KEPT = 10_000;
+
+/**
+ * The document guard with its verdicts remembered per query text: clients send the same few
+ * documents again and again, and a verdict depends on nothing but the text and the limits, so a
+ * repeated query is parsed and walked once, not on every request (the least recently checked
+ * are forgotten first).
+ */
+export class DocumentGuard {
+  private readonly verdicts = new Map<string, string | null>();
+
+  constructor(
+    private readonly limits = DOCUMENT_LIMITS,
+    private readonly problemOf: (text: string, limits: typeof DOCUMENT_LIMITS) => string | null = documentProblem,
+  ) {}
+
+  /** As guardDocument: throws the BAD_USER_INPUT AppError naming the limit the query breaks. */
+  guard(query: unknown): void {
+    if (typeof query !== 'string') return;
+    let problem = this.verdicts.get(query);
+    if (problem === undefined) {
+      problem = this.problemOf(query, this.limits);
+      if (query.length <= GUARD_TEXT_KEPT) {
+        if (this.verdicts.size >= GUARD_VERDICTS_KEPT) this.verdicts.delete(this.verdicts.keys().next().value!);
+        this.verdicts.set(query, problem);
+      }
+    } else {
+      // most recently checked last
+      this.verdicts.delete(query);
+      this.verdicts.set(query, problem);
+    }
+    if (problem) throw badInput(problem);
+  }
+}

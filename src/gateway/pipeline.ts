@@ -1,4 +1,4 @@
-import { type DocumentNode, type ExecutionResult, getOperationAST, type GraphQLSchema, subscribe } from 'graphql';
+import { type DocumentNode, type ExecutionResult, getOperationAST, type GraphQLSchema } from 'graphql';
 import { accessOf } from '../../resolvers/access';
 import { createRequestContext, type RequestContext } from '../context';
 import type { QuotaKind } from '../quota/tier-limits';
@@ -11,6 +11,7 @@ import { isCrossSite } from './origin';
 import { clearedSessionCookieHeader, sessionCookieHeader } from './session-cookie';
 import { OperationCache, type PreparedOperation } from './execute';
 import { type Principal, resolvePrincipal } from './principal';
+import { sharedSubscribe } from './shared-subscribe';
 import { rejectNulCharacters } from './text-input';
 
 /** What a door knows of a request before the gateway takes it. */
@@ -161,7 +162,7 @@ export class Gateway {
     rejectNulCharacters(variables);
     const operation = getOperationAST(document, operationName);
     if (operation) await admitBurst(this.services.burstLimiter, context.user, rootFieldCopies(document, operation));
-    return subscribe({ schema: this.schema, document, operationName, variableValues: variables, contextValue: context });
+    return sharedSubscribe({ schema: this.schema, document, operationName, variableValues: variables, contextValue: context }, audienceOf(context));
   }
 
   /** The rate-limit headers of the user's response (none for an anonymous request), and the session cookie a browser is to keep or forget. */
@@ -178,4 +179,14 @@ export class Gateway {
   finish(request: GatewayRequest, context: RequestContext | null | undefined, status: number): void {
     this.hooks.settled?.(request, { principal: context?.user ?? null, status });
   }
+}
+
+/**
+ * What of a subscriber's context an event's execution reads, so subscribers that differ in it never
+ * share a result: the root field's access check (resolvers/access.ts: signed in, tier, credential).
+ * The event types' fields read only the event. A field that read more of the context (the account,
+ * its loaders) would have to be named here.
+ */
+export function audienceOf(context: RequestContext): string {
+  return context.user ? `${context.user.tier}:${context.user.credential}` : 'anonymous';
 }

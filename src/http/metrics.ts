@@ -213,6 +213,13 @@ export function createMetrics(services: Services, options: MetricsOptions = {}):
     res.set('Content-Type', registry.contentType).send(await registry.metrics());
   };
 
+  const operationChildren = new Map<string, { inc(): void }>();
+  const operationSeries = (operation: string, type: string, outcome: string) => {
+    const key = `${operation} ${type} ${outcome}`;
+    let known = operationChildren.get(key);
+    if (!known) operationChildren.set(key, (known = operations.labels({ operation, type, outcome })));
+    return known;
+  };
   const names = new Set<string>();
   const operationLabel = (name: string | null | undefined) => {
     if (!name) return '(anonymous)';
@@ -226,7 +233,7 @@ export function createMetrics(services: Services, options: MetricsOptions = {}):
       return {
         async willSendResponse({ operationName, operation, errors, response }) {
           const failed = Boolean(errors?.length) || (response.body.kind === 'single' && Boolean(response.body.singleResult.errors?.length));
-          operations.inc({ operation: operationLabel(operationName), type: operation?.operation ?? 'unknown', outcome: failed ? 'error' : 'success' });
+          operationSeries(operationLabel(operationName), operation?.operation ?? 'unknown', failed ? 'error' : 'success').inc();
         },
       };
     },

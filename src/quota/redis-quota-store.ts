@@ -71,6 +71,11 @@ export class RedisQuotaStore implements QuotaStore {
     }
   }
 
+  /** Runs another shared counter's commands (the log-in limiter's) on this connection, failing as fast. */
+  withConnection<T>(use: (redis: Redis) => Promise<T>): Promise<T> {
+    return this.command(() => use(this.redis));
+  }
+
   async take(accountId: number, day: string, kind: QuotaKind, amount: number, limit: number): Promise<QuotaTake> {
     const [used, granted] = await this.command(() => this.redis.eval(TAKE, 1, this.key(accountId, day, kind), amount, limit) as Promise<[number, number]>);
     return { used, granted };

@@ -7,6 +7,23 @@ import { QUOTA_LABEL, type QuotaKind, TIER_LIMITS } from './tier-limits';
 
 const DAY_SECONDS = 86_400;
 
+/** The RateLimit-Policy header of each tier: the same for every response, so written once. */
+const POLICIES = Object.fromEntries(
+  (Object.keys(TIER_LIMITS) as Tier[]).map((tier) => [
+    tier,
+    (Object.keys(TIER_LIMITS[tier]) as QuotaKind[]).map((k) => `"${k}";q=${TIER_LIMITS[tier][k]};w=${DAY_SECONDS}`).join(', '),
+  ]),
+) as Record<Tier, string>;
+
+const MS_PER_DAY = DAY_SECONDS * 1000;
+/** The last UTC day a request was charged on, as text: every request of a day shares it instead of formatting a date. */
+let lastDay = { number: Number.NaN, text: '' };
+const utcDayText = (ms: number): string => {
+  const number = Math.floor(ms / MS_PER_DAY);
+  if (number !== lastDay.number) lastDay = { number, text: new Date(number * MS_PER_DAY).toISOString().slice(0, 10) };
+  return lastDay.text;
+};
+
 /**
  * One request's view of its user's daily limits (per user across all their keys, per UTC day).
  * Remembers what it learned of each limit it touched, for the rate-limit headers of the response.
@@ -29,22 +46,18 @@ export class RequestQuota {
     private readonly billViews: WebsiteBillViews | null = null,
   ) {}
 
-  private dayOfNow: string | undefined;
-
   /** The request comes from the website, not the API. */
   get website(): boolean {
     return this.billViews !== null;
   }
 
   private get day(): string {
-    return (this.dayOfNow ??= this.now.toISOString().slice(0, 10));
+    return utcDayText(this.now.getTime());
   }
 
   /** The next midnight UTC: when every daily limit resets. */
   get resetAt(): Date {
-    const next = new Date(`${this.day}T00:00:00Z`);
-    next.setUTCDate(next.getUTCDate() + 1);
-    return next;
+    return new Date((Math.floor(this.now.getTime() / MS_PER_DAY) + 1) * MS_PER_DAY);
   }
 
   private get secondsToReset(): number {
@@ -170,12 +183,11 @@ export class RequestQuota {
     const touched = [...this.remaining.entries()];
     if (!touched.length) return {};
     const [tightestKind, tightest] = touched.reduce((min, entry) => (entry[1] < min[1] ? entry : min));
-    const policies = (Object.keys(TIER_LIMITS[this.tier]) as QuotaKind[]).map((k) => `"${k}";q=${this.limit(k)};w=${DAY_SECONDS}`);
     return {
       'X-RateLimit-Limit': String(this.limit(tightestKind)),
       'X-RateLimit-Remaining': String(tightest),
       'X-RateLimit-Reset': String(Math.floor(this.resetAt.getTime() / 1000)),
-      'RateLimit-Policy': policies.join(', '),
+      'RateLimit-Policy': POLICIES[this.tier],
       RateLimit: `"${tightestKind}";r=${tightest};t=${this.secondsToReset}`,
     };
   }

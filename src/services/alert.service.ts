@@ -3,6 +3,8 @@ import { AlertArmStateEntity } from '../../entities/alert-arm-state.entity';
 import { AlertThresholdEntity } from '../../entities/alert-threshold.entity';
 import { AlertTriggerEntity } from '../../entities/alert-trigger.entity';
 import { AppError, badInput, notFound } from '../errors';
+import type { EventLog } from '../events/event-log';
+import { eventTimestamp, thresholdEvent } from '../events/payloads';
 import type { PredictionResult, PredictionService } from './prediction.service';
 import { type BillHistory, type PredictionPoint, recordSnapshots, spikeRise } from './prediction-history';
 import type { WatchlistService } from './watchlist.service';
@@ -137,6 +139,8 @@ export class AlertService {
     private readonly dataSource: DataSource,
     private readonly watchlists: WatchlistService,
     private readonly predictions: PredictionService,
+    /** where the thresholds a check fires are emitted as `prediction.crossed_threshold` events, as the refresh emits its own */
+    private readonly events?: EventLog,
   ) {}
 
   async create(accountId: number, tier: Tier, input: ThresholdInput): Promise<ThresholdView> {
@@ -187,7 +191,8 @@ export class AlertService {
    * Evaluates the account's active thresholds against today's nowcasts and records what fires.
    * Each bill evaluated costs one prediction from `allowance`, like a batch item (on the website,
    * once per bill per day, like a bill's page): past the daily limit the remaining bills are
-   * reported blocked and not evaluated.
+   * reported blocked and not evaluated. What fires is emitted as `prediction.crossed_threshold`
+   * events in the same transaction (event log, webhook outbox), then published to subscribers.
    */
   async check(accountId: number, tier: Tier, source: AlertCheckSource, allowance: PredictionAllowance, now: Date = new Date()): Promise<CheckResult> {
     const all = await this.dataSource.getRepository(AlertThresholdEntity).find({ where: { accountId }, relations: { watchlist: true }, order: { id: 'ASC' } });
@@ -204,10 +209,15 @@ export class AlertService {
     const billsBlocked: number[] = [];
     results.forEach((r, i) => (!(r instanceof AppError) ? nowcast.set(billIds[i], r) : r.code === 'RATE_LIMITED' && billsBlocked.push(billIds[i])));
 
-    const triggered = await this.dataSource.transaction(async (manager) => {
+    // a threshold fired here is disarmed and the refresh will not fire it again: its event goes out from here
+    const { triggered, events } = await this.dataSource.transaction(async (manager) => {
       const histories = await recordSnapshots(manager, [...nowcast.values()], { includeToday: true });
-      return this.evaluate(manager, targets, nowcast, histories, source, now);
+      const fired = await this.evaluate(manager, targets, nowcast, histories, source, now);
+      const emitted = fired.map((t) => thresholdEvent(t, eventTimestamp(today, now)));
+      await this.events?.record(manager, emitted, today);
+      return { triggered: fired, events: emitted };
     });
+    this.events?.publish(events);
     return { checkedAt: now, thresholdsChecked: thresholds.length, billsChecked: nowcast.size, billsBlocked, triggered };
   }
 

@@ -9,14 +9,18 @@ import { AlertService } from './alert.service';
 import { BillService } from './bill.service';
 import { WatchlistService } from './watchlist.service';
 import { SessionService } from './session.service';
-import { LoginThrottle } from './login-throttle';
+import { DEFAULT_LOGIN_THROTTLE, LoginThrottle } from './login-throttle';
 import type { ScryptCost } from './password';
 import { ModelService } from './model.service';
 import { PredictionService } from './prediction.service';
+import { SqlLoginFailureStore } from '../quota/login-failure-store';
 import { QuotaService } from '../quota/quota.service';
+import { RedisLoginFailureStore } from '../quota/redis-login-failure-store';
+import { RedisQuotaStore } from '../quota/redis-quota-store';
 import { BurstLimiter, type BurstLimitOptions } from '../burst-limit';
 import { createEventBus, type EventBus } from '../events/bus';
 import type { EventSink } from '../events/event';
+import { EventLog } from '../events/event-log';
 import { EventRefresh } from '../jobs/refresh';
 import { webhookOutbox } from '../webhooks/outbox';
 import { loadSecretBox, type SecretBox } from '../webhooks/secret-box';
@@ -43,7 +47,7 @@ export interface Services {
   watchlists: WatchlistService;
   alerts: AlertService;
   webhooks: WebhookService;
-  /** the webhook outbox: the refresh writes its events through it, in its transaction */
+  /** the webhook outbox: every emitter of events (the refresh, an alert check) writes them through it, in its transaction */
   webhookOutbox: EventSink;
   /** raised when deliveries were queued (the delivery worker listens) */
   webhooksQueued: WakeSignal;
@@ -70,7 +74,7 @@ export interface ServiceDeps {
   burstLimit?: BurstLimitOptions;
   /** webhook URL rules and the key sealing webhook secrets (a key of this process when not given) */
   webhooks?: { urlPolicy?: UrlPolicy; secretBox?: SecretBox };
-  /** written in each refresh's transaction with its events, after the webhook outbox */
+  /** written in the transaction of each emitter of events (the refresh, an alert check), after the webhook outbox */
   eventSinks?: EventSink[];
   /** the Redis channel of the event bus when redisUrl is set (tests give each run its own) */
   eventChannel?: string;
@@ -81,7 +85,7 @@ export interface ServiceDeps {
 export const DEFAULT_BURST_LIMIT: BurstLimitOptions = { max: 300, windowSeconds: 10 };
 
 export function createServices({ trainingOptions, redisUrl, now, burstLimit, embeddedDatabase, webhooks, eventSinks = [], eventChannel, passwordCost, ...deps }: ServiceDeps): Services {
-  const { accounts, apiKeys } = createAccountServices(deps.dataSource);
+  const { accounts, apiKeys } = createAccountServices(deps.dataSource, { embedded: embeddedDatabase });
   const bills = new BillService(deps.dataSource);
   const models = new ModelService(deps.dataSource, deps.readiness, deps.clock, deps.logger, trainingOptions);
   const predictions = new PredictionService(deps.dataSource, models, deps.clock);
@@ -89,21 +93,25 @@ export function createServices({ trainingOptions, redisUrl, now, burstLimit, emb
   const realNow = now ?? (() => new Date());
   const webhooksQueued = new WakeSignal();
   const secretBox = webhooks?.secretBox ?? loadSecretBox({});
-  const alerts = new AlertService(deps.dataSource, watchlists, predictions);
   const outbox = webhookOutbox({ now: realNow, written: () => webhooksQueued.emit() });
   const eventBus = createEventBus({ redisUrl, channel: eventChannel });
-  const refresh = new EventRefresh(deps.dataSource, predictions, models, alerts, deps.clock, { postgres: !embeddedDatabase, sinks: [outbox, ...eventSinks], bus: eventBus, logger: deps.logger, now });
+  const events = new EventLog([outbox, ...eventSinks], eventBus, () => webhooksQueued.emit());
+  const alerts = new AlertService(deps.dataSource, watchlists, predictions, events);
+  const refresh = new EventRefresh(deps.dataSource, predictions, models, alerts, deps.clock, { postgres: !embeddedDatabase, events, logger: deps.logger, now });
+  const quotas = new QuotaService(deps.dataSource, { redisUrl, embedded: embeddedDatabase, readiness: deps.readiness, logger: deps.logger }, now);
+  // failed log-ins are kept beside the quota counters, so every instance counts the same ones
+  const loginFailures = quotas.store instanceof RedisQuotaStore ? new RedisLoginFailureStore(quotas.store) : new SqlLoginFailureStore(deps.dataSource);
   return {
     ...deps,
     accounts,
     apiKeys,
-    sessions: new SessionService(deps.dataSource, accounts, new LoginThrottle(), Date.now, passwordCost),
+    sessions: new SessionService(deps.dataSource, accounts, new LoginThrottle(DEFAULT_LOGIN_THROTTLE, loginFailures), Date.now, passwordCost),
     bills,
     models,
     predictions,
     watchlists,
     alerts,
-    quotas: new QuotaService(deps.dataSource, { redisUrl, embedded: embeddedDatabase, readiness: deps.readiness, logger: deps.logger }, now),
+    quotas,
     burstLimiter: new BurstLimiter(burstLimit ?? DEFAULT_BURST_LIMIT),
     webhooks: new WebhookService(deps.dataSource, secretBox, webhooks?.urlPolicy ?? { allowPrivate: false }, realNow, () => webhooksQueued.emit()),
     webhookOutbox: outbox,

@@ -1,5 +1,5 @@
 import { AppError } from '../../../../src/errors';
-import { documentProblem, guardDocument } from '../../../../src/gateway/document-guard';
+import { DocumentGuard, documentProblem, GUARD_VERDICTS_KEPT, guardDocument } from '../../../../src/gateway/document-guard';
 
 const limits = { maxTokens: 200, maxSameName: 3, maxSpreads: 2, maxFragments: 3 };
 
@@ -52,5 +52,42 @@ describe('the document guard step every GraphQL door calls', () => {
     expect(() => guardDocument('{ me { id } }', limits)).not.toThrow();
     expect(() => guardDocument(undefined, limits)).not.toThrow();
     expect(() => guardDocument({ query: '{ me { id } }' }, limits)).not.toThrow();
+  });
+});
+
+describe('the document guard that remembers its verdicts per query text', () => {
+  const counting = () => {
+    const checked: string[] = [];
+    const guard = new DocumentGuard(limits, (text, given) => {
+      checked.push(text);
+      return documentProblem(text, given);
+    });
+    return { guard, checked };
+  };
+
+  it('checks a repeated document once, and refuses a repeated bad one every time with the same detail', () => {
+    const { guard, checked } = counting();
+    const bad = '{ me { id } me { id } me { id } me { id } }';
+    for (let i = 0; i < 3; i++) {
+      expect(() => guard.guard('{ me { id } }')).not.toThrow();
+      expect(() => guard.guard(bad)).toThrow(/"me" is selected more than 3 times/);
+    }
+    expect(checked).toEqual(['{ me { id } }', bad]);
+  });
+
+  it('checks each distinct text, and leaves a non-text query to the GraphQL server', () => {
+    const { guard, checked } = counting();
+    guard.guard('{ me { id } }');
+    guard.guard('{ me { email } }');
+    guard.guard(undefined);
+    expect(checked).toEqual(['{ me { id } }', '{ me { email } }']);
+  });
+
+  it('forgets the least recently checked texts past its bound, so it is checked again', () => {
+    const { guard, checked } = counting();
+    guard.guard('{ me { id } }');
+    for (let i = 0; i < GUARD_VERDICTS_KEPT; i++) guard.guard(`{ a${i}: me { id } }`);
+    guard.guard('{ me { id } }');
+    expect(checked.filter((text) => text === '{ me { id } }')).toHaveLength(2);
   });
 });

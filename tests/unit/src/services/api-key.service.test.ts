@@ -1,4 +1,4 @@
-import { ApiKeyService, AUTH_CACHE_MS, AUTH_STALE_MS, CREDENTIALS_POLL_MS, MAX_UNKNOWN_KEYS, UNKNOWN_KEY_MS } from '../../../../src/services/api-key.service';
+import { ApiKeyService, AUTH_CACHE_MS, AUTH_STALE_MS, EMBEDDED_AUTH_CACHE_MS, CREDENTIALS_POLL_MS, MAX_UNKNOWN_KEYS, UNKNOWN_KEY_MS } from '../../../../src/services/api-key.service';
 import { AccountService } from '../../../../src/services/account.service';
 import { openTestDatabase, type TestDatabase } from '../../../support/test-database';
 
@@ -88,6 +88,20 @@ describe('verified keys', () => {
     now += AUTH_CACHE_MS - 1;
     await keys.authenticate(real);
     expect(keys.lookups).toBe(2);
+  });
+
+  it('on the embedded database are trusted EMBEDDED_AUTH_CACHE_MS, and a revocation made through the service is still honoured at once', async () => {
+    const embedded = new ApiKeyService(db.dataSource, accounts, () => now, EMBEDDED_AUTH_CACHE_MS);
+    const issued = await embedded.create(email);
+    await embedded.authenticate(issued.api_key);
+    now += AUTH_CACHE_MS * 10;
+    expect(await embedded.authenticate(issued.api_key)).toMatchObject({ email });
+    expect(embedded.lookups).toBe(1);
+    now += EMBEDDED_AUTH_CACHE_MS;
+    await embedded.authenticate(issued.api_key);
+    expect(embedded.lookups).toBe(2);
+    await embedded.revoke(issued.prefix);
+    expect(await embedded.authenticate(issued.api_key)).toBeNull();
   });
 
   it('are verified before the request goes on once they are older than AUTH_CACHE_MS + AUTH_STALE_MS', async () => {
