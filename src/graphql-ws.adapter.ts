@@ -6,6 +6,7 @@ import { useServer } from 'graphql-ws/use/ws';
 import { type WebSocket, WebSocketServer } from 'ws';
 import type { RequestContext } from './context';
 import { SubscriptionLapsed } from './events/event-stream';
+import { framedStream, nextFrames } from './graphql-ws-frames';
 import { CONNECTION_INIT_KEY_REQUIRED } from './gateway/credential';
 import { guardDocument } from './gateway/document-guard';
 import { graphqlError, mapError } from './gateway/error-mapping';
@@ -39,6 +40,10 @@ export function createWebSocketDoor(gateway: Gateway, options: WebSocketDoorOpti
   const logInternal = (error: unknown) => options.logger.error({ err: error }, 'GraphQL subscription failed');
   const formatted = (result: ExecutionResult) =>
     result.errors ? { ...result, errors: result.errors.map((e) => graphqlError(e.toJSON(), e, logInternal)) } : result;
+  // a shared result's `next` payload is serialised once for every subscription it reaches
+  const frames = nextFrames(formatted);
+  // where a subscription's frames go: by the arguments graphql-ws hands from onSubscribe to subscribe
+  const targets = new WeakMap<object, { id: string; socket: WebSocket }>();
   const refused = (error: unknown) => {
     const mapped = mapError(error);
     return { errors: [new GraphQLError(mapped.detail, { extensions: { code: mapped.code }, originalError: error instanceof Error ? error : undefined })] };
@@ -66,7 +71,7 @@ export function createWebSocketDoor(gateway: Gateway, options: WebSocketDoorOpti
           return false;
         }
       },
-      onSubscribe: (ctx, _id, payload) => {
+      onSubscribe: (ctx, id, payload) => {
         let document: DocumentNode;
         try {
           // the gateway's document step, as on HTTP
@@ -85,11 +90,17 @@ export function createWebSocketDoor(gateway: Gateway, options: WebSocketDoorOpti
         if (operation?.operation !== 'subscription') {
           return [new GraphQLError('Only subscriptions are served over WebSocket: send queries and mutations over HTTP', { extensions: { code: 'BAD_USER_INPUT' } })];
         }
-        return { schema: gateway.schema, document, operationName: payload.operationName, variableValues: payload.variables ?? undefined, contextValue: contexts.get(ctx) };
+        const args = { schema: gateway.schema, document, operationName: payload.operationName, variableValues: payload.variables ?? undefined, contextValue: contexts.get(ctx) };
+        targets.set(args, { id, socket: ctx.extra.socket as WebSocket });
+        return args;
       },
       subscribe: async (args) => {
         try {
-          return await gateway.subscribe(args.document, args.operationName, (args.variableValues ?? undefined) as Record<string, unknown> | undefined, args.contextValue as RequestContext);
+          const results = await gateway.subscribe(args.document, args.operationName, (args.variableValues ?? undefined) as Record<string, unknown> | undefined, args.contextValue as RequestContext);
+          const target = targets.get(args);
+          if (!target || !(Symbol.asyncIterator in results)) return results;
+          // the stream writes its own `next` frames (the same text graphql-ws would send); errors and complete still go through graphql-ws
+          return framedStream(results, (result) => frames(target.id, result), (data) => sendFrame(target.socket, data));
         } catch (error) {
           return refused(error);
         }
@@ -117,6 +128,13 @@ export function createWebSocketDoor(gateway: Gateway, options: WebSocketDoorOpti
 
 /** Past this many unsent bytes a send waits for its write again, so a slow reader still holds its subscription back. */
 const SEND_HIGH_WATER = 64 * 1024;
+
+/** As graphql-ws's ws adapter sends (nothing once the socket is no longer open), waiting for the write only past the high-water mark (see coalesceSends). */
+function sendFrame(socket: WebSocket, data: string): Promise<void> | void {
+  if (socket.readyState !== socket.OPEN) return;
+  if (socket.bufferedAmount <= SEND_HIGH_WATER) return socket.send(data);
+  return new Promise((resolve, reject) => socket.send(data, (err) => (err ? reject(err) : resolve())));
+}
 
 /**
  * graphql-ws awaits each message's write before it sends a subscription's next one, so a refresh's
