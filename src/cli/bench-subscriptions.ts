@@ -3,21 +3,21 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import { createClient, type Client } from 'graphql-ws';
-import WebSocket from 'ws';
 import { addDays } from '../../model/dates';
 import { loadConfig } from '../config';
 import { replay } from '../jobs/replay';
 import { createLogger } from '../logger';
 import { startServer } from '../start-server';
+import { clientPool, type FromClients, monotonicMs, type ToClients } from './bench-subscription-clients';
 
 /**
  * `npm run bench` (subscriptions): N graphql-ws subscribers over real WebSockets to the server
  * (started in this process from dist/, on the whole snapshot, in a scratch DATA_DIR), one Pilot
  * account watching every bill live in the replayed days. The refresh replays day by day; latency
  * runs from the end of each refresh (its publish on the event bus, after the commit) to each
- * subscriber's receipt of the batch's first event. Figures, not assertions. The subscribers share
- * this process (and its one thread) with the server, as the webhook bench's receiver does.
+ * subscriber's receipt of the batch's first event. Figures, not assertions. The subscribers run in
+ * a child process (src/cli/bench-subscription-clients.ts), or in this one, sharing the server's
+ * thread, with BENCH_CLIENTS=in-process (how the figures before 2026-11-24 23:30 UTC were taken).
  */
 const COUNTS = (process.env.BENCH_SUBSCRIBERS ?? '100,1000').split(',').map(Number);
 const FROM = '2021-11-15';
@@ -40,7 +40,7 @@ async function main(): Promise<void> {
   if (!config.snapshotDir) throw new Error('npm run bench needs a snapshot folder: set BILLS_SNAPSHOT');
   const logger = createLogger('warn', new Writable({ write: (_c, _e, done) => done() }) as never);
   const server = await startServer(config, logger, { trainingOptions: { iterations: 1 } });
-  const clients: Client[] = [];
+  let closeClients: () => Promise<void> = async () => undefined;
   try {
     await server.initialSync;
     await server.modelReady();
@@ -56,49 +56,34 @@ async function main(): Promise<void> {
       await services.watchlists.create(id, { name: 'bench', billIds: live.map((r) => r.id) });
     }
 
-    // the end of a refresh: its events reach the bus only after its transaction committed
-    const publishedAt = new Map<string, number>();
+    // the end of a refresh: its events reach the bus only after its transaction committed; the
+    // clients learn each batch's ids and publish time, and report once every subscriber had it
+    const pool = clientPool(process.env.BENCH_CLIENTS === 'in-process');
+    let latencies: number[] = [];
+    let waiting: ((message: FromClients) => void) | null = null;
+    pool.on((message) => {
+      if ('received' in message) latencies.push(...message.received.latencies);
+      else if ('failed' in message) process.stderr.write(`bench-subscriptions: ${message.failed}\n`);
+      else waiting?.(message);
+    });
+    const answer = (message: ToClients) =>
+      new Promise<void>((resolve) => {
+        waiting = () => resolve();
+        pool.send(message);
+      });
+    closeClients = () => answer({ close: true });
     const publish = services.eventBus.publish.bind(services.eventBus);
     services.eventBus.publish = (events) => {
-      const at = performance.now();
-      for (const e of events) publishedAt.set(e.id, at);
+      const at = monotonicMs();
+      if (events.length) pool.send({ batch: { ids: events.map((e) => e.id), at } });
       publish(events);
     };
 
     const rows: string[] = [];
     let day = 0;
     for (const count of COUNTS) {
-      const latencies: number[] = [];
-      let errors = 0;
-      let received = 0;
-      const opened = clients.length;
-      for (let i = opened; i < count; i++) {
-        const client = createClient({ url: `${server.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${keys[Math.floor(i / PER_ACCOUNT)]}` }, retryAttempts: 0, lazy: false });
-        clients.push(client);
-      }
-      const seen = clients.map(() => new Set<number>());
-      const disposers = clients.map((client, i) =>
-        client.subscribe<{ events: { id: string } }>(
-          { query: 'subscription { events { id } }' },
-          {
-            next: (r) => {
-              received++;
-              const id = r.data?.events.id;
-              const at = id ? publishedAt.get(id) : undefined;
-              // one latency per subscriber and refresh: the first event of the batch it receives
-              if (at !== undefined && !seen[i].has(at)) {
-                seen[i].add(at);
-                latencies.push(performance.now() - at);
-              }
-            },
-            error: (error) => {
-              errors++;
-              process.stderr.write(`bench-subscriptions: subscriber ${i}: ${JSON.stringify(error)}\n`);
-            },
-            complete: () => undefined,
-          },
-        ),
-      );
+      latencies = [];
+      pool.send({ open: { url: `${server.url.replace('http', 'ws')}/graphql`, keys, perAccount: PER_ACCOUNT, count } });
       await until(() => services.eventBus.subscribers() >= count, `${count} subscriptions to open`);
       // one refresh at a time, as the daily one runs: the next day's refresh would take the thread the receipts need
       let events = 0;
@@ -111,19 +96,17 @@ async function main(): Promise<void> {
         refreshes += 1;
         await until(() => latencies.length >= refreshes * count, `every subscriber to receive the refresh of ${date}`, 60_000).catch((error: Error) => process.stderr.write(`bench-subscriptions: ${error.message}\n`));
       }
-      if (process.env.BENCH_DEBUG) process.stderr.write(`refreshes ${refreshes} receipts ${latencies.length} received ${received} errors ${errors}\n`);
-      for (const dispose of disposers) dispose();
+      await answer({ unsubscribe: true });
       await until(() => services.eventBus.subscribers() === 0, 'the subscriptions to end');
-      publishedAt.clear();
       latencies.sort((a, b) => a - b);
-      process.stdout.write(rows.length ? '' : 'event subscription benchmark (graphql-ws over loopback WebSockets, embedded database)\n');
+      process.stdout.write(rows.length ? '' : `event subscription benchmark (graphql-ws over loopback WebSockets, clients ${pool.where === 'in-process' ? 'in the server\'s process' : 'in a child process'}, embedded database)\n`);
       rows.push(
         `  ${`${count} subscribers, ${refreshes} refreshes (${events} events)`.padEnd(44)} end of refresh → subscriber p50 ${percentile(latencies, 50).toFixed(0)} ms, p99 ${percentile(latencies, 99).toFixed(0)} ms (${latencies.length} receipts of ${refreshes * count})   target p50 under 100 ms`,
       );
       process.stdout.write(`${rows.at(-1)}\n`);
     }
   } finally {
-    await Promise.all(clients.map((c) => c.dispose()));
+    await closeClients();
     await server.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
