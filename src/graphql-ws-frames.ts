@@ -1,4 +1,5 @@
 import type { ExecutionResult } from 'graphql';
+import type { ReadyResults } from './gateway/shared-subscribe';
 
 /**
  * The `next` message graphql-ws would send for a subscription's result, written by us so that a
@@ -20,13 +21,13 @@ export function nextFrames(format: (result: ExecutionResult) => unknown): (id: s
 /**
  * A subscription's results sent as frames by the stream itself, one after another, in order:
  * `send` returns a promise only when it has to wait (a slow reader), otherwise the next result is
- * taken at once. To graphql-ws, which iterates what `subscribe` returns and sends a `next` per
+ * taken at once, and with each result those the results have ready (takeReady). To graphql-ws, which iterates what `subscribe` returns and sends a `next` per
  * item, the stream yields nothing: its `next()` settles when the results end (then graphql-ws
  * sends `complete`, as before) or fail (graphql-ws sends `error` and its onError hook runs, as
  * before). `return()` (the client's `complete`, a closed socket) ends the results at once.
  */
 export function framedStream(
-  results: AsyncGenerator<ExecutionResult>,
+  results: AsyncGenerator<ExecutionResult> & Partial<Pick<ReadyResults, 'takeReady'>>,
   frame: (result: ExecutionResult) => string,
   send: (data: string) => Promise<void> | void,
 ): AsyncGenerator<ExecutionResult> {
@@ -35,9 +36,13 @@ export function framedStream(
     next: async () => {
       while (!ended) {
         const item = await results.next();
-        if (item.done) break;
-        const sending = send(frame(item.value));
-        if (sending) await sending;
+        if (item.done || ended) break;
+        // with it, the results already at hand (the rest of a batch), without a turn each
+        for (const result of [item.value, ...(results.takeReady?.() ?? [])]) {
+          if (ended) break;
+          const sending = send(frame(result));
+          if (sending) await sending;
+        }
       }
       ended = true;
       return { done: true, value: undefined };

@@ -53,6 +53,28 @@ describe('framedStream', () => {
     expect(log).toEqual(['results ended']);
   });
 
+  it('sends with each result those the results have ready (takeReady), in order, without a pull each', async () => {
+    const sent: string[] = [];
+    const batches = [[{ data: { n: 1 } }, { data: { n: 2 } }, { data: { n: 3 } }], [{ data: { n: 4 } }]];
+    let ready: ExecutionResult[] = [];
+    let pulls = 0;
+    const source = {
+      next: async () => {
+        pulls++;
+        const batch = batches.shift();
+        if (!batch) return { done: true, value: undefined };
+        ready = batch.slice(1);
+        return { done: false, value: batch[0] };
+      },
+      takeReady: () => ready.splice(0),
+      return: async () => ({ done: true, value: undefined }),
+      [Symbol.asyncIterator]: () => source,
+    } as unknown as AsyncGenerator<ExecutionResult> & { takeReady(): ExecutionResult[] };
+    await framedStream(source, (r) => JSON.stringify(r), (d) => void sent.push(d)).next();
+    expect(sent).toEqual([1, 2, 3, 4].map((n) => `{"data":{"n":${n}}}`));
+    expect(pulls).toBe(3); // a pull a batch, and the last finding the end
+  });
+
   it('waits for a send that has to wait before taking the next result', async () => {
     const sent: string[] = [];
     let release: () => void = () => undefined;

@@ -36,6 +36,27 @@ describe('eventStream', () => {
     await bus.close();
   });
 
+  it('hands over the rest of a batch at once (takeBuffered), and yields those events no more', async () => {
+    const bus = createEventBus();
+    const stream = eventStream(bus, watching([2900, 3089]), { accountId: 1, tier: 'pilot', keyId: 7 }, { billIds: [2900, 3089] });
+    expect(stream.takeBuffered()).toEqual([]);
+    const first = stream.next();
+    bus.publish([event('prediction.updated', 2900, 'evt_a'), event('bill.stage_changed', 2950, 'evt_b'), event('bill.stage_changed', 3089, 'evt_c'), event('bill.stage_changed', 2900, 'evt_d')]);
+    expect((await first).value.id).toBe('evt_a');
+    expect(stream.takeBuffered().map((e) => e.id)).toEqual(['evt_c', 'evt_d']);
+    expect(stream.takeBuffered()).toEqual([]);
+    // the next pull waits for the next batch: nothing of the first is yielded twice
+    const second = stream.next();
+    bus.publish([event('bill.stage_changed', 3089, 'evt_e')]);
+    expect((await second).value.id).toBe('evt_e');
+    // untaken, the rest of a batch is yielded one by one as before
+    const third = stream.next();
+    bus.publish([event('bill.stage_changed', 2900, 'evt_f'), event('bill.stage_changed', 3089, 'evt_g')]);
+    expect([(await third).value.id, (await stream.next()).value.id]).toEqual(['evt_f', 'evt_g']);
+    await stream.return(undefined);
+    await bus.close();
+  });
+
   it('reads the standings of every subscription a batch reaches in one query, and again at the next batch', async () => {
     const bus = createEventBus();
     const asked: number[][] = [];

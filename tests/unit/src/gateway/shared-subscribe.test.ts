@@ -88,6 +88,29 @@ describe('sharedSubscribe', () => {
     await bus.close();
   });
 
+  it('executes the rest of a batch with its first event and hands the results over at once (takeReady), in order, once', async () => {
+    const bus = createEventBus();
+    const stream = await subscribeAs(bus, 1, 'pilot', {});
+    if (!('takeReady' in stream)) throw new Error('no takeReady');
+    expect(stream.takeReady()).toEqual([]);
+    executions = 0;
+    // events of their own: the results of the batch above are still shared by its event objects
+    const fresh = batch.map((e) => ({ ...e }));
+    const [[first]] = await receive(bus, [stream], fresh, [1]);
+    expect(first).toEqual({ id: 'evt_1', billId: 1, proNote: null });
+    // the other two were executed beside the first: ready without a pull each
+    expect(executions).toBe(3);
+    expect(stream.takeReady().map((r) => r.data?.events)).toEqual([
+      { id: 'evt_2', billId: 2, proNote: null },
+      { id: 'evt_3', billId: 1, proNote: null },
+    ]);
+    expect(stream.takeReady()).toEqual([]);
+    const [again] = await receive(bus, [stream], [event('bill.stage_changed', 2, 'evt_5')], [1]);
+    expect(again).toEqual([{ id: 'evt_5', billId: 2, proNote: null }]);
+    await stream.return(undefined);
+    await bus.close();
+  });
+
   it('gives each event its own result: the next batch is executed afresh', async () => {
     const bus = createEventBus();
     const streams = await Promise.all([1, 2].map((a) => subscribeAs(bus, a, 'pilot', {})));
