@@ -49,7 +49,12 @@ export class BurstLimiter {
   /** admissions one after another: a check and its recording must not interleave with another request's */
   private admitted: Promise<void> = Promise.resolve();
 
-  constructor(readonly options: BurstLimitOptions) {}
+  /** the window as graphql-rate-limit reads it */
+  private readonly window: string;
+
+  constructor(readonly options: BurstLimitOptions) {
+    this.window = `${options.windowSeconds}s`;
+  }
 
   /** Records `copies` calls of each field for the account, or none and a 429 naming the limit when any field would go past it. */
   admit(accountId: number, copies: ReadonlyMap<string, number>): Promise<void> {
@@ -60,10 +65,16 @@ export class BurstLimiter {
   }
 
   private async admitNow(accountId: number, copies: ReadonlyMap<string, number>): Promise<void> {
-    const { max, windowSeconds } = this.options;
-    // the limiter counts a call as many times as its `arrayLengthField` argument is long
+    const { max } = this.options;
+    // the limiter counts a call as many times as its `arrayLengthField` argument is long; `uncountRejected`: a refused call records nothing
     const call = (field: string, count: number, readOnly: boolean) =>
-      this.limiter({ parent: undefined, args: { copies: { length: count } }, context: accountId, info: fieldInfo(field) }, { max, window: `${windowSeconds}s`, arrayLengthField: 'copies', readOnly });
+      this.limiter({ parent: undefined, args: { copies: { length: count } }, context: accountId, info: fieldInfo(field) }, { max, window: this.window, arrayLengthField: 'copies', readOnly, uncountRejected: true });
+    // one field (most requests): checked and recorded in one call, since a refused call records nothing
+    if (copies.size === 1) {
+      const [[field, count]] = copies;
+      if (await call(field, count, false)) throw this.refused(accountId, field, count);
+      return;
+    }
     for (const [field, count] of copies) if (await call(field, count, true)) throw this.refused(accountId, field, count);
     for (const [field, count] of copies) await call(field, count, false);
   }

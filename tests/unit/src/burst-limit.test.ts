@@ -37,6 +37,14 @@ describe('BurstLimiter', () => {
     await limiter.admit(1, new Map([['sessions', 3]]));
   });
 
+  it('records nothing of a refused request of one field either: the calls it held do not count against the next', async () => {
+    const limiter = new BurstLimiter({ max: 3, windowSeconds: 10 });
+    await limiter.admit(1, new Map([['me', 2]]));
+    await expect(limiter.admit(1, new Map([['me', 2]]))).rejects.toThrow();
+    await limiter.admit(1, new Map([['me', 1]]));
+    await expect(limiter.admit(1, new Map([['me', 1]]))).rejects.toThrow();
+  });
+
   it('admits concurrent requests one after another: 10 at once against a limit of 3 let exactly 3 through', async () => {
     const limiter = new BurstLimiter({ max: 3, windowSeconds: 10 });
     const outcomes = await Promise.allSettled(Array.from({ length: 10 }, () => limiter.admit(1, new Map([['me', 1]]))));
