@@ -56,9 +56,8 @@ export async function createApp(services: Services, options: AppOptions): Promis
   // one hop: the proxy in front of us; never a client's own X-Forwarded-For
   app.set('trust proxy', options.trustProxy ? 1 : false);
 
-  app.use(requestLogging(services.logger));
   const metrics = createMetrics(services, options.metrics);
-  app.use(metrics.middleware);
+  app.use(requestLogging(services.logger, [metrics.observe]));
   app.get('/metrics', metrics.handler);
 
   app.get('/healthz', (_req, res) => {

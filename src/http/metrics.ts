@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { ApolloServerPlugin } from '@apollo/server';
 import type { Request, RequestHandler } from 'express';
+import type { RequestObserver } from './request-id';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Services } from '../services';
 
@@ -13,8 +14,8 @@ export interface MetricsOptions {
 }
 
 export interface Metrics {
-  /** first in the chain: times every request and counts it by route pattern and status */
-  middleware: RequestHandler;
+  /** told of every request answered (by requestLogging): counts it by route pattern and status, with its time */
+  observe: RequestObserver;
   /** GET /metrics: the Prometheus text format */
   handler: RequestHandler;
   /** counts GraphQL operations by name, type and outcome */
@@ -193,14 +194,10 @@ export function createMetrics(services: Services, options: MetricsOptions = {}):
     }
     return known;
   };
-  const middleware: RequestHandler = (req, res, next) => {
-    const started = performance.now();
-    res.once('finish', () => {
-      const { count, time } = seriesOf(req.method, routeLabel(req), res.statusCode);
-      count.inc();
-      time.observe((performance.now() - started) / 1000);
-    });
-    next();
+  const observe: RequestObserver = (req, res, elapsedMs) => {
+    const { count, time } = seriesOf(req.method, routeLabel(req), res.statusCode);
+    count.inc();
+    time.observe(elapsedMs / 1000);
   };
 
   const allowed = (req: Request) => (options.token ? bearerMatches(req, options.token) : isLoopback(req.socket.remoteAddress) && !FORWARDING_HEADERS.some((h) => h in req.headers));
@@ -239,5 +236,5 @@ export function createMetrics(services: Services, options: MetricsOptions = {}):
     },
   };
 
-  return { middleware, handler, graphqlPlugin, registry };
+  return { observe, handler, graphqlPlugin, registry };
 }

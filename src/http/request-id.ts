@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import type { Logger } from '../logger';
 
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
@@ -16,6 +16,9 @@ export function requestId(req: IncomingMessage, res: ServerResponse): string {
   return id;
 }
 
+/** Told of each request answered in full (not aborted), with its time in ms: e.g. the metrics. */
+export type RequestObserver = (req: Request, res: Response, elapsedMs: number) => void;
+
 /**
  * Mounted first: gives every response (404s, errors, /graphql, /readyz included) its X-Request-Id
  * and logs each request once under that id when it ends: method, path without the query string,
@@ -23,9 +26,10 @@ export function requestId(req: IncomingMessage, res: ServerResponse): string {
  * cause is logged where it was caught, see http-errors.ts); a 503 is a known state (data loading,
  * a dependency down, said once when it changed) and is logged at info like 4xx and success.
  * One pino call per request: pino-http did the same with a child logger and serializers per
- * request, which cost several times more under load.
+ * request, which cost several times more under load. `observers` hear the same end of the same
+ * request, so every request has one listener, not one per concern.
  */
-export function requestLogging(logger: Logger): RequestHandler {
+export function requestLogging(logger: Logger, observers: readonly RequestObserver[] = []): RequestHandler {
   // The line holds the id, method, path (no query string), status and time, none of which any
   // redaction path names: pino's redaction, which walks every entry, is left out of this one.
   const requests = logger.child({}, { redact: { paths: [] } });
@@ -35,9 +39,11 @@ export function requestLogging(logger: Logger): RequestHandler {
     (req as { id?: string }).id = id;
     res.once('close', () => {
       const status = res.statusCode;
-      const entry = { req: { id, method: req.method, path: (req.originalUrl ?? req.url).split('?')[0] }, res: { status }, responseTime: Math.round(performance.now() - started) };
-      if (!res.writableFinished) requests.info(entry, 'request aborted');
-      else if (status >= 500 && status !== 503) requests.error(entry, 'request errored');
+      const elapsed = performance.now() - started;
+      const entry = { req: { id, method: req.method, path: (req.originalUrl ?? req.url).split('?')[0] }, res: { status }, responseTime: Math.round(elapsed) };
+      if (!res.writableFinished) return requests.info(entry, 'request aborted');
+      for (const observe of observers) observe(req, res, elapsed);
+      if (status >= 500 && status !== 503) requests.error(entry, 'request errored');
       else requests.info(entry, 'request completed');
     });
     next();
