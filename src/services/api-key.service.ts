@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { IsNull } from 'typeorm';
 import type { Tier } from '../../entities/account.entity';
@@ -9,7 +9,9 @@ import type { AccountService } from './account.service';
 /** Keys look like `bp_<8 hex>_<43 base64url>`: the first part is the stored prefix, the whole is hashed. */
 const KEY_PATTERN = /^(bp_[0-9a-f]{8})_[A-Za-z0-9_-]{43}$/;
 
-const sha256 = (value: string) => createHash('sha256').update(value).digest();
+// Every request hashes the key it presents: crypto.hash (Node.js 20.12+) does it in a third of createHash's time.
+const sha256: (value: string) => Buffer =
+  typeof hash === 'function' ? (value) => hash('sha256', value, 'buffer') : (value) => createHash('sha256').update(value).digest();
 
 export interface AuthenticatedUser {
   accountId: number;
