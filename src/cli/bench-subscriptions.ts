@@ -60,9 +60,19 @@ async function main(): Promise<void> {
     // clients learn each batch's ids and publish time, and report once every subscriber had it
     const pool = clientPool(process.env.BENCH_CLIENTS === 'in-process');
     let latencies: number[] = [];
+    let cpuMs: number[] = [];
+    const cpuAtPublish = new Map<number, NodeJS.CpuUsage>();
     let waiting: ((message: FromClients) => void) | null = null;
     pool.on((message) => {
-      if ('received' in message) latencies.push(...message.received.latencies);
+      if ('received' in message) {
+        latencies.push(...message.received.latencies);
+        // this process's CPU (all its threads) from the publish to the batch's last receipt
+        const start = cpuAtPublish.get(message.received.at);
+        if (start) {
+          const used = process.cpuUsage(start);
+          cpuMs.push((used.user + used.system) / 1000);
+        }
+      }
       else if ('failed' in message) process.stderr.write(`bench-subscriptions: ${message.failed}\n`);
       else waiting?.(message);
     });
@@ -75,6 +85,7 @@ async function main(): Promise<void> {
     const publish = services.eventBus.publish.bind(services.eventBus);
     services.eventBus.publish = (events) => {
       const at = monotonicMs();
+      cpuAtPublish.set(at, process.cpuUsage());
       if (events.length) pool.send({ batch: { ids: events.map((e) => e.id), at } });
       publish(events);
     };
@@ -83,6 +94,7 @@ async function main(): Promise<void> {
     let day = 0;
     for (const count of COUNTS) {
       latencies = [];
+      cpuMs = [];
       pool.send({ open: { url: `${server.url.replace('http', 'ws')}/graphql`, keys, perAccount: PER_ACCOUNT, count } });
       await until(() => services.eventBus.subscribers() >= count, `${count} subscriptions to open`);
       // one refresh at a time, as the daily one runs: the next day's refresh would take the thread the receipts need
@@ -101,7 +113,7 @@ async function main(): Promise<void> {
       latencies.sort((a, b) => a - b);
       process.stdout.write(rows.length ? '' : `event subscription benchmark (graphql-ws over loopback WebSockets, clients ${pool.where === 'in-process' ? 'in the server\'s process' : 'in a child process'}, embedded database)\n`);
       rows.push(
-        `  ${`${count} subscribers, ${refreshes} refreshes (${events} events)`.padEnd(44)} end of refresh → subscriber p50 ${percentile(latencies, 50).toFixed(0)} ms, p99 ${percentile(latencies, 99).toFixed(0)} ms (${latencies.length} receipts of ${refreshes * count})   target p50 under 100 ms`,
+        `  ${`${count} subscribers, ${refreshes} refreshes (${events} events)`.padEnd(44)} end of refresh → subscriber p50 ${percentile(latencies, 50).toFixed(0)} ms, p99 ${percentile(latencies, 99).toFixed(0)} ms (${latencies.length} receipts of ${refreshes * count}); server CPU publish → last receipt ${cpuMs.map((ms) => ms.toFixed(0)).join(', ')} ms   target p50 under 100 ms`,
       );
       process.stdout.write(`${rows.at(-1)}\n`);
     }
