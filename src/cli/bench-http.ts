@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../config';
+import { acceptsPerBusyTurn } from './bench-accept-probe';
 import { admin, cpuMs, freePort, type LoadFigures, type LoadRequest, rssMb, runLoad, startProcess, stopProcess, waitReady } from './bench-http-tools';
 
 /**
@@ -198,6 +199,11 @@ async function main(): Promise<void> {
           met: served(mixedAt200) && mixedAt200.maxOnOpenConnections < 1000,
         },
         { what: `bare express, 200 connections, ${SOAK_SECONDS} s (the machine's own tail)`, figure: tail(expressAt200), target: 'printed' },
+        {
+          what: 'connections Node.js accepts per turn of a busy event loop',
+          figure: `${(await acceptsPerBusyTurn()).toFixed(2)} (200 opened at once, turns kept busy 20 ms: a new connection waits for as many turns as there are connections before it)`,
+          target: 'printed',
+        },
         { what: `server RSS after the ${SOAK_SECONDS} s load at 200 connections`, figure: mb(loadedRss), target: 'printed' },
       );
     }
