@@ -47,6 +47,11 @@ export interface BillFacts {
   divisions: DivisionFact[];
   /** the date the bill was withdrawn, a dated fact like a stage */
   withdrawnDate: string | null;
+  /**
+   * A ballot bill's place in the order its session's ballot bills were presented (1 = first),
+   * known on its introduction day (model/ballot.ts); null or absent for other bills or when unknown.
+   */
+  ballotRank?: number | null;
 }
 
 /** A session's first sitting and, once it has happened, its end (prorogation or dissolution). */

@@ -34,6 +34,7 @@ const STAGE_WORDS: Record<string, string> = {
   consideration_of_amendments: 'ping-pong (consideration of amendments)',
 };
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+const ordinal = (n: number) => `${n}${n % 100 >= 11 && n % 100 <= 13 ? 'th' : ['th', 'st', 'nd', 'rd'][n % 10] ?? 'th'}`;
 
 /** Features that move together, each group one factor a reader can name. */
 interface FactorGroup {
@@ -72,6 +73,10 @@ const GROUPS: FactorGroup[] = [
   { prefixes: ['divisions', 'closest_division_margin'], words: ({ state }) => `${plural(state.divisions.length, 'Commons division')} so far` },
   { prefixes: ['carried_over'], words: ({ state }) => (state.carriedOver ? 'carried over from an earlier session' : 'in its first session') },
   { prefixes: ['days_since_session_start'], words: (_, f) => `how far into the session it is (${Math.round(Math.expm1(f.days_since_session_start * Math.log1p(800)))} days)` },
+  {
+    prefixes: ['ballot_'],
+    words: ({ facts }) => (facts.ballotRank ? `drawn ${ordinal(facts.ballotRank)} in the private members' bill ballot` : 'not a ballot bill'),
+  },
   {
     prefixes: ['sitting_share_next_', 'day_of_year_'],
     words: (_, f) => `the calendar ahead: Parliament usually sits about ${Math.round(f.sitting_share_next_30_days * 100)}% of its busiest pace in the next 30 days`,

@@ -2,13 +2,15 @@ import type { BillKind, SessionFact } from './bill-facts';
 import { daysBetween, toDayNumber } from './dates';
 import type { SittingCalendar } from './sitting-calendar';
 import type { BillAsOf } from './truncate';
+import { BALLOT_FIRST_FRIDAYS, BALLOT_SLOTS } from './ballot';
 
 /**
  * Bumped whenever the features or the artifact change meaning: a model version is only served for
  * its own schema, so a stored older one is retrained at start instead of misread.
  * 2: every feature reads the bill truncated at the date (sponsors as known then).
+ * 3: a ballot bill's place in the ballot order (ballot_position, ballot_first_fridays).
  */
-export const FEATURE_SCHEMA_VERSION = 2;
+export const FEATURE_SCHEMA_VERSION = 3;
 
 const KIND_GROUPS: Record<BillKind, string> = {
   government: 'government',
@@ -58,6 +60,8 @@ export const FEATURE_NAMES: readonly string[] = [
   'sitting_share_next_200_days',
   'day_of_year_sin',
   'day_of_year_cos',
+  'ballot_position',
+  'ballot_first_fridays',
 ];
 
 /** Margin of a division as a share of votes cast (0 = tied). */
@@ -110,5 +114,7 @@ export function featureVector(bill: BillAsOf, sessions: readonly SessionFact[], 
     calendar.expectedSittingShare(d, 200),
     0.5 + 0.5 * Math.sin(2 * Math.PI * dayOfYear),
     0.5 + 0.5 * Math.cos(2 * Math.PI * dayOfYear),
+    facts.ballotRank ? share(facts.ballotRank, BALLOT_SLOTS) : 0,
+    facts.ballotRank && facts.ballotRank <= BALLOT_FIRST_FRIDAYS ? 1 : 0,
   ];
 }

@@ -4,6 +4,7 @@ import { BillEntity } from '../../entities/bill.entity';
 import { DivisionEntity } from '../../entities/division.entity';
 import { ParliamentarySessionEntity } from '../../entities/parliamentary-session.entity';
 import type { BillFacts, House, SessionFact, TrainingBill } from '../../model/bill-facts';
+import { assignBallotRanks, ballotRank } from '../../model/ballot';
 import type { TrainingData } from '../../model/train';
 import type { BillRecord, SessionRecord } from '../ingest/bill-record';
 import { SnapshotSource } from '../ingest/snapshot.source';
@@ -57,7 +58,8 @@ export async function loadBillFacts(dataSource: DataSource, ids?: number[]): Pro
   const stagesOf = groupBy(stages);
   const divisionsOf = groupBy(divisions);
   const sponsorsOf = groupBy(sponsors);
-  return new Map(
+  const ballotPeers = await ballotBillsOf(dataSource, bills, !ids);
+  const result = new Map(
     bills.map((bill) => [
       bill.id,
       {
@@ -73,10 +75,29 @@ export async function loadBillFacts(dataSource: DataSource, ids?: number[]): Pro
           stages: (stagesOf.get(bill.id) ?? []).map((s) => ({ seq: s.seq, stage: s.stage, house: s.house, dates: s.sittingDates })),
           divisions: (divisionsOf.get(bill.id) ?? []).map((d) => ({ date: d.date, ayes: d.ayes, noes: d.noes })),
           withdrawnDate: bill.withdrawnDate,
+          ballotRank: ballotRank({ billId: bill.id, kind: bill.kind, introducedDate: bill.introducedDate, introducedSessionId: bill.introducedSessionId }, ballotPeers.get(bill.introducedSessionId) ?? []),
         },
       },
     ]),
   );
+  return result;
+}
+
+type BallotPeer = Pick<BillFacts, 'billId' | 'kind' | 'introducedDate' | 'introducedSessionId'>;
+
+/** The ballot bills of the sessions of the given ballot bills (from `bills` itself when it holds every bill), by session. */
+async function ballotBillsOf(dataSource: DataSource, bills: BillEntity[], all: boolean): Promise<Map<number, BallotPeer[]>> {
+  const sessions = [...new Set(bills.filter((b) => b.kind === 'pmb_ballot').map((b) => b.introducedSessionId))];
+  if (!sessions.length) return new Map();
+  const peers = all
+    ? bills.filter((b) => b.kind === 'pmb_ballot')
+    : await dataSource.getRepository(BillEntity).createQueryBuilder('b').select(['b.id', 'b.kind', 'b.introducedDate', 'b.introducedSessionId']).where('b.kind = :kind AND b.introducedSessionId = ANY(:sessions)', { kind: 'pmb_ballot', sessions }).getMany();
+  const bySession = new Map<number, BallotPeer[]>();
+  for (const b of peers) {
+    const peer = { billId: b.id, kind: b.kind, introducedDate: b.introducedDate, introducedSessionId: b.introducedSessionId };
+    (bySession.get(b.introducedSessionId) ?? bySession.set(b.introducedSessionId, []).get(b.introducedSessionId)!).push(peer);
+  }
+  return bySession;
 }
 
 export async function loadSessionFacts(dataSource: DataSource): Promise<SessionFact[]> {
@@ -104,6 +125,7 @@ export async function loadSnapshotTrainingData(dir: string): Promise<TrainingDat
   const source = new SnapshotSource(dir);
   const bills: TrainingBill[] = [];
   for await (const batch of source.bills({ since: null, batchSize: 1000 })) bills.push(...batch.map(trainingBillFromRecord));
+  assignBallotRanks(bills.map((b) => b.facts));
   const sessions = await source.sessions();
   return {
     bills,
