@@ -152,7 +152,7 @@ export function renderModelCard(input: ModelCardInput): { markdown: string; svgs
   lines.push('- **Politics**: government majority, whipping, public salience, committee membership and debate length are not in the data.');
   lines.push('- **Pace and pass rates drift between sessions** (a minority government, a pandemic); calibration uses bills of the sessions ended in the last four years, and the per-session tables show how far results move.');
   lines.push('- timeline_eta is a wait conditional on the bill moving; for a bill that will probably never move, read it with next_stage_30d and stall_risk. It comes from its own network, not from the same distribution as next_stage_30d, so the two can disagree.');
-  lines.push('- **Seeds still matter**: one network per output varies with its seed (see Seed spread). `trainModel` can average an ensemble (`ensembleSize`), but each member costs a full training, and three would push the first start on a 2-core machine past a minute.', '');
+  lines.push('- **Seeds still matter**: each output averages a few seeded networks, which narrows but does not remove what the seed changes (see Seed spread); every further member costs a full training at the first start.', '');
   lines.push('## Not done yet (issue 11)', '');
   lines.push('- A discrete-time survival model of the next main stage (weekly hazard, censored bills included) giving ETA and next_stage_30d from one distribution.');
   lines.push('- Features of the calendar and the queue: days left in the session, private members’ bill Fridays left, time in the current stage by kind, programme and carry-over motions, Lords starters.');

@@ -4,12 +4,12 @@ import path from 'node:path';
 import { evaluate } from '../../model/evaluate';
 import { renderModelCard } from '../../model/model-card';
 import { seedSpread } from '../../model/seed-spread';
-import { DEFAULT_ENSEMBLE_SIZE } from '../../model/train';
+import { DEFAULT_ENSEMBLE_SIZE, DEFAULT_HIDDEN_LAYERS } from '../../model/train';
 import { loadConfig } from '../config';
 import { loadSnapshotTrainingData } from '../services/training-data';
 
 const DOCS = path.resolve(__dirname, '..', '..', '..', 'docs');
-const HIDDEN_LAYERS = [12];
+const HIDDEN_LAYERS = [...DEFAULT_HIDDEN_LAYERS];
 const SPREAD_SEEDS = [1, 2, 3, 4, 5];
 
 /**

@@ -1,5 +1,5 @@
 import type { BillFacts, SessionFact, TrainingBill } from '../../../model/bill-facts';
-import { featureVector } from '../../../model/features';
+import { FEATURE_NAMES, featureVector } from '../../../model/features';
 import { billAsOf } from '../../../model/truncate';
 import { labelsAt } from '../../../model/labels';
 import { Predictor } from '../../../model/predictor';
@@ -82,6 +82,15 @@ describe('training', () => {
     const other = trainModel(data, { ...options, seed: 8 });
     expect(JSON.stringify(again)).toBe(JSON.stringify(first));
     expect(JSON.stringify(other.networks)).not.toBe(JSON.stringify(first.networks));
+  });
+
+  it('averages three seeded networks of 6 hidden units per output by default, each from its own seed', () => {
+    const artifact = trainModel({ bills: bills.slice(0, 300), sessions }, { cutoff: '2009-12-31', iterations: 1 });
+    for (const nets of [...Object.values(artifact.networks), artifact.eta]) {
+      expect(nets).toHaveLength(3);
+      expect(nets.map((n) => (n as { sizes: number[] }).sizes)).toEqual(nets.map(() => [FEATURE_NAMES.length, 6, 1]));
+      expect(new Set(nets.map((n) => JSON.stringify(n))).size).toBe(3);
+    }
   });
 
   it('learns only from sitting dates and sessions known at its cutoff', () => {
