@@ -23,6 +23,7 @@ const envSchema = z.object({
   DB_POOL_SIZE: z.coerce.number().int().min(2).max(100).default(10),
   BURST_LIMIT: z.coerce.number().int().min(0).max(100_000).default(300),
   ANON_RATE_LIMIT: z.coerce.number().int().min(0).max(1_000_000).default(120),
+  ACCEPT_LISTENERS: z.coerce.number().int().min(1).max(64).default(8),
   CORS_ORIGINS: z
     .string()
     .default('')
@@ -68,6 +69,8 @@ export interface Config {
   burstLimit: number;
   /** requests without a valid key, or failing, per client address per minute (0: off) */
   anonRateLimit: number;
+  /** sockets accepting connections on the port (SO_REUSEPORT; see src/http/parallel-accept.ts) */
+  acceptListeners: number;
   /** browser origins allowed to call /api/v1 from their pages (CORS); none by default */
   corsOrigins: string[];
   /** bearer token for /metrics; unset: /metrics answers direct loopback requests only */
@@ -114,6 +117,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dbPoolSize: e.DB_POOL_SIZE,
     burstLimit: e.BURST_LIMIT,
     anonRateLimit: e.ANON_RATE_LIMIT,
+    acceptListeners: e.ACCEPT_LISTENERS,
     corsOrigins: e.CORS_ORIGINS,
     metricsToken: e.METRICS_TOKEN,
     webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE === 'true',

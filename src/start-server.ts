@@ -5,6 +5,7 @@ import { type AdminEndpoint, startAdminEndpoint } from './admin/admin-endpoint';
 import { readAdminEndpointFile, removeAdminEndpointFile, writeAdminEndpointFile } from './admin/admin-endpoint-file';
 import { mkdirSync } from 'node:fs';
 import { createApp } from './app';
+import { listenAcceptingInParallel, type ParallelAccept } from './http/parallel-accept';
 import { AddressLimiter, addressLimitHooks } from './gateway/address-limit';
 import { ServiceClock } from './clock';
 import type { Config } from './config';
@@ -105,6 +106,7 @@ export async function startServer(config: Config, logger: Logger, options: { tra
 
   let app: Awaited<ReturnType<typeof createApp>> | undefined;
   let admin: AdminEndpoint | undefined;
+  let parallelAccept: ParallelAccept | undefined;
   let firstStart: boolean;
   try {
     clock.setDataAsOf(await servedDataAsOf(db.dataSource));
@@ -115,15 +117,13 @@ export async function startServer(config: Config, logger: Logger, options: { tra
     readiness.block('model', MODELS_LOADING);
     const addressLimit = addressLimitHooks(new AddressLimiter({ perMinute: config.anonRateLimit }), services.apiKeys);
     app = await createApp(services, { schema: await buildAppSchema(), gatewayHooks: addressLimit, corsOrigins: config.corsOrigins, trustProxy: config.trustProxy, metrics: { token: config.metricsToken } });
-    await new Promise<void>((resolve, reject) => {
-      app!.httpServer.once('error', reject);
-      void database.handOverPort().then((port) => app!.httpServer.listen(port, config.host, resolve), reject);
-    });
+    parallelAccept = await listenAcceptingInParallel(app.httpServer, await database.handOverPort(), config.host, config.acceptListeners);
     // on PostgreSQL too: `npm run admin -- replay` moves this server's day
     admin = await startAdminEndpoint(adminDeps, logger);
     mkdirSync(config.dataDir, { recursive: true });
     writeAdminEndpointFile(config.dataDir, { url: admin.url, token: admin.token, pid: process.pid });
   } catch (error) {
+    parallelAccept?.close();
     await admin?.close();
     await app?.stop();
     database.stopWatching();
@@ -131,7 +131,7 @@ export async function startServer(config: Config, logger: Logger, options: { tra
     throw error;
   }
   const port = (app.httpServer.address() as AddressInfo).port;
-  logger.info({ port, database: db.kind, today: clock.today() }, 'listening');
+  logger.info({ port, database: db.kind, today: clock.today(), acceptors: parallelAccept!.acceptors }, 'listening');
 
   firstStartSyncRunning = firstStart;
   const initialSync: Promise<void> = firstStart
@@ -192,6 +192,7 @@ export async function startServer(config: Config, logger: Logger, options: { tra
   const close = () =>
     (closing ??= (async () => {
       logger.info('shutting down');
+      parallelAccept!.close();
       clearInterval(watch);
       stopWatchingCredentials();
       stopping.abort();

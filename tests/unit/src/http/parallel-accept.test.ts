@@ -1,0 +1,94 @@
+import http from 'node:http';
+import net from 'node:net';
+import { listenAcceptingInParallel as listenInParallel, type ParallelAccept } from '../../../../src/http/parallel-accept';
+
+const [major, minor] = process.versions.node.split('.').map(Number);
+/** SO_REUSEPORT listening: Node.js 22.12+ and 23.1+ on Linux */
+const reusePort = process.platform === 'linux' && (major > 23 || (major === 23 && minor >= 1) || (major === 22 && minor >= 12));
+const onReusePort = reusePort ? it : it.skip;
+
+const servers: http.Server[] = [];
+const accepting: ParallelAccept[] = [];
+const listenAcceptingInParallel = async (...args: Parameters<typeof listenInParallel>) => {
+  const accept = await listenInParallel(...args);
+  accepting.push(accept);
+  return accept;
+};
+const serve = () => {
+  const server = http.createServer((_req, res) => res.end('ok'));
+  servers.push(server);
+  return server;
+};
+const portOf = (server: net.Server) => (server.address() as net.AddressInfo).port;
+afterEach(async () => {
+  for (const accept of accepting.splice(0)) accept.close();
+  for (const server of servers.splice(0)) {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
+
+describe('listenAcceptingInParallel', () => {
+  it('serves every connection through the one HTTP server, with 8 sockets accepting where SO_REUSEPORT exists and 1 elsewhere', async () => {
+    const server = serve();
+    const accept = await listenAcceptingInParallel(server, 0, '127.0.0.1', 8);
+    expect(accept.acceptors).toBe(reusePort ? 8 : 1);
+    const answers = await Promise.all(Array.from({ length: 40 }, () => fetch(`http://127.0.0.1:${portOf(server)}/`, { headers: { connection: 'close' } }).then((r) => r.text())));
+    expect(answers.every((text) => text === 'ok')).toBe(true);
+  });
+
+  it('refuses a port another server holds, as a plain listen does', async () => {
+    const holder = serve();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    await expect(listenAcceptingInParallel(serve(), portOf(holder), '127.0.0.1', 8)).rejects.toMatchObject({ code: 'EADDRINUSE' });
+  });
+
+  it('refuses a port a server of its own kind holds: a second instance does not quietly take half the connections', async () => {
+    const first = serve();
+    await listenAcceptingInParallel(first, 0, '127.0.0.1', 8);
+    await expect(listenAcceptingInParallel(serve(), portOf(first), '127.0.0.1', 8)).rejects.toMatchObject({ code: 'EADDRINUSE' });
+  });
+
+  onReusePort("the server's close() waits for the requests of every socket's connections, as a drain at shutdown relies on", async () => {
+    let answered = 0;
+    // connections the other sockets accepted are answered late: the server's own socket alone would report closed before them
+    // (`_server`: the net.Server that accepted the socket, which http does not overwrite as it does `server`)
+    const acceptedByOwnSocket = (req: http.IncomingMessage) => (req.socket as net.Socket & { _server?: net.Server })._server === server;
+    const server: http.Server = http.createServer((req, res) => setTimeout(() => res.end('ok', () => (answered += 1)), acceptedByOwnSocket(req) ? 0 : 300));
+    servers.push(server);
+    await listenAcceptingInParallel(server, 0, '127.0.0.1', 8);
+    const port = portOf(server);
+    // enough connections that the kernel spreads them over the sockets
+    const requests = Array.from({ length: 32 }, () => new Promise<void>((resolve) => http.get({ port, host: '127.0.0.1', agent: false }, (res) => res.resume().on('end', resolve)).on('error', () => resolve())));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const closed = new Promise<number>((resolve) => server.close(() => resolve(answered)));
+    expect(await closed).toBe(32);
+    await Promise.all(requests);
+  });
+
+  onReusePort('accepts more than one waiting connection per turn of a busy event loop', async () => {
+    const server = serve();
+    let accepted = 0;
+    server.on('connection', () => (accepted += 1));
+    await listenAcceptingInParallel(server, 0, '127.0.0.1', 8);
+    const port = portOf(server);
+    const clients: net.Socket[] = [];
+    const turns = 3;
+    await new Promise<void>((resolve) => {
+      let turn = 0;
+      const busyTurn = () => {
+        // opened inside a busy turn: the handshakes complete in the kernel while the loop is busy
+        if (turn === 0) for (let i = 0; i < 200; i++) clients.push(net.connect(port, '127.0.0.1').on('error', () => undefined));
+        const started = Date.now();
+        while (Date.now() - started < 20);
+        turn += 1;
+        if (turn <= turns) setImmediate(busyTurn);
+        else resolve();
+      };
+      setImmediate(busyTurn);
+    });
+    for (const client of clients) client.destroy();
+    // one socket accepts one connection a turn: at most `turns` in all
+    expect(accepted).toBeGreaterThan(2 * turns);
+  });
+});
