@@ -3,6 +3,9 @@ import type { QuotaKind } from '../quota/tier-limits';
 
 /** An answer serialised once, served as it is to every caller who may see it. */
 export class SharedAnswer {
+  /** the text's length in UTF-8, for Content-Length */
+  readonly byteLength: number;
+
   constructor(
     /** the JSON text of the body */
     readonly json: string,
@@ -10,7 +13,9 @@ export class SharedAnswer {
     readonly charges: ReadonlyArray<readonly [QuotaKind, number]>,
     /** a validator of that text once it is kept, so a server need not hash it again for each response */
     readonly etag?: string,
-  ) {}
+  ) {
+    this.byteLength = Buffer.byteLength(json);
+  }
 }
 
 /** Bytes of answers kept at most: a day's imminent lists and a few thousand single predictions. */

@@ -145,6 +145,25 @@ describe('success is 200', () => {
   });
 });
 
+describe('a prediction answered from memory', () => {
+  it('carries an ETag, answers 304 without a body to a client that has it, and HEAD with the length and no body', async () => {
+    const first = await api(pro).get('/predict/2900');
+    expect(first.status).toBe(200);
+    expect(first.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(Number(first.headers['content-length'])).toBe(Buffer.byteLength(first.text));
+    const etag = first.headers.etag as string;
+    expect(etag).toMatch(/^W\/"/);
+    const again = await api(pro).get('/predict/2900').set('if-none-match', etag);
+    expect(again.status).toBe(304);
+    expect(again.text ?? '').toBe('');
+    const head = await t.http().head('/api/v1/predict/2900').set('authorization', `Bearer ${pro}`);
+    expect(head.status).toBe(200);
+    expect(head.headers['content-length']).toBe(first.headers['content-length']);
+    expect(head.text ?? '').toBe('');
+    expect((await api(pro).get('/predict/2900').set('if-none-match', 'W/"other"')).body).toEqual(first.body);
+  });
+});
+
 describe('every alert operation under /alerts as under /predictions/alerts', () => {
   it('lists, checks, deletes and reads history under the short prefix', async () => {
     const a = api(pro);
