@@ -123,7 +123,6 @@ export async function startServer(config: Config, logger: Logger, options: { tra
     mkdirSync(config.dataDir, { recursive: true });
     writeAdminEndpointFile(config.dataDir, { url: admin.url, token: admin.token, pid: process.pid });
   } catch (error) {
-    parallelAccept?.close();
     await admin?.close();
     await app?.stop();
     database.stopWatching();
@@ -192,7 +191,6 @@ export async function startServer(config: Config, logger: Logger, options: { tra
   const close = () =>
     (closing ??= (async () => {
       logger.info('shutting down');
-      parallelAccept!.close();
       clearInterval(watch);
       stopWatchingCredentials();
       stopping.abort();

@@ -7,15 +7,17 @@ import net from 'node:net';
  * waits 200 turns for its first answer. Several sockets bound to the same port with SO_REUSEPORT
  * (Node.js 22.12+ and 23.1+, on Linux) each accept one a turn, and the kernel spreads new
  * connections over them. Every one of them hands its connections to the one HTTP server, which
- * serves (and drains at shutdown) them as its own. Where the option is missing, the extra sockets
- * cannot bind and the server keeps its one socket.
+ * serves (and drains at shutdown) them as its own. The server's close() stops them all. Elsewhere
+ * (another system, or a Node.js that ignores the option and so cannot bind the extra sockets) the
+ * server keeps its one socket.
  */
 export interface ParallelAccept {
   /** sockets accepting on the port: 1 where SO_REUSEPORT is not available */
   acceptors: number;
-  /** stops accepting on the extra sockets at once (the server's close() does it too, and waits for their connections) */
-  close(): void;
 }
+
+/** Other systems refuse the option (ENOTSUP) or share the port otherwise than Linux's even spread. */
+const SHARES_PORT = process.platform === 'linux';
 
 /** `reusePort` is Node.js 22.12+'s; older versions ignore it (and @types/node 20 does not name it) */
 type ListenOptions = net.ListenOptions & { reusePort?: boolean };
@@ -29,7 +31,8 @@ const listen = (server: net.Server, options: ListenOptions) =>
     });
   });
 
-export async function listenAcceptingInParallel(server: http.Server, port: number, host: string, acceptors: number): Promise<ParallelAccept> {
+export async function listenAcceptingInParallel(server: http.Server, port: number, host: string, wanted: number): Promise<ParallelAccept> {
+  const acceptors = SHARES_PORT ? wanted : 1;
   // A port shared with SO_REUSEPORT would also let a second server of the same user start on it and
   // take half the connections: first make sure nothing holds the port, by binding it alone.
   if (acceptors > 1 && port !== 0) {
@@ -53,17 +56,14 @@ export async function listenAcceptingInParallel(server: http.Server, port: numbe
   }
   // The server's close() (what a drain at shutdown waits for) counts only the connections its own
   // socket accepted: it stops the other sockets too, and reports closed once theirs have ended as well.
-  let drained: Promise<unknown> | null = null;
-  const stopAccepting = () => (drained ??= Promise.all(extra.map((acceptor) => new Promise((resolve) => acceptor.close(resolve)))));
   if (extra.length) {
     const closeServer = server.close.bind(server);
+    let othersDrained: Promise<unknown> | null = null;
     server.close = (callback?: (error?: Error) => void) => {
-      const acceptorsDrained = stopAccepting();
-      return closeServer((error?: Error) => void acceptorsDrained.then(() => callback?.(error)));
+      othersDrained ??= Promise.all(extra.map((acceptor) => new Promise((resolve) => acceptor.close(resolve))));
+      const drained = othersDrained;
+      return closeServer((error?: Error) => void drained.then(() => callback?.(error)));
     };
   }
-  return {
-    acceptors: 1 + extra.length,
-    close: () => void stopAccepting(),
-  };
+  return { acceptors: 1 + extra.length };
 }

@@ -1,19 +1,15 @@
 import http from 'node:http';
 import net from 'node:net';
-import { listenAcceptingInParallel as listenInParallel, type ParallelAccept } from '../../../../src/http/parallel-accept';
+import { listenAcceptingInParallel } from '../../../../src/http/parallel-accept';
 
 const [major, minor] = process.versions.node.split('.').map(Number);
 /** SO_REUSEPORT listening: Node.js 22.12+ and 23.1+ on Linux */
 const reusePort = process.platform === 'linux' && (major > 23 || (major === 23 && minor >= 1) || (major === 22 && minor >= 12));
+// (the server asks for it on Linux only: other systems refuse it or spread connections otherwise)
 const onReusePort = reusePort ? it : it.skip;
 
 const servers: http.Server[] = [];
-const accepting: ParallelAccept[] = [];
-const listenAcceptingInParallel = async (...args: Parameters<typeof listenInParallel>) => {
-  const accept = await listenInParallel(...args);
-  accepting.push(accept);
-  return accept;
-};
+
 const serve = () => {
   const server = http.createServer((_req, res) => res.end('ok'));
   servers.push(server);
@@ -21,7 +17,6 @@ const serve = () => {
 };
 const portOf = (server: net.Server) => (server.address() as net.AddressInfo).port;
 afterEach(async () => {
-  for (const accept of accepting.splice(0)) accept.close();
   for (const server of servers.splice(0)) {
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
@@ -59,8 +54,10 @@ describe('listenAcceptingInParallel', () => {
     await listenAcceptingInParallel(server, 0, '127.0.0.1', 8);
     const port = portOf(server);
     // enough connections that the kernel spreads them over the sockets
+    let received = 0;
+    const allReceived = new Promise<void>((resolve) => server.on('request', () => ++received === 32 && resolve()));
     const requests = Array.from({ length: 32 }, () => new Promise<void>((resolve) => http.get({ port, host: '127.0.0.1', agent: false }, (res) => res.resume().on('end', resolve)).on('error', () => resolve())));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await allReceived;
     const closed = new Promise<number>((resolve) => server.close(() => resolve(answered)));
     expect(await closed).toBe(32);
     await Promise.all(requests);
