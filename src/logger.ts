@@ -1,3 +1,4 @@
+import { fstatSync } from 'node:fs';
 import pino, { type Logger } from 'pino';
 
 /** Paths that may hold credentials anywhere in a log object; pino replaces them before writing. */
@@ -26,6 +27,24 @@ const SECRET_PATHS = [
 
 export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
   return pino({ level, redact: { paths: SECRET_PATHS, censor: '[redacted]' }, base: { service: 'bill-progress' } }, destination);
+}
+
+/**
+ * Standard output as the server's log destination. To a file, a terminal or /dev/null each line is
+ * written as it is made: pino's default hands every line to a libuv thread, a thread wake-up per
+ * request on a busy server, and a crash could lose the lines still queued. To a pipe or socket (a
+ * container runtime, journald, `| tee`) it stays asynchronous: a reader falling behind must not
+ * block every request.
+ */
+export function standardOutput(): pino.DestinationStream {
+  let writesNeverWait = false;
+  try {
+    const stat = fstatSync(1);
+    writesNeverWait = stat.isFile() || stat.isCharacterDevice();
+  } catch {
+    // no standard output to look at: pino's default
+  }
+  return pino.destination({ fd: 1, sync: writesNeverWait });
 }
 
 export type { Logger };

@@ -1,9 +1,8 @@
 // first: refuses an unsupported Node.js and sets production mode before any library loads
 import './server-preamble';
 import 'reflect-metadata';
-import pino from 'pino';
 import { loadConfig } from './config';
-import { createLogger } from './logger';
+import { createLogger, standardOutput } from './logger';
 import { shutDownOnSignals } from './shutdown';
 import { startServer } from './start-server';
 
@@ -16,9 +15,7 @@ function main(): void {
     process.stderr.write(`bill-progress: ${(error as Error).message}\n`);
     process.exit(1);
   }
-  // Written as each line is made (pino's default hands every line to a libuv thread): on a busy
-  // server that cost a thread wake-up per request, and a crash cannot lose lines still queued.
-  const logger = createLogger(config.logLevel, pino.destination({ fd: 1, sync: true }));
+  const logger = createLogger(config.logLevel, standardOutput());
   // aborted by a signal that arrives while start-up still waits for an unreachable PostgreSQL
   const starting = new AbortController();
   const started = startServer(config, logger, { signal: starting.signal });
