@@ -22,20 +22,18 @@ export function gatewayRequest(req: express.Request, { browser = false } = {}): 
 }
 
 /**
- * A kept answer goes out as its JSON text with the headers, in one write: express's send would
+ * A kept answer (one with its ETag) goes out as its JSON text with the headers, in one write: express's send would
  * turn the text into a Buffer (to hash it for an ETag, which a kept answer has already), and
  * Node.js writes headers and a Buffer as two buffers of a writev. As send does: 304 when the
  * client's If-None-Match holds the answer's ETag, no body for HEAD.
  */
-function sendShared(req: express.Request, res: express.Response, answer: SharedAnswer): void {
+function sendShared(req: express.Request, res: express.Response, answer: SharedAnswer, etag: string): void {
   res.status(200);
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  if (answer.etag) {
-    res.setHeader('ETag', answer.etag);
-    if (req.fresh) {
-      res.removeHeader('Content-Type');
-      return void res.status(304).end();
-    }
+  res.setHeader('ETag', etag);
+  if (req.fresh) {
+    res.removeHeader('Content-Type');
+    return void res.status(304).end();
   }
   res.setHeader('Content-Length', answer.byteLength);
   if (req.method === 'HEAD') res.end();
@@ -57,7 +55,8 @@ export function route(gateway: Gateway, handler: Handler): RequestHandler {
       context = await gateway.start(request);
       const body = await handler(req, context);
       res.set(gateway.headers(context, request));
-      if (body instanceof SharedAnswer) sendShared(req, res, body);
+      if (body instanceof SharedAnswer && body.etag) sendShared(req, res, body, body.etag);
+      else if (body instanceof SharedAnswer) res.status(200).type('application/json').send(body.json);
       else res.status(200).json(body);
       gateway.finish(request, context, 200);
     } catch (error) {

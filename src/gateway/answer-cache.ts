@@ -48,17 +48,17 @@ export class AnswerCache {
       this.state = state;
     }
     const kept = new SharedAnswer(answer.json, answer.charges, `W/"${createHash('sha1').update(answer.json).digest('base64url')}"`);
-    const size = answer.json.length;
+    const size = answer.byteLength;
     if (size > this.maxBytes) return kept;
     const known = this.answers.get(key);
-    if (known) this.bytes -= known.json.length;
+    if (known) this.bytes -= known.byteLength;
     this.answers.delete(key);
     this.answers.set(key, kept);
     this.bytes += size;
     for (const [oldest, answer] of this.answers) {
       if (this.bytes <= this.maxBytes) break;
       this.answers.delete(oldest);
-      this.bytes -= answer.json.length;
+      this.bytes -= answer.byteLength;
     }
     return kept;
   }
