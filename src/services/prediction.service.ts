@@ -198,6 +198,10 @@ export class PredictionService {
       state,
       bills: new Map(rows.map((r) => [r.id, { contentHash: r.content_hash, introducedDate: r.introduced_date, title: r.title, originatingHouse: r.originating_house }])),
     };
+    // A bill's facts also read other bills (its place in the ballot among its session's): new data
+    // can change them while its own content stays the same.
+    this.facts.clear();
+    this.cache.clear();
     return { state, changed: true };
   }
 
