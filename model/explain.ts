@@ -78,6 +78,11 @@ const GROUPS: FactorGroup[] = [
     words: ({ facts }) => (facts.ballotRank ? `drawn ${ordinal(facts.ballotRank)} in the private members' bill ballot` : 'not a ballot bill'),
   },
   {
+    prefixes: ['session_'],
+    words: (_, f) =>
+      `${f.session_after_election ? 'a first session after a general election' : 'a session not after an election'}: about ${plural(Math.round(Math.expm1(f.session_days_left_expected * Math.log1p(800))), 'day')} of it usually left`,
+  },
+  {
     prefixes: ['sitting_share_next_', 'day_of_year_'],
     words: (_, f) => `the calendar ahead: Parliament usually sits about ${Math.round(f.sitting_share_next_30_days * 100)}% of its busiest pace in the next 30 days`,
   },

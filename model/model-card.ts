@@ -37,6 +37,7 @@ const FEATURE_SOURCES: [string, string][] = [
   ['carried_over, days_since_session_start', 'sittings and carry-over motions on or before *d*; the first sitting of the session'],
   ['sitting_share_next_*_days', 'the same window in earlier years, from sitting dates up to the training cutoff'],
   ['day_of_year_*', 'the date itself'],
+  ['session_after_election, session_days_left_expected', 'the sessions begun and ended by *d*: more than 30 days between the previous session’s end and this one’s first sitting (a general election), and the median length of the ended sessions of the same sort minus the days into this one (next_stage_30d’s networks do not read the days left: it cost them AUC)'],
   ['ballot_position, ballot_first_fridays', 'a ballot bill’s place in the order its session’s ballot bills were presented (the Bills API numbered them in that order, the order of the draw; the first seven get the first sitting Fridays): ballot bills introduced on or before its introduction day'],
 ];
 
@@ -155,7 +156,7 @@ export function renderModelCard(input: ModelCardInput): { markdown: string; svgs
   lines.push('- **Seeds still matter**: each output averages a few seeded networks, which narrows but does not remove what the seed changes (see Seed spread); every further member costs a full training at the first start.', '');
   lines.push('## Not done yet (issue 11)', '');
   lines.push('- A discrete-time survival model of the next main stage (weekly hazard, censored bills included) giving ETA and next_stage_30d from one distribution.');
-  lines.push('- Features of the calendar and the queue: days left in the session, private members’ bill Fridays left, time in the current stage by kind, programme and carry-over motions, Lords starters.');
+  lines.push('- Features of the calendar and the queue: private members’ bill Fridays left, time in the current stage by kind, programme and carry-over motions, Lords starters.');
   lines.push('- An ensemble trained after the first start (serve one network at once, switch to the averaged ensemble when its background training ends), to bring the seed spread under the targets without slowing the first start.');
   return { markdown: lines.join('\n') + '\n', svgs };
 }

@@ -3,7 +3,7 @@ import type { BillFacts, BillKind, SessionFact } from './bill-facts';
 import type { BillState, BillStatus } from './bill-state';
 import { calibrateForKind } from './calibration';
 import { daysBetween } from './dates';
-import { divisionMargin, FEATURE_SCHEMA_VERSION, featureVector, kindGroup } from './features';
+import { divisionMargin, FEATURE_SCHEMA_VERSION, featureVector, inputsFor, kindGroup } from './features';
 import { explain, type Explanations } from './explain';
 import { BINARY_OUTPUTS, type BinaryOutput } from './labels';
 import type { ModelArtifact } from './model-artifact';
@@ -70,7 +70,7 @@ export class Predictor {
   }
 
   private probability(output: BinaryOutput, features: number[], group: string): number {
-    return calibrateForKind(ensembleRun(this.nets[output], features), this.artifact.calibration[output], group);
+    return calibrateForKind(ensembleRun(this.nets[output], inputsFor(output, features)), this.artifact.calibration[output], group);
   }
 
   /**

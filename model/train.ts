@@ -2,7 +2,7 @@ import { NeuralNetwork } from 'brain.js';
 import type { SessionFact, TrainingBill } from './bill-facts';
 import { calibrateForKind, fitByKind } from './calibration';
 import { addDays, daysBetween } from './dates';
-import { FEATURE_NAMES, FEATURE_SCHEMA_VERSION, kindGroup } from './features';
+import { FEATURE_NAMES, FEATURE_SCHEMA_VERSION, inputsFor, kindGroup } from './features';
 import { BINARY_OUTPUTS, type BinaryOutput } from './labels';
 import { auc, brier } from './metrics';
 import { ETA_CAP_DAYS, type ModelArtifact } from './model-artifact';
@@ -176,11 +176,11 @@ export function trainModel(data: TrainingData, options: TrainingOptions): ModelA
   const calibrationPeriodMetrics = {} as ModelArtifact['calibrationPeriodMetrics'];
   BINARY_OUTPUTS.forEach((output: BinaryOutput, i) => {
     const usable = (s: Sample) => s.labels[output] !== null && (!FATE_OUTPUTS.has(output) || ended.has(s.sessionId));
-    const rows = fitting.filter(usable).map((s) => ({ input: s.features, output: [s.labels[output]!] }));
+    const rows = fitting.filter(usable).map((s) => ({ input: inputsFor(output, s.features), output: [s.labels[output]!] }));
     sampleCounts[output] = rows.length;
     const nets = Array.from({ length: members }, (_, m) => trainNet(rows, { seed: seed + 100 * m + i, hiddenLayers, iterations, neutral: 0.5 }));
     const held = holdout.filter(usable);
-    const raw = held.map((s) => ensembleRun(nets, s.features));
+    const raw = held.map((s) => ensembleRun(nets, inputsFor(output, s.features)));
     calibration[output] = fitByKind(
       raw,
       held.map((s) => s.labels[output]!),
