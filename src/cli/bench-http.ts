@@ -200,8 +200,8 @@ async function main(): Promise<void> {
         },
         { what: `bare express, 200 connections, ${SOAK_SECONDS} s (the machine's own tail)`, figure: tail(expressAt200), target: 'printed' },
         {
-          what: 'connections Node.js accepts per turn of a busy event loop',
-          figure: `${(await acceptsPerBusyTurn()).toFixed(2)} (200 opened at once, turns kept busy 20 ms: a new connection waits for as many turns as there are connections before it)`,
+          what: 'connections Node.js accepts per busy event-loop turn and socket',
+          figure: `${(await acceptsPerBusyTurn()).toFixed(2)} (200 opened at once, turns kept busy 20 ms; the server listens on ACCEPT_LISTENERS sockets where Node.js has SO_REUSEPORT, on one elsewhere: see its 'listening' log line)`,
           target: 'printed',
         },
         { what: `server RSS after the ${SOAK_SECONDS} s load at 200 connections`, figure: mb(loadedRss), target: 'printed' },
