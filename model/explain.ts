@@ -1,4 +1,4 @@
-import { FEATURE_NAMES } from './features';
+import { FEATURE_NAMES, readsFeature } from './features';
 import type { BillAsOf } from './truncate';
 
 /** One reason for a prediction: what about the bill, and how much it moves the probability. */
@@ -39,7 +39,8 @@ const ordinal = (n: number) => `${n}${n % 100 >= 11 && n % 100 <= 13 ? 'th' : ['
 /** Features that move together, each group one factor a reader can name. */
 interface FactorGroup {
   prefixes: string[];
-  words: (bill: BillAsOf, features: Record<string, number>) => string;
+  /** `reads`: whether the explained output's networks read a feature, so the words name only what they use */
+  words: (bill: BillAsOf, features: Record<string, number>, reads: (feature: string) => boolean) => string;
 }
 
 const GROUPS: FactorGroup[] = [
@@ -79,8 +80,10 @@ const GROUPS: FactorGroup[] = [
   },
   {
     prefixes: ['session_'],
-    words: (_, f) =>
-      `${f.session_after_election ? 'a first session after a general election' : 'a session not after an election'}: about ${plural(Math.round(Math.expm1(f.session_days_left_expected * Math.log1p(800))), 'day')} of it usually left`,
+    words: (_, f, reads) => {
+      const session = f.session_after_election ? 'a first session after a general election' : 'a session not after an election';
+      return reads('session_days_left_expected') ? `${session}: about ${plural(Math.round(Math.expm1(f.session_days_left_expected * Math.log1p(800))), 'day')} of it usually left` : session;
+    },
   },
   {
     prefixes: ['sitting_share_next_', 'day_of_year_'],
@@ -97,9 +100,9 @@ const INDEXES = GROUPS.map((g) => FEATURE_NAMES.flatMap((name, i) => (g.prefixes
  */
 export function explain(bill: BillAsOf, features: number[], typical: readonly number[], predict: (output: ExplainedOutput, features: number[]) => number): Explanations {
   const named = Object.fromEntries(FEATURE_NAMES.map((n, i) => [n, features[i]]));
-  const words = GROUPS.map((g) => g.words(bill, named));
   const result = {} as Explanations;
   for (const output of EXPLAINED_OUTPUTS) {
+    const words = GROUPS.map((g) => g.words(bill, named, (feature) => readsFeature(output, feature)));
     const actual = predict(output, features);
     const factors = GROUPS.map((_, g) => {
       const counterfactual = [...features];

@@ -44,6 +44,15 @@ describe('explanations', () => {
     for (const f of factors) expect(f.factor).toMatch(/^[a-z0-9 ',:%()-]+$/i);
   });
 
+  it("name only what each output's networks read: the session's days left for Royal Assent, not for the next stage", () => {
+    // a model whose every output moves with the session features (the networks of next_stage_30d see the days left as 0)
+    const model = (_: string, x: number[]) => 0.3 + 0.2 * x[at('session_after_election')] + 0.2 * x[at('session_days_left_expected')];
+    const session = features.map((v, i) => (i === at('session_after_election') ? 0 : v));
+    const result = explain(bill, session, typical, model);
+    expect(result.royal_assent[0].factor).toMatch(/^a session not after an election: about \d+ days of it usually left$/);
+    expect(result.next_stage_30d[0].factor).toBe('a session not after an election');
+  });
+
   it('describe the bill as known on the date', () => {
     const model = (_: string, x: number[]) => 0.1 + 0.5 * x[at('progress')];
     const early = features.map((v, i) => (i === at('progress') ? 2 / 12 : v));
