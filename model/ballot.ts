@@ -1,4 +1,5 @@
 import type { BillFacts } from './bill-facts';
+import { pushTo } from './multimap';
 
 /**
  * The private members' bill ballot: the twenty members drawn at the start of a session present
@@ -27,7 +28,7 @@ export function ballotRank(bill: Rankable, others: Iterable<Rankable>): number |
 /** Sets every ballot bill's rank among the given bills (all of its session's ballot bills must be among them). */
 export function assignBallotRanks<T extends BillFacts>(bills: T[]): T[] {
   const bySession = new Map<number, T[]>();
-  for (const b of bills) if (b.kind === 'pmb_ballot') (bySession.get(b.introducedSessionId) ?? bySession.set(b.introducedSessionId, []).get(b.introducedSessionId)!).push(b);
+  for (const b of bills) if (b.kind === 'pmb_ballot') pushTo(bySession, b.introducedSessionId, b);
   for (const b of bills) b.ballotRank = ballotRank(b, bySession.get(b.introducedSessionId) ?? []);
   return bills;
 }

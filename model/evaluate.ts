@@ -9,6 +9,7 @@ import { EVALUATION_STEP_DAYS, samplesOf } from './samples';
 import { SittingCalendar } from './sitting-calendar';
 import { truncateAt } from './truncate';
 import { buildSamples, sessionsKnownAt, type TrainingData, trainModel, type TrainingOptions } from './train';
+import { pushTo } from './multimap';
 
 /** A baseline cell needs this many training samples; below it the kind's rate is used. */
 const MIN_CELL = 20;
@@ -85,7 +86,7 @@ function fitBaselines(training: Sample[]) {
   const etas = new Map<string, number[]>();
   for (const s of training) {
     if (s.labels.timeline_eta === null) continue;
-    for (const key of [`${s.kind}/${s.lastStage}`, s.kind]) (etas.get(key) ?? etas.set(key, []).get(key)!).push(s.labels.timeline_eta);
+    for (const key of [`${s.kind}/${s.lastStage}`, s.kind]) pushTo(etas, key, s.labels.timeline_eta);
   }
   const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)];
   const allEtas = [...training.filter((s) => s.labels.timeline_eta !== null).map((s) => s.labels.timeline_eta!)];

@@ -10,6 +10,7 @@ import { samplesOf, type Sample } from './samples';
 import { seededRandom, withSeededRandom } from './seeded-random';
 import { SittingCalendar } from './sitting-calendar';
 import { billAsOf } from './truncate';
+import { pushTo } from './multimap';
 
 export interface TrainingData {
   bills: TrainingBill[];
@@ -101,9 +102,9 @@ function kindNorms(data: TrainingData, cutoff: string): ModelArtifact['norms'] {
   for (const { facts: all } of byBillId(data.bills)) {
     const { facts, state } = billAsOf(all, cutoff, sessions);
     const sittings = (state.sittings.get('committee:first') ?? 0) + (state.sittings.get('committee:second') ?? 0);
-    if (sittings) (committee.get(facts.kind) ?? committee.set(facts.kind, []).get(facts.kind)!).push(sittings);
+    if (sittings) pushTo(committee, facts.kind, sittings);
     const days = [...new Set(state.mainEvents.map((e) => e.date))];
-    for (let i = 1; i < days.length; i++) (gaps.get(facts.kind) ?? gaps.set(facts.kind, []).get(facts.kind)!).push(daysBetween(days[i - 1], days[i]));
+    for (let i = 1; i < days.length; i++) pushTo(gaps, facts.kind, daysBetween(days[i - 1], days[i]));
   }
   const medians = (m: Map<string, number[]>) => Object.fromEntries([...m].map(([k, v]) => [k, median(v)]));
   return { committeeSittings: medians(committee), mainStageGapDays: medians(gaps) };

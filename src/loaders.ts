@@ -8,6 +8,7 @@ import type { AppError } from './errors';
 import type { RequestQuota } from './quota/request-quota';
 import type { BillService } from './services/bill.service';
 import type { PredictionResult, PredictionService } from './services/prediction.service';
+import { pushTo } from '../model/multimap';
 
 /** One set per request, so batching and caching never cross users or requests. */
 export interface Loaders {
@@ -32,7 +33,7 @@ async function predictionsByKey(predictions: PredictionService, quota: RequestQu
   const byDate = new Map<string, number[]>();
   for (const key of keys) {
     const [id, date] = key.split('@');
-    (byDate.get(date) ?? byDate.set(date, []).get(date)!).push(Number(id));
+    pushTo(byDate, date, Number(id));
   }
   const results = new Map<string, PredictionResult | AppError>();
   for (const [date, ids] of byDate) {

@@ -8,6 +8,7 @@ import { assignBallotRanks, ballotRank } from '../../model/ballot';
 import type { TrainingData } from '../../model/train';
 import type { BillRecord, SessionRecord } from '../ingest/bill-record';
 import { SnapshotSource } from '../ingest/snapshot.source';
+import { pushTo } from '../../model/multimap';
 
 // The only place stored bills become the model's inputs: facts for features, outcomes for labels.
 
@@ -41,7 +42,7 @@ export function trainingBillFromRecord(r: BillRecord): TrainingBill {
 
 function groupBy<T extends { billId: number }>(rows: T[]): Map<number, T[]> {
   const groups = new Map<number, T[]>();
-  for (const row of rows) (groups.get(row.billId) ?? groups.set(row.billId, []).get(row.billId)!).push(row);
+  for (const row of rows) pushTo(groups, row.billId, row);
   return groups;
 }
 
@@ -95,7 +96,7 @@ async function ballotBillsOf(dataSource: DataSource, bills: BillEntity[], all: b
   const bySession = new Map<number, BallotPeer[]>();
   for (const b of peers) {
     const peer = { billId: b.id, kind: b.kind, introducedDate: b.introducedDate, introducedSessionId: b.introducedSessionId };
-    (bySession.get(b.introducedSessionId) ?? bySession.set(b.introducedSessionId, []).get(b.introducedSessionId)!).push(peer);
+    pushTo(bySession, b.introducedSessionId, peer);
   }
   return bySession;
 }

@@ -6,6 +6,7 @@ import { SittingCalendar } from '../../../model/sitting-calendar';
 import { billAsOf } from '../../../model/truncate';
 import { loadSnapshotTrainingData } from '../../../src/services/training-data';
 import { REAL_SNAPSHOT_DIR } from '../../support/fixtures';
+import { pushTo } from '../../../model/multimap';
 
 let bills: TrainingBill[];
 let sessions: SessionFact[];
@@ -36,7 +37,7 @@ describe('ballot rank: a ballot bill’s place in the order its session’s ball
     expect(bill(1415).ballotRank).toBe(4);
     // every session's twenty (or so) ballot bills get the ranks 1, 2, 3 … once each
     const bySession = new Map<number, number[]>();
-    for (const { facts } of bills) if (facts.kind === 'pmb_ballot') (bySession.get(facts.introducedSessionId) ?? bySession.set(facts.introducedSessionId, []).get(facts.introducedSessionId)!).push(facts.ballotRank!);
+    for (const { facts } of bills) if (facts.kind === 'pmb_ballot') pushTo(bySession, facts.introducedSessionId, facts.ballotRank!);
     expect(bySession.size).toBeGreaterThan(10);
     for (const ranks of bySession.values()) expect([...ranks].sort((a, b) => a - b)).toEqual(ranks.map((_, i) => i + 1));
     expect(bills.filter((b) => b.facts.kind !== 'pmb_ballot').every((b) => b.facts.ballotRank === null)).toBe(true);
