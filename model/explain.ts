@@ -41,6 +41,8 @@ interface FactorGroup {
   prefixes: string[];
   /** `reads`: whether the explained output's networks read a feature, so the words name only what they use */
   words: (bill: BillAsOf, features: Record<string, number>, reads: (feature: string) => boolean) => string;
+  /** bills the factor can describe (all when absent): setting it to its typical value must make a bill that could exist */
+  appliesTo?: (bill: BillAsOf) => boolean;
 }
 
 const GROUPS: FactorGroup[] = [
@@ -76,7 +78,9 @@ const GROUPS: FactorGroup[] = [
   { prefixes: ['days_since_session_start'], words: (_, f) => `how far into the session it is (${Math.round(Math.expm1(f.days_since_session_start * Math.log1p(800)))} days)` },
   {
     prefixes: ['ballot_'],
-    words: ({ facts }) => (facts.ballotRank ? `drawn ${ordinal(facts.ballotRank)} in the private members' bill ballot` : 'not a ballot bill'),
+    words: ({ facts }) => `drawn ${ordinal(facts.ballotRank!)} in the private members' bill ballot`,
+    // another kind of bill has no place in the ballot: what its kind does is the kind factor's
+    appliesTo: ({ facts }) => Boolean(facts.ballotRank),
   },
   {
     prefixes: ['session_'],
@@ -102,12 +106,12 @@ export function explain(bill: BillAsOf, features: number[], typical: readonly nu
   const named = Object.fromEntries(FEATURE_NAMES.map((n, i) => [n, features[i]]));
   const result = {} as Explanations;
   for (const output of EXPLAINED_OUTPUTS) {
-    const words = GROUPS.map((g) => g.words(bill, named, (feature) => readsFeature(output, feature)));
     const actual = predict(output, features);
-    const factors = GROUPS.map((_, g) => {
+    const factors = GROUPS.flatMap((group, g) => {
+      if (group.appliesTo && !group.appliesTo(bill)) return [];
       const counterfactual = [...features];
       for (const i of INDEXES[g]) counterfactual[i] = typical[i];
-      return { factor: words[g], effect: Math.round((actual - predict(output, counterfactual)) * 1000) / 1000 };
+      return [{ factor: group.words(bill, named, (feature) => readsFeature(output, feature)), effect: Math.round((actual - predict(output, counterfactual)) * 1000) / 1000 }];
     });
     result[output] = factors
       .filter((f) => f.effect !== 0)

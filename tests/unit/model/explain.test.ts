@@ -53,6 +53,16 @@ describe('explanations', () => {
     expect(result.next_stage_30d[0].factor).toBe('a session not after an election');
   });
 
+  it('say nothing of a ballot place for a bill that is not a ballot bill, and name the place of one that is', () => {
+    // a model that reads only the ballot features
+    const model = (_: string, x: number[]) => 0.2 + 0.3 * x[at('ballot_position')] + 0.1 * x[at('ballot_first_fridays')];
+    const unballoted = features.map((v, i) => (FEATURE_NAMES[i].startsWith('ballot_') ? 0 : v));
+    expect(explain(bill, unballoted, typical, model).royal_assent).toEqual([]);
+    const drawn = billAsOf({ ...facts, kind: 'pmb_ballot', ballotRank: 3 }, '2020-02-01', [{ id: 35, startDate: '2019-12-19', endDate: null }]);
+    const placed = features.map((v, i) => (FEATURE_NAMES[i].startsWith('ballot_') ? 0.9 : v));
+    expect(explain(drawn, placed, typical, model).royal_assent[0].factor).toBe("drawn 3rd in the private members' bill ballot");
+  });
+
   it('describe the bill as known on the date', () => {
     const model = (_: string, x: number[]) => 0.1 + 0.5 * x[at('progress')];
     const early = features.map((v, i) => (i === at('progress') ? 2 / 12 : v));
