@@ -1,5 +1,4 @@
 import type { BillFacts } from './bill-facts';
-import { pushTo } from './multimap';
 
 /**
  * The private members' bill ballot: the twenty members drawn at the start of a session present
@@ -13,7 +12,7 @@ export const BALLOT_SLOTS = 20;
 /** ballot positions that get one of the first sitting Fridays for second reading */
 export const BALLOT_FIRST_FRIDAYS = 7;
 
-type Rankable = Pick<BillFacts, 'billId' | 'kind' | 'introducedDate' | 'introducedSessionId'>;
+export type Rankable = Pick<BillFacts, 'billId' | 'kind' | 'introducedDate' | 'introducedSessionId'>;
 
 const before = (a: Rankable, b: Rankable) => a.introducedDate! < b.introducedDate! || (a.introducedDate === b.introducedDate && a.billId < b.billId);
 
@@ -27,8 +26,7 @@ export function ballotRank(bill: Rankable, others: Iterable<Rankable>): number |
 
 /** Sets every ballot bill's rank among the given bills (all of its session's ballot bills must be among them). */
 export function assignBallotRanks<T extends BillFacts>(bills: T[]): T[] {
-  const bySession = new Map<number, T[]>();
-  for (const b of bills) if (b.kind === 'pmb_ballot') pushTo(bySession, b.introducedSessionId, b);
-  for (const b of bills) b.ballotRank = ballotRank(b, bySession.get(b.introducedSessionId) ?? []);
+  const ballot = bills.filter((b) => b.kind === 'pmb_ballot');
+  for (const b of bills) b.ballotRank = ballotRank(b, ballot);
   return bills;
 }

@@ -4,7 +4,7 @@ import { BillEntity } from '../../entities/bill.entity';
 import { DivisionEntity } from '../../entities/division.entity';
 import { ParliamentarySessionEntity } from '../../entities/parliamentary-session.entity';
 import type { BillFacts, House, SessionFact, TrainingBill } from '../../model/bill-facts';
-import { assignBallotRanks, ballotRank } from '../../model/ballot';
+import { assignBallotRanks, ballotRank, type Rankable } from '../../model/ballot';
 import type { TrainingData } from '../../model/train';
 import type { BillRecord, SessionRecord } from '../ingest/bill-record';
 import { SnapshotSource } from '../ingest/snapshot.source';
@@ -76,7 +76,7 @@ export async function loadBillFacts(dataSource: DataSource, ids?: number[]): Pro
           stages: (stagesOf.get(bill.id) ?? []).map((s) => ({ seq: s.seq, stage: s.stage, house: s.house, dates: s.sittingDates })),
           divisions: (divisionsOf.get(bill.id) ?? []).map((d) => ({ date: d.date, ayes: d.ayes, noes: d.noes })),
           withdrawnDate: bill.withdrawnDate,
-          ballotRank: ballotRank({ billId: bill.id, kind: bill.kind, introducedDate: bill.introducedDate, introducedSessionId: bill.introducedSessionId }, ballotPeers.get(bill.introducedSessionId) ?? []),
+          ballotRank: ballotRank(rankable(bill), ballotPeers),
         },
       },
     ]),
@@ -84,21 +84,15 @@ export async function loadBillFacts(dataSource: DataSource, ids?: number[]): Pro
   return result;
 }
 
-type BallotPeer = Pick<BillFacts, 'billId' | 'kind' | 'introducedDate' | 'introducedSessionId'>;
+const rankable = (b: BillEntity): Rankable => ({ billId: b.id, kind: b.kind, introducedDate: b.introducedDate, introducedSessionId: b.introducedSessionId });
 
-/** The ballot bills of the sessions of the given ballot bills (from `bills` itself when it holds every bill), by session. */
-async function ballotBillsOf(dataSource: DataSource, bills: BillEntity[], all: boolean): Promise<Map<number, BallotPeer[]>> {
-  const sessions = [...new Set(bills.filter((b) => b.kind === 'pmb_ballot').map((b) => b.introducedSessionId))];
-  if (!sessions.length) return new Map();
-  const peers = all
-    ? bills.filter((b) => b.kind === 'pmb_ballot')
-    : await dataSource.getRepository(BillEntity).createQueryBuilder('b').select(['b.id', 'b.kind', 'b.introducedDate', 'b.introducedSessionId']).where('b.kind = :kind AND b.introducedSessionId = ANY(:sessions)', { kind: 'pmb_ballot', sessions }).getMany();
-  const bySession = new Map<number, BallotPeer[]>();
-  for (const b of peers) {
-    const peer = { billId: b.id, kind: b.kind, introducedDate: b.introducedDate, introducedSessionId: b.introducedSessionId };
-    pushTo(bySession, b.introducedSessionId, peer);
-  }
-  return bySession;
+/** The ballot bills a given bill's rank counts among: those of the given ballot bills' sessions (from `bills` itself when it holds every bill). */
+async function ballotBillsOf(dataSource: DataSource, bills: BillEntity[], all: boolean): Promise<Rankable[]> {
+  const ballot = bills.filter((b) => b.kind === 'pmb_ballot');
+  if (all || !ballot.length) return ballot.map(rankable);
+  const sessions = [...new Set(ballot.map((b) => b.introducedSessionId))];
+  const peers = await dataSource.getRepository(BillEntity).createQueryBuilder('b').select(['b.id', 'b.kind', 'b.introducedDate', 'b.introducedSessionId']).where('b.kind = :kind AND b.introducedSessionId = ANY(:sessions)', { kind: 'pmb_ballot', sessions }).getMany();
+  return peers.map(rankable);
 }
 
 export async function loadSessionFacts(dataSource: DataSource): Promise<SessionFact[]> {
