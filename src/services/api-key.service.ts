@@ -9,9 +9,14 @@ import type { AccountService } from './account.service';
 /** Keys look like `bp_<8 hex>_<43 base64url>`: the first part is the stored prefix, the whole is hashed. */
 const KEY_PATTERN = /^(bp_[0-9a-f]{8})_[A-Za-z0-9_-]{43}$/;
 
-// Every request hashes the key it presents: crypto.hash (Node.js 20.12+) does it in a third of createHash's time.
-const sha256: (value: string) => Buffer =
-  typeof hash === 'function' ? (value) => hash('sha256', value, 'buffer') : (value) => createHash('sha256').update(value).digest();
+/**
+ * The SHA-256 of a presented credential (an API key, a dashboard session token): what is stored
+ * and looked up, never the credential itself. Every authenticated request computes one:
+ * crypto.hash (Node.js 20.12+) does it in a third of createHash's time.
+ */
+export const credentialDigest: (credential: string) => Buffer =
+  typeof hash === 'function' ? (credential) => hash('sha256', credential, 'buffer') : (credential) => createHash('sha256').update(credential).digest();
+
 
 export interface AuthenticatedUser {
   accountId: number;
@@ -115,7 +120,7 @@ export class ApiKeyService {
     }
     const prefix = `bp_${randomBytes(4).toString('hex')}`;
     const apiKey = `${prefix}_${randomBytes(32).toString('base64url')}`;
-    const saved = await this.repo.save({ accountId: account.id, name: (name as string | undefined) ?? null, prefix, secretHash: sha256(apiKey).toString('hex') });
+    const saved = await this.repo.save({ accountId: account.id, name: (name as string | undefined) ?? null, prefix, secretHash: credentialDigest(apiKey).toString('hex') });
     this.unknown.clear();
     return { api_key: apiKey, prefix, id: saved.id };
   }
@@ -205,7 +210,7 @@ export class ApiKeyService {
   private lastDigest = { presented: '', digest: '' };
 
   private digestOf(presented: string): string {
-    if (this.lastDigest.presented !== presented) this.lastDigest = { presented, digest: sha256(presented).toString('hex') };
+    if (this.lastDigest.presented !== presented) this.lastDigest = { presented, digest: credentialDigest(presented).toString('hex') };
     return this.lastDigest.digest;
   }
 
@@ -287,7 +292,7 @@ export class ApiKeyService {
     )) as { id: number; secret_hash: string; revoked: boolean; last_used_at: Date | string | null; account_id: number | null; email: string; tier: Tier }[];
     if (!key) return { user: null, prefixExists: false };
     // The prefix only finds the row; the secret is checked by its hash, in constant time.
-    if (!timingSafeEqual(sha256(presented), Buffer.from(key.secret_hash, 'hex')) || key.revoked) return { user: null, prefixExists: true };
+    if (!timingSafeEqual(credentialDigest(presented), Buffer.from(key.secret_hash, 'hex')) || key.revoked) return { user: null, prefixExists: true };
     if (key.account_id === null) return { user: null, prefixExists: true };
     const lastUsed = key.last_used_at === null ? null : new Date(key.last_used_at).getTime();
     if (lastUsed === null || Date.now() - lastUsed > LAST_USED_RESOLUTION_MS) this.noteUse(key.id);

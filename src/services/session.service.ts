@@ -1,10 +1,10 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { AccountEntity } from '../../entities/account.entity';
 import { DashboardSessionEntity } from '../../entities/dashboard-session.entity';
 import { AppError } from '../errors';
 import { type AccountService, type AccountView, accountView, parseEmail } from './account.service';
-import type { AuthenticatedUser } from './api-key.service';
+import { type AuthenticatedUser, credentialDigest } from './api-key.service';
 import { LoginThrottle } from './login-throttle';
 import { decoyHash, hashPassword, PASSWORD_COST, parseNewPassword, type ScryptCost, verifyPassword } from './password';
 
@@ -24,7 +24,7 @@ export interface IssuedSession {
   expiresAt: Date;
 }
 
-const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
+const tokenHash = (token: string) => credentialDigest(token).toString('hex');
 
 /**
  * Dashboard accounts and their browser sessions: sign-up (a new account is Free), log-in with
