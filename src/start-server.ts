@@ -186,6 +186,7 @@ export async function startServer(config: Config, logger: Logger, options: { tra
   });
   services.webhooksQueued.on(() => deliveries.wake());
   await deliveries.start();
+  services.webhookHandoff.attach(deliveries);
 
   let closing: Promise<void> | null = null;
   const close = () =>

@@ -5,6 +5,7 @@ import type { ServiceEvent } from '../events/event';
 import { createLogger } from '../logger';
 import { newEventId, WebhookService } from '../services/webhook.service';
 import { DeliveryWorker } from '../webhooks/delivery-worker';
+import { OutboxHandoff } from '../webhooks/handoff';
 import { webhookOutbox } from '../webhooks/outbox';
 import { loadSecretBox } from '../webhooks/secret-box';
 import { WakeSignal } from '../webhooks/wake-signal';
@@ -17,6 +18,8 @@ import { monotonicMs, startReceiver } from './bench-webhook-receiver';
  * not assertions. The receiver runs in a child process (src/cli/bench-webhook-receiver.ts), or in
  * this one with BENCH_RECEIVER=in-process (how the figures before 2026-11-24 23:40 UTC were taken).
  * PGlite runs its queries on this thread: BENCH_POSTGRES_URL=postgres://… measures on PostgreSQL instead.
+ * The outbox hands its rows to the worker after the commit, as in the server; BENCH_HANDOFF=off
+ * leaves them to be claimed from the database (the only way before 2026-11-25).
  */
 const ENDPOINTS = Number(process.env.BENCH_WEBHOOK_ENDPOINTS ?? 1_000);
 const PER_ACCOUNT = 10;
@@ -45,7 +48,8 @@ async function main(): Promise<void> {
   const now = () => new Date();
   const queued = new WakeSignal();
   const webhooks = new WebhookService(db.dataSource, loadSecretBox({}), { allowPrivate: true }, now);
-  const outbox = webhookOutbox({ now, written: () => queued.emit() });
+  const handoff = new OutboxHandoff();
+  const outbox = webhookOutbox({ now, written: () => queued.emit(), handoff });
 
   const receiver = await startReceiver(process.env.BENCH_RECEIVER === 'in-process');
   const { port } = receiver;
@@ -58,6 +62,7 @@ async function main(): Promise<void> {
   const worker = new DeliveryWorker(db.dataSource, { urlPolicy: { allowPrivate: true }, secretsFor: (endpoint, at) => webhooks.signingSecrets(endpoint, at), embedded: db.kind === 'pglite', logger });
   queued.on(() => worker.wake());
   await worker.start();
+  if (process.env.BENCH_HANDOFF !== 'off') handoff.attach(worker);
 
   const round = async (events: number) => {
     const expected = events * ENDPOINTS;
@@ -66,6 +71,9 @@ async function main(): Promise<void> {
     const refreshStarted = monotonicMs();
     await db.dataSource.transaction((manager) => outbox(manager, batch));
     const committed = monotonicMs();
+    // what the event log does once the emitter's transaction has committed (src/services/index.ts)
+    handoff.committed(batch);
+    queued.emit();
     const cpuAtCommit = process.cpuUsage();
     const arrivals = await arrived;
     // this process's CPU (all its threads) from the commit to the last arrival (the receiver's once it answered, in-process)

@@ -13,11 +13,12 @@ export class EventLog {
     private readonly sinks: readonly EventSink[],
     private readonly bus: EventBus,
     /**
-     * Told once the emitter's transaction has committed (the webhook worker's wake): a sink's rows
-     * are visible to other sessions only then, so a look made on the sink's own signal, inside the
-     * transaction, finds nothing on PostgreSQL and the rows waited for the next look.
+     * Told once the emitter's transaction has committed, with its events (the webhook worker's wake,
+     * and the outbox rows handed to it): a sink's rows are visible to other sessions only then, so
+     * a look made on the sink's own signal, inside the transaction, finds nothing on PostgreSQL and
+     * the rows waited for the next look.
      */
-    private readonly committed: () => void = () => undefined,
+    private readonly committed: (events: readonly ServiceEvent[]) => void = () => undefined,
   ) {}
 
   /** Records `events` of the service day `serviceDay` in `manager`'s transaction; a sink that throws rolls it back. */
@@ -33,7 +34,7 @@ export class EventLog {
 
   /** Sends recorded events to their live receivers: only after the transaction that recorded them committed. */
   publish(events: readonly ServiceEvent[]): void {
-    if (events.length) this.committed();
+    if (events.length) this.committed(events);
     this.bus.publish(events);
   }
 }

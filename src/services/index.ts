@@ -22,6 +22,7 @@ import { createEventBus, type EventBus } from '../events/bus';
 import type { EventSink } from '../events/event';
 import { EventLog } from '../events/event-log';
 import { EventRefresh } from '../jobs/refresh';
+import { OutboxHandoff } from '../webhooks/handoff';
 import { webhookOutbox } from '../webhooks/outbox';
 import { loadSecretBox, type SecretBox } from '../webhooks/secret-box';
 import type { UrlPolicy } from '../webhooks/url-safety';
@@ -51,6 +52,8 @@ export interface Services {
   webhookOutbox: EventSink;
   /** raised when deliveries were queued (the delivery worker listens) */
   webhooksQueued: WakeSignal;
+  /** the outbox's rows for this process's delivery worker, handed over after their commit (the worker attaches itself) */
+  webhookHandoff: OutboxHandoff;
   /** webhook attempts by outcome, counted by the delivery worker (for /metrics) */
   webhookDeliveryCounts: DeliveryCounts;
   /** the bus events travel on after their refresh commits */
@@ -93,9 +96,13 @@ export function createServices({ trainingOptions, redisUrl, now, burstLimit, emb
   const realNow = now ?? (() => new Date());
   const webhooksQueued = new WakeSignal();
   const secretBox = webhooks?.secretBox ?? loadSecretBox({});
-  const outbox = webhookOutbox({ now: realNow, written: () => webhooksQueued.emit() });
+  const webhookHandoff = new OutboxHandoff();
+  const outbox = webhookOutbox({ now: realNow, written: () => webhooksQueued.emit(), handoff: webhookHandoff });
   const eventBus = createEventBus({ redisUrl, channel: eventChannel });
-  const events = new EventLog([outbox, ...eventSinks], eventBus, () => webhooksQueued.emit());
+  const events = new EventLog([outbox, ...eventSinks], eventBus, (committed) => {
+    webhookHandoff.committed(committed);
+    webhooksQueued.emit();
+  });
   const alerts = new AlertService(deps.dataSource, watchlists, predictions, events);
   const refresh = new EventRefresh(deps.dataSource, predictions, models, alerts, deps.clock, { postgres: !embeddedDatabase, events, logger: deps.logger, now });
   const quotas = new QuotaService(deps.dataSource, { redisUrl, embedded: embeddedDatabase, readiness: deps.readiness, logger: deps.logger }, now);
@@ -116,6 +123,7 @@ export function createServices({ trainingOptions, redisUrl, now, burstLimit, emb
     webhooks: new WebhookService(deps.dataSource, secretBox, webhooks?.urlPolicy ?? { allowPrivate: false }, realNow, () => webhooksQueued.emit()),
     webhookOutbox: outbox,
     webhooksQueued,
+    webhookHandoff,
     webhookDeliveryCounts: newDeliveryCounts(),
     eventBus,
     refresh,

@@ -1,6 +1,8 @@
 import type { DataSource } from 'typeorm';
 import { isConnectionFailure } from '../db/connection-failure';
 import type { Logger } from '../logger';
+import type { ClaimedDelivery, HandoffReceiver, Preclaim } from './handoff';
+import { CLAIM_DUE, HAND_BACK, RECORD_DELIVERED } from './delivery-queries';
 import { DISABLE_AFTER_FAILING_MS, retryDelayMs } from './retry-schedule';
 import { ATTEMPT_TIMEOUT_MS, type AttemptOutcome, type AttemptResult, postWebhook } from './send';
 import { signedHeaders } from './signing';
@@ -29,17 +31,11 @@ const STOP_GRACE_MS = 2_000;
 export type DeliveryCounts = Record<AttemptOutcome | 'failed_for_good', number>;
 export const newDeliveryCounts = (): DeliveryCounts => ({ delivered: 0, http_error: 0, timeout: 0, network_error: 0, refused_address: 0, aborted: 0, failed_for_good: 0 });
 
-interface Claimed {
-  id: number;
-  endpoint_id: number;
-  event_id: string;
-  body: string;
-  attempt: number;
-  url: string;
-  secret_sealed: string;
-  previous_secret_sealed: string | null;
-  previous_secret_expires_at: Date | null;
-}
+type Claimed = ClaimedDelivery;
+/** Rows handed over in memory (OutboxHandoff) held at most, per slot: past that the outbox writes rows due, for any instance. */
+const HELD_PER_SLOT = 10;
+/** A held row is sent only if its attempt can end this long before its claim lapses; else it is handed back. */
+const HELD_MARGIN_MS = 1_000;
 
 export interface DeliveryWorkerOptions {
   urlPolicy: UrlPolicy;
@@ -66,7 +62,7 @@ export interface DeliveryWorkerOptions {
  * done only on a 2xx; otherwise it waits its retry, and fails after the last. An endpoint whose
  * every attempt failed for 3 days is disabled with the reason.
  */
-export class DeliveryWorker {
+export class DeliveryWorker implements HandoffReceiver {
   private readonly inFlight = new Map<number, Promise<void>>();
   /** Attempts per endpoint whose request is under way (recording its outcome comes after, and holds no slot). */
   private readonly busy = new Map<number, number>();
@@ -82,6 +78,9 @@ export class DeliveryWorker {
   private started = false;
   private stopping = false;
   private readonly counts: DeliveryCounts;
+  /** Rows handed over after their commit, claimed, waiting for a slot: per endpoint in order, endpoints in turn. */
+  private readonly held = new Map<number, { row: Claimed; claimedAt: number }[]>();
+  private heldCount = 0;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -132,6 +131,7 @@ export class DeliveryWorker {
 
   private async poll(): Promise<void> {
     this.timer = null;
+    if (this.heldCount) this.dropExpiredHeld();
     this.polling = this.claimAndSend()
       .then((full) => {
         if (full) this.again = true;
@@ -153,38 +153,15 @@ export class DeliveryWorker {
   private async claimAndSend(): Promise<boolean> {
     const total = this.options.total ?? TOTAL_CONCURRENCY;
     // outcomes waiting to be written count too, once there are as many as the slots: the database sets the pace
-    const free = Math.min(total - this.requestsUnderWay, 2 * total - this.inFlight.size);
+    // rows held in memory are due too, and go first
+    const free = Math.min(total - this.requestsUnderWay, 2 * total - this.inFlight.size) - this.heldCount;
     if (free <= 0 || this.stopping) return false;
     const now = this.now();
     const perEndpoint = this.options.perEndpoint ?? PER_ENDPOINT_CONCURRENCY;
     const saturated = [...this.busy].filter(([, n]) => n >= perEndpoint).map(([id]) => id);
     const partly = [...this.busy].filter(([, n]) => n < perEndpoint);
     const raw = (await this.dataSource.query(
-      // The window ranks only the oldest due rows of endpoints with a free slot (a bounded set, whatever
-      // the backlog); each endpoint gets its free slots at most. The locking select re-checks the row.
-      `WITH claimed AS (
-         UPDATE webhook_delivery d SET attempt = d.attempt + 1, claimed_at = $1, next_attempt_at = $2
-          WHERE d.id IN (
-            SELECT id FROM webhook_delivery
-             WHERE id IN (
-               SELECT ranked.id FROM (
-                 SELECT q.id, q.next_attempt_at,
-                        row_number() OVER (PARTITION BY q.endpoint_id ORDER BY q.next_attempt_at, q.id) AS n,
-                        $4::int - coalesce(b.n, 0) AS slots
-                   FROM (SELECT q.id, q.endpoint_id, q.next_attempt_at
-                           FROM webhook_delivery q JOIN webhook_endpoint e ON e.id = q.endpoint_id AND e.active
-                          WHERE q.status = 'pending' AND q.next_attempt_at <= $1 AND q.endpoint_id <> ALL($5::int[])
-                          ORDER BY q.next_attempt_at, q.id
-                          LIMIT $8) q
-                   LEFT JOIN unnest($6::int[], $7::int[]) AS b(endpoint_id, n) ON b.endpoint_id = q.endpoint_id) ranked
-                WHERE ranked.n <= ranked.slots
-                ORDER BY ranked.next_attempt_at, ranked.id
-                LIMIT $3)
-               AND status = 'pending' AND next_attempt_at <= $1
-             FOR UPDATE SKIP LOCKED)
-         RETURNING d.id, d.endpoint_id, d.event_id, d.body, d.attempt)
-       SELECT c.*, e.url, e.secret_sealed, e.previous_secret_sealed, e.previous_secret_expires_at
-         FROM claimed c JOIN webhook_endpoint e ON e.id = c.endpoint_id`,
+      CLAIM_DUE,
       [now, new Date(now.getTime() + CLAIM_MS), free, perEndpoint, saturated, partly.map(([id]) => id), partly.map(([, n]) => n), free * CANDIDATES_PER_SLOT],
     )) as Claimed[];
     for (const row of raw) this.send(row);
@@ -207,6 +184,7 @@ export class DeliveryWorker {
       const left = (this.busy.get(row.endpoint_id) ?? 1) - 1;
       if (left > 0) this.busy.set(row.endpoint_id, left);
       else this.busy.delete(row.endpoint_id);
+      if (this.heldCount) this.sendHeld();
       // a slot is free: anything due for this endpoint may go soon
       this.schedule(RECLAIM_WAIT_MS);
     };
@@ -279,12 +257,7 @@ export class DeliveryWorker {
     if (!batch.length) return;
     this.dataSource
       .query(
-        `WITH done AS (
-           UPDATE webhook_delivery d SET status = 'delivered', claimed_at = NULL, last_attempt_at = v.at, last_status_code = v.code, last_error = NULL, last_duration_ms = v.ms
-             FROM unnest($1::int[], $2::int[], $3::timestamptz[], $4::int[], $5::int[]) AS v(id, attempt, at, code, ms)
-            WHERE d.id = v.id AND d.attempt = v.attempt AND d.claimed_at IS NOT NULL
-           RETURNING d.endpoint_id)
-         UPDATE webhook_endpoint SET failing_since = NULL WHERE id IN (SELECT endpoint_id FROM done) AND failing_since IS NOT NULL`,
+        RECORD_DELIVERED,
         [batch.map((b) => b.row.id), batch.map((b) => b.row.attempt), batch.map((b) => b.at), batch.map((b) => b.result.statusCode), batch.map((b) => b.result.durationMs)],
       )
       .then(
@@ -304,6 +277,86 @@ export class DeliveryWorker {
     this.options.logger.warn({ endpoint: endpointId, since }, 'webhook endpoint disabled: every attempt failed for 3 days');
   }
 
+  /** Rows the outbox may write claimed by this worker (held in memory after their commit, up to HELD_PER_SLOT a slot). */
+  preclaim(count: number): Preclaim | null {
+    if (!this.started || this.stopping) return null;
+    const room = Math.min(count, (this.options.total ?? TOTAL_CONCURRENCY) * HELD_PER_SLOT - this.heldCount);
+    if (room <= 0) return null;
+    const at = this.now();
+    return { at, until: new Date(at.getTime() + CLAIM_MS), count: room };
+  }
+
+  /** Rows written claimed by `preclaim`, their transaction committed: sent as slots allow, with no claim query. */
+  accept(rows: Claimed[], claimedAt: Date): void {
+    if (this.stopping) return this.handBack(rows);
+    const at = claimedAt.getTime();
+    for (const row of rows) {
+      const queue = this.held.get(row.endpoint_id);
+      if (queue) queue.push({ row, claimedAt: at });
+      else this.held.set(row.endpoint_id, [{ row, claimedAt: at }]);
+    }
+    this.heldCount += rows.length;
+    this.sendHeld();
+  }
+
+  /** Held rows claimed before this are not sent: their attempt might still run when the claim lapses and another instance takes them. */
+  private heldDeadline(): number {
+    return this.now().getTime() - (CLAIM_MS - (this.options.timeoutMs ?? ATTEMPT_TIMEOUT_MS) - HELD_MARGIN_MS);
+  }
+
+  /** Sends held rows while slots are free, an endpoint's rows in order and endpoints in turn; expired ones are handed back. */
+  private sendHeld(): void {
+    const total = this.options.total ?? TOTAL_CONCURRENCY;
+    const perEndpoint = this.options.perEndpoint ?? PER_ENDPOINT_CONCURRENCY;
+    const deadline = this.heldDeadline();
+    const expired: Claimed[] = [];
+    for (const [endpointId, queue] of this.held) {
+      if (this.stopping || this.requestsUnderWay >= total || this.inFlight.size >= 2 * total) break;
+      if ((this.busy.get(endpointId) ?? 0) >= perEndpoint) continue;
+      const next = queue.shift()!;
+      this.heldCount -= 1;
+      this.held.delete(endpointId);
+      if (queue.length) this.held.set(endpointId, queue); // to the back: the loop comes to it again after the others
+      if (next.claimedAt < deadline) expired.push(next.row);
+      else this.send(next.row);
+    }
+    if (expired.length) this.handBack(expired);
+  }
+
+  /** Held rows whose claim is too old to send under: handed back (from poll, so none waits for a slot until its claim lapses). */
+  private dropExpiredHeld(): void {
+    const deadline = this.heldDeadline();
+    const expired: Claimed[] = [];
+    for (const [endpointId, queue] of this.held) {
+      const keep = queue.filter((h) => h.claimedAt >= deadline);
+      if (keep.length === queue.length) continue;
+      for (const h of queue) if (h.claimedAt < deadline) expired.push(h.row);
+      if (keep.length) this.held.set(endpointId, keep);
+      else this.held.delete(endpointId);
+    }
+    this.heldCount -= expired.length;
+    if (expired.length) this.handBack(expired);
+  }
+
+  private readonly handingBack = new Set<Promise<void>>();
+
+  /** Claimed rows this worker will not send: the claim undone (due at once, the attempt not counted) unless it lapsed and another took it. */
+  private handBack(rows: Claimed[]): void {
+    const done = this.dataSource
+      .query(
+        HAND_BACK,
+        [rows.map((r) => r.id), rows.map((r) => r.attempt), this.now()],
+      )
+      .then(
+        () => this.schedule(0),
+        (error: Error) => {
+          if (!isConnectionFailure(error)) this.options.logger.error({ err: error }, 'webhook delivery: could not hand back claimed rows (they are sent when their claims lapse)');
+        },
+      )
+      .finally(() => this.handingBack.delete(done));
+    this.handingBack.add(done);
+  }
+
   /** Claims and sends what is due now, and waits for those attempts (tests, and a last pass). */
   async runDue(): Promise<void> {
     while (!this.stopping && (await this.claimAndSend())) await Promise.all(this.inFlight.values());
@@ -314,6 +367,10 @@ export class DeliveryWorker {
   async stop(graceMs = STOP_GRACE_MS): Promise<void> {
     this.stopping = true;
     if (this.timer) clearTimeout(this.timer);
+    const held = [...this.held.values()].flatMap((queue) => queue.map((h) => h.row));
+    this.held.clear();
+    this.heldCount = 0;
+    if (held.length) this.handBack(held);
     await this.polling;
     const all = Promise.all(this.inFlight.values());
     let grace: NodeJS.Timeout | undefined;
@@ -321,6 +378,7 @@ export class DeliveryWorker {
     clearTimeout(grace);
     for (const abort of this.aborts) abort.abort();
     await all;
+    await Promise.all(this.handingBack);
   }
 
   /** Attempts under way now (their requests, or the writing of their outcomes). */

@@ -1,0 +1,44 @@
+/** The delivery worker's statements on the outbox (src/webhooks/delivery-worker.ts). */
+
+/**
+ * Claims due rows: $1 now, $2 the claim's lapse, $3 how many, $4 slots per endpoint, $5 endpoints
+ * with no free slot, $6/$7 endpoints with some busy and how many, $8 candidates looked at. The
+ * window ranks only the oldest due rows of endpoints with a free slot (a bounded set, whatever the
+ * backlog); each endpoint gets its free slots at most. The locking select re-checks the row.
+ */
+export const CLAIM_DUE = `WITH claimed AS (
+         UPDATE webhook_delivery d SET attempt = d.attempt + 1, claimed_at = $1, next_attempt_at = $2
+          WHERE d.id IN (
+            SELECT id FROM webhook_delivery
+             WHERE id IN (
+               SELECT ranked.id FROM (
+                 SELECT q.id, q.next_attempt_at,
+                        row_number() OVER (PARTITION BY q.endpoint_id ORDER BY q.next_attempt_at, q.id) AS n,
+                        $4::int - coalesce(b.n, 0) AS slots
+                   FROM (SELECT q.id, q.endpoint_id, q.next_attempt_at
+                           FROM webhook_delivery q JOIN webhook_endpoint e ON e.id = q.endpoint_id AND e.active
+                          WHERE q.status = 'pending' AND q.next_attempt_at <= $1 AND q.endpoint_id <> ALL($5::int[])
+                          ORDER BY q.next_attempt_at, q.id
+                          LIMIT $8) q
+                   LEFT JOIN unnest($6::int[], $7::int[]) AS b(endpoint_id, n) ON b.endpoint_id = q.endpoint_id) ranked
+                WHERE ranked.n <= ranked.slots
+                ORDER BY ranked.next_attempt_at, ranked.id
+                LIMIT $3)
+               AND status = 'pending' AND next_attempt_at <= $1
+             FOR UPDATE SKIP LOCKED)
+         RETURNING d.id, d.endpoint_id, d.event_id, d.body, d.attempt)
+       SELECT c.*, e.url, e.secret_sealed, e.previous_secret_sealed, e.previous_secret_expires_at
+         FROM claimed c JOIN webhook_endpoint e ON e.id = c.endpoint_id`;
+
+/** Writes a batch of successes ($1…$5: id, attempt, at, status code, ms) and clears their endpoints' failing_since. */
+export const RECORD_DELIVERED = `WITH done AS (
+           UPDATE webhook_delivery d SET status = 'delivered', claimed_at = NULL, last_attempt_at = v.at, last_status_code = v.code, last_error = NULL, last_duration_ms = v.ms
+             FROM unnest($1::int[], $2::int[], $3::timestamptz[], $4::int[], $5::int[]) AS v(id, attempt, at, code, ms)
+            WHERE d.id = v.id AND d.attempt = v.attempt AND d.claimed_at IS NOT NULL
+           RETURNING d.endpoint_id)
+         UPDATE webhook_endpoint SET failing_since = NULL WHERE id IN (SELECT endpoint_id FROM done) AND failing_since IS NOT NULL`;
+
+/** Undoes claims ($1 ids, $2 the attempt each was claimed as; due at $3), unless a claim lapsed and another instance took the row. */
+export const HAND_BACK = `UPDATE webhook_delivery d SET attempt = d.attempt - 1, claimed_at = NULL, next_attempt_at = $3
+           FROM unnest($1::int[], $2::int[]) AS v(id, attempt)
+          WHERE d.id = v.id AND d.attempt = v.attempt AND d.claimed_at IS NOT NULL AND d.status = 'pending'`;
