@@ -116,3 +116,24 @@ it('hands back what it holds on stop, and what it held too long to send before t
   expect(r.received).toHaveLength(1);
   expect((await rows()).every((d) => d.status === 'pending' && d.attempt === 0 && d.claimed_at === null)).toBe(true);
 });
+
+it('leaves the rows it was handed to itself: another worker’s claims (another instance) skip them, and each is sent once', async () => {
+  const r = await receiver(200);
+  await endpointFor(r.url);
+  await endpointFor(r.url);
+  await attachedWorker();
+  const other = new DeliveryWorker(t.services.dataSource, { urlPolicy: { allowPrivate: true }, secretsFor: (endpoint, at) => t.services.webhooks.signingSecrets(endpoint, at), embedded: false, logger: t.services.logger });
+  const events = [event('evt_h6')];
+  await t.services.dataSource.transaction((manager) => t.services.webhookOutbox(manager, events));
+  await other.runDue();
+  expect(r.received).toHaveLength(0);
+  t.services.webhookHandoff.committed(events);
+  await r.receivedAtLeast(2);
+  await other.runDue();
+  await settle();
+  expect(r.received.map((d) => d.headers['webhook-id'])).toEqual(['evt_h6', 'evt_h6']);
+  expect((await rows()).map((d) => [d.status, d.attempt])).toEqual([
+    ['delivered', 1],
+    ['delivered', 1],
+  ]);
+});
