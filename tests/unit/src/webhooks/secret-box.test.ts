@@ -22,6 +22,16 @@ describe('webhook secrets at rest', () => {
     expect(() => box.open(parts.join('.'))).toThrow();
   });
 
+  it('are opened once and then kept opened; a changed value is opened anew and still refused', () => {
+    const box = new SecretBox(randomBytes(32));
+    const sealed = box.seal('whsec_ab');
+    expect(box.open(sealed)).toBe('whsec_ab');
+    expect(box.open(sealed)).toBe('whsec_ab');
+    const parts = sealed.split('.');
+    parts[4] = Buffer.from('whsec_ac').toString('base64');
+    expect(() => box.open(parts.join('.'))).toThrow();
+  });
+
   it('keep their key in a file of DATA_DIR readable by the owner alone, the same across restarts', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'bp-key-'));
     const sealed = loadSecretBox({ dataDir: dir }).seal('whsec_y');
