@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { DataSource } from 'typeorm';
 import { isConnectionFailure } from '../db/connection-failure';
 import type { Logger } from '../logger';
@@ -21,6 +22,12 @@ const CANDIDATES_PER_SLOT = 4;
 /** Successes are written together: at most this many, at most this long after the first. */
 const RECORD_BATCH = 100;
 const RECORD_WAIT_MS = 20;
+/**
+ * While handed-over rows wait to be sent, successes are written only in batches this large (or once
+ * the oldest has waited RECORD_HOLD_MS): on PGlite every write runs on this thread, between sends.
+ */
+const RECORD_BATCH_SENDING = 1_000;
+const RECORD_HOLD_MS = 1_000;
 /** After an attempt ends, the next claim waits this long for others to end too (one claim, not one per attempt). */
 const RECLAIM_WAIT_MS = 20;
 /** For this long after a wake, look every RECLAIM_WAIT_MS rather than every POLL_MS. */
@@ -67,7 +74,8 @@ export class DeliveryWorker implements HandoffReceiver {
   /** Attempts per endpoint whose request is under way (recording its outcome comes after, and holds no slot). */
   private readonly busy = new Map<number, number>();
   private requestsUnderWay = 0;
-  private readonly aborts = new Set<AbortController>();
+  /** Cuts short every attempt under way at stop: one signal for all (a controller per attempt was ~3 µs each). */
+  private readonly stopAttempts = new AbortController();
   private timer: NodeJS.Timeout | null = null;
   private timerDue = 0;
   private wokenAt = 0;
@@ -81,12 +89,14 @@ export class DeliveryWorker implements HandoffReceiver {
   /** Rows handed over after their commit, claimed, waiting for a slot: per endpoint in order, endpoints in turn. */
   private readonly held = new Map<number, { row: Claimed; claimedAt: number }[]>();
   private heldCount = 0;
+  private readonly handingBack = new Set<Promise<void>>();
 
   constructor(
     private readonly dataSource: DataSource,
     private readonly options: DeliveryWorkerOptions,
   ) {
     this.counts = options.counts ?? newDeliveryCounts();
+    setMaxListeners(0, this.stopAttempts.signal);
   }
 
   private now(): Date {
@@ -171,8 +181,6 @@ export class DeliveryWorker implements HandoffReceiver {
   private send(row: Claimed): void {
     this.busy.set(row.endpoint_id, (this.busy.get(row.endpoint_id) ?? 0) + 1);
     this.requestsUnderWay += 1;
-    const abort = new AbortController();
-    this.aborts.add(abort);
     // The slot is free once the receiver has answered, before the outcome is written: successes are
     // written in batches up to RECORD_WAIT_MS later, and holding slots through that wait made each
     // claim wait for the last batch's write. The row stays claimed (due CLAIM_MS ahead) until then.
@@ -188,9 +196,8 @@ export class DeliveryWorker implements HandoffReceiver {
       // a slot is free: anything due for this endpoint may go soon
       this.schedule(RECLAIM_WAIT_MS);
     };
-    const attempt = this.attempt(row, abort.signal)
+    const attempt = this.attempt(row, this.stopAttempts.signal)
       .then((result) => {
-        this.aborts.delete(abort);
         release();
         return this.record(row, result);
       })
@@ -198,7 +205,6 @@ export class DeliveryWorker implements HandoffReceiver {
         if (!isConnectionFailure(error)) this.options.logger.error({ err: error, delivery: row.id }, 'webhook delivery: recording an attempt failed');
       })
       .finally(() => {
-        this.aborts.delete(abort);
         this.inFlight.delete(row.id);
         release();
       });
@@ -238,14 +244,24 @@ export class DeliveryWorker implements HandoffReceiver {
   }
 
   private delivered: { row: Claimed; result: AttemptResult; at: Date; done: (error?: Error) => void }[] = [];
+  private deliveredSince = 0;
   private flushTimer: NodeJS.Timeout | null = null;
+
+  private flushSoon(): void {
+    this.flushTimer ??= setTimeout(() => {
+      this.flushTimer = null;
+      if (this.heldCount && Date.now() - this.deliveredSince < RECORD_HOLD_MS) this.flushSoon();
+      else this.flushDelivered();
+    }, RECORD_WAIT_MS);
+  }
 
   /** Successes are the common case: written a batch at a time, one statement for the rows and their endpoints. */
   private recordDelivered(row: Claimed, result: AttemptResult, at: Date): Promise<void> {
     return new Promise<void>((resolve, reject) => {
+      if (!this.delivered.length) this.deliveredSince = Date.now();
       this.delivered.push({ row, result, at, done: (error) => (error ? reject(error) : resolve()) });
-      if (this.delivered.length >= RECORD_BATCH) this.flushDelivered();
-      else this.flushTimer ??= setTimeout(() => this.flushDelivered(), RECORD_WAIT_MS);
+      if (this.delivered.length >= (this.heldCount ? RECORD_BATCH_SENDING : RECORD_BATCH)) this.flushDelivered();
+      else this.flushSoon();
     });
   }
 
@@ -311,7 +327,7 @@ export class DeliveryWorker implements HandoffReceiver {
     const deadline = this.heldDeadline();
     const expired: Claimed[] = [];
     for (const [endpointId, queue] of this.held) {
-      if (this.stopping || this.requestsUnderWay >= total || this.inFlight.size >= 2 * total) break;
+      if (this.stopping || this.requestsUnderWay >= total || this.inFlight.size >= total + RECORD_BATCH_SENDING) break;
       if ((this.busy.get(endpointId) ?? 0) >= perEndpoint) continue;
       const next = queue.shift()!;
       this.heldCount -= 1;
@@ -338,15 +354,10 @@ export class DeliveryWorker implements HandoffReceiver {
     if (expired.length) this.handBack(expired);
   }
 
-  private readonly handingBack = new Set<Promise<void>>();
-
   /** Claimed rows this worker will not send: the claim undone (due at once, the attempt not counted) unless it lapsed and another took it. */
   private handBack(rows: Claimed[]): void {
     const done = this.dataSource
-      .query(
-        HAND_BACK,
-        [rows.map((r) => r.id), rows.map((r) => r.attempt), this.now()],
-      )
+      .query(HAND_BACK, [rows.map((r) => r.id), rows.map((r) => r.attempt), this.now()])
       .then(
         () => this.schedule(0),
         (error: Error) => {
@@ -363,6 +374,11 @@ export class DeliveryWorker implements HandoffReceiver {
     await Promise.all(this.inFlight.values());
   }
 
+  /** Attempts under way now (their requests, or the writing of their outcomes). */
+  get sending(): number {
+    return this.inFlight.size;
+  }
+
   /** Stops claiming; attempts under way get a moment to finish, and the rest are handed back for the next start. */
   async stop(graceMs = STOP_GRACE_MS): Promise<void> {
     this.stopping = true;
@@ -376,13 +392,8 @@ export class DeliveryWorker implements HandoffReceiver {
     let grace: NodeJS.Timeout | undefined;
     await Promise.race([all, new Promise<void>((resolve) => (grace = setTimeout(resolve, graceMs)))]);
     clearTimeout(grace);
-    for (const abort of this.aborts) abort.abort();
+    this.stopAttempts.abort();
     await all;
     await Promise.all(this.handingBack);
-  }
-
-  /** Attempts under way now (their requests, or the writing of their outcomes). */
-  get sending(): number {
-    return this.inFlight.size;
   }
 }
