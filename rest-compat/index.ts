@@ -6,10 +6,10 @@ export { corsPolicy } from './cors';
 import { documentedOperations } from './documented-operations';
 import { OPENAPI_DOCUMENT } from './openapi';
 import { compileOperations } from './operations';
-import { predictionsRouter } from './predictions.router';
+import { addPredictionRoutes } from './predictions.router';
 import { restErrors } from './rest-errors';
-import { watchlistsRouter } from './watchlists.router';
-import { webhooksRouter } from './webhooks.router';
+import { addWatchlistRoutes } from './watchlists.router';
+import { addWebhookRoutes } from './webhooks.router';
 
 export { docsRouter } from './docs.router';
 
@@ -32,9 +32,11 @@ export function createRestRouter(gateway: Gateway, options: RestOptions = {}): R
     res.json(OPENAPI_DOCUMENT);
   });
   const run = compileOperations(gateway);
-  router.use(predictionsRouter(gateway, run));
-  router.use(watchlistsRouter(gateway, run));
-  router.use(webhooksRouter(gateway, run));
+  // the routes sit in this one router, not in a router each: every nested router costs each
+  // request passing through it a dispatch of its own (closures, URL trimmed and restored)
+  addPredictionRoutes(router, gateway, run);
+  addWatchlistRoutes(router, gateway, run);
+  addWebhookRoutes(router, gateway, run);
   router.use(restErrors);
   return router;
 }

@@ -1,4 +1,4 @@
-import express, { type Router } from 'express';
+import type { Router } from 'express';
 import type { Gateway } from '../src/gateway/pipeline';
 import type { RunOperation } from './operations';
 import { batchBody, billIdParam, booleanQuery, integerQuery, numberQuery, referenceDateParam } from './params';
@@ -7,8 +7,7 @@ import { type Handler, route } from './route';
 import { batchEnvelope, explanationsBody, type GqlBatch, type GqlExplanations, type GqlImminent, type GqlPrediction, imminentEnvelope, singlePrediction } from './prediction.mapper';
 
 /** Specification sections 4.1–4.3. */
-export function predictionsRouter(gateway: Gateway, run: RunOperation): Router {
-  const router = express.Router();
+export function addPredictionRoutes(router: Router, gateway: Gateway, run: RunOperation): void {
   const handle = (handler: Handler) => route(gateway, heldToDocument(handler));
 
   router.get(
@@ -38,5 +37,4 @@ export function predictionsRouter(gateway: Gateway, run: RunOperation): Router {
     }),
   );
 
-  return router;
 }

@@ -1,4 +1,4 @@
-import express, { type Router } from 'express';
+import type { Router } from 'express';
 import { ALERT_TYPES, COMPARISONS } from '../src/vocabulary';
 import { ALERT_PATH_PREFIXES } from './alert-prefixes';
 import { badInput } from '../src/errors';
@@ -23,8 +23,7 @@ function enumName(value: unknown, name: string, allowed: readonly string[]): str
 }
 
 /** Specification 4.4 (alert thresholds, check, history) and 4.5 (watchlists). JSON bodies were parsed and held to the document by documentedOperations. */
-export function watchlistsRouter(gateway: Gateway, run: RunOperation): Router {
-  const router = express.Router();
+export function addWatchlistRoutes(router: Router, gateway: Gateway, run: RunOperation): void {
   const handle = (handler: Handler) => route(gateway, heldToDocument(handler));
 
   router.get('/dashboard/watchlists', handle(async (_req, context) => ({ watchlists: (await run<{ watchlists: GqlWatchlist[] }>('ListWatchlists', {}, context)).watchlists.map(watchlistSummary) })));
@@ -126,5 +125,4 @@ export function watchlistsRouter(gateway: Gateway, run: RunOperation): Router {
     router.get(`${prefix}/history`, alertHistory);
   }
 
-  return router;
 }

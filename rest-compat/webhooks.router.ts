@@ -1,4 +1,4 @@
-import express, { type Router } from 'express';
+import type { Router } from 'express';
 import { badInput } from '../src/errors';
 import type { Gateway } from '../src/gateway/pipeline';
 import { EVENT_TYPES, isOneOf } from '../src/vocabulary';
@@ -34,8 +34,7 @@ const boolean = (name: string) => (value: unknown) => {
 };
 
 /** Webhook endpoints (issue 10): each route runs one named GraphQL operation, as every REST route does. */
-export function webhooksRouter(gateway: Gateway, run: RunOperation): Router {
-  const router = express.Router();
+export function addWebhookRoutes(router: Router, gateway: Gateway, run: RunOperation): void {
   const handle = (handler: Handler) => route(gateway, heldToDocument(handler));
 
   router.get('/webhooks', handle(async (_req, context) => ({ webhooks: (await run<{ webhooks: GqlWebhook[] }>('ListWebhooks', {}, context)).webhooks.map(webhook) })));
@@ -117,5 +116,4 @@ export function webhooksRouter(gateway: Gateway, run: RunOperation): Router {
     }),
   );
 
-  return router;
 }
