@@ -77,8 +77,9 @@ export async function createApp(services: Services, options: AppOptions): Promis
     plugins: [queryCostLimit(options.schema), metrics.graphqlPlugin],
     logger: services.logger,
   });
-  // browser GraphQL clients get the same CORS policy as REST ones, preflight included
-  app.use('/graphql', corsPolicy(options.corsOrigins ?? []), express.json({ limit: '100kb' }), graphqlDocumentGuard(), graphql.middleware);
+  // browser GraphQL clients get the same CORS policy as REST ones, preflight included; one route
+  // holding the four steps, not four mounted layers, each of which would trim and restore the URL
+  app.all('/graphql', corsPolicy(options.corsOrigins ?? []), express.json({ limit: '100kb' }), graphqlDocumentGuard(), graphql.middleware);
   // the third door: subscriptions over graphql-ws on the same path
   const subscriptions = createWebSocketDoor(gateway, { httpServer, validationRules, logger: services.logger });
   const restRouter = createRestRouter(gateway, { corsOrigins: options.corsOrigins });
