@@ -2,7 +2,7 @@ import { setMaxListeners } from 'node:events';
 import type { DataSource } from 'typeorm';
 import { isConnectionFailure } from '../db/connection-failure';
 import type { Logger } from '../logger';
-import type { ClaimedDelivery, HandoffReceiver, Preclaim } from './handoff';
+import type { ClaimedDelivery as Claimed, HandoffReceiver, Preclaim } from './handoff';
 import { CLAIM_DUE, HAND_BACK, RECORD_DELIVERED } from './delivery-queries';
 import { DISABLE_AFTER_FAILING_MS, retryDelayMs } from './retry-schedule';
 import { ATTEMPT_TIMEOUT_MS, type AttemptOutcome, type AttemptResult, postWebhook } from './send';
@@ -22,10 +22,7 @@ const CANDIDATES_PER_SLOT = 4;
 /** Successes are written together: at most this many, at most this long after the first. */
 const RECORD_BATCH = 100;
 const RECORD_WAIT_MS = 20;
-/**
- * While handed-over rows wait to be sent, successes are written only in batches this large (or once
- * the oldest has waited RECORD_HOLD_MS): on PGlite every write runs on this thread, between sends.
- */
+/** While handed-over rows wait to be sent, successes are written in batches this large or RECORD_HOLD_MS after the first (on PGlite writes run between sends). */
 const RECORD_BATCH_SENDING = 1_000;
 const RECORD_HOLD_MS = 1_000;
 /** After an attempt ends, the next claim waits this long for others to end too (one claim, not one per attempt). */
@@ -38,7 +35,6 @@ const STOP_GRACE_MS = 2_000;
 export type DeliveryCounts = Record<AttemptOutcome | 'failed_for_good', number>;
 export const newDeliveryCounts = (): DeliveryCounts => ({ delivered: 0, http_error: 0, timeout: 0, network_error: 0, refused_address: 0, aborted: 0, failed_for_good: 0 });
 
-type Claimed = ClaimedDelivery;
 /** Rows handed over in memory (OutboxHandoff) held at most, per slot: past that the outbox writes rows due, for any instance. */
 const HELD_PER_SLOT = 10;
 /** A held row is sent only if its attempt can end this long before its claim lapses; else it is handed back. */
@@ -207,6 +203,9 @@ export class DeliveryWorker implements HandoffReceiver {
       .finally(() => {
         this.inFlight.delete(row.id);
         release();
+        // its outcome is written: where unwritten outcomes held sending back, it may go on
+        if (this.heldCount) this.sendHeld();
+        else this.schedule(RECLAIM_WAIT_MS);
       });
     this.inFlight.set(row.id, attempt);
   }
