@@ -145,7 +145,7 @@ describeInBrowser('the dashboard in Chromium', () => {
     expect(thresholds).toEqual([expect.objectContaining({ alertType: 'probability', thresholdValue: 0.01, billId: null })]);
   });
 
-  it('registers a webhook in the page: a private address refused, the secret shown once, a test event among its deliveries, rotated, disabled, enabled, deleted', async () => {
+  it('registers a webhook in the page: a private address refused, the secret shown once, a test event among its deliveries, a failed delivery re-sent, rotated, disabled, enabled, edited, deleted', async () => {
     await page.getByRole('navigation').getByRole('link', { name: 'Webhooks' }).click();
     await page.getByText('No endpoints yet.').waitFor();
     expect(await page.getByLabel('One of your alert thresholds fires').isDisabled()).toBe(true); // Pro only; this user is Pilot
@@ -167,6 +167,18 @@ describeInBrowser('the dashboard in Chromium', () => {
     const deliveries = endpoint.getByRole('table', { name: 'Recent deliveries, newest first' });
     await deliveries.getByRole('row').filter({ hasText: 'webhook.test' }).filter({ hasText: 'pending' }).waitFor();
 
+    // a delivery that was given up on is queued again from the page
+    const [registered] = await t.services.webhooks.list(await t.accountIdOf(EMAIL));
+    await t.db.dataSource.query(`UPDATE webhook_delivery SET status = 'failed', attempt = 10, last_error = 'HTTP 503' WHERE endpoint_id = $1`, [registered.id]);
+    await endpoint.getByRole('button', { name: 'Show deliveries' }).or(endpoint.getByRole('button', { name: 'Refresh deliveries' })).click();
+    await deliveries.getByRole('row').filter({ hasText: 'webhook.test' }).filter({ hasText: 'failed' }).waitFor();
+    await endpoint.getByLabel('Re-send the failed deliveries of events in').selectOption({ label: 'the last 24 hours' });
+    await endpoint.getByRole('button', { name: 'Re-send failed deliveries' }).click();
+    await endpoint.getByText('1 failed delivery queued again, from the first retry.').waitFor();
+    await deliveries.getByRole('row').filter({ hasText: 'webhook.test' }).filter({ hasText: 'pending' }).waitFor();
+    await endpoint.getByRole('button', { name: 'Re-send failed deliveries' }).click();
+    await endpoint.getByText('No failed deliveries in that period.').waitFor();
+
     await endpoint.getByRole('button', { name: 'Rotate secret' }).click();
     await page.getByText('The previous secret also signs deliveries for the next 24 hours').waitFor();
     expect(await page.getByTestId('webhook-secret').textContent()).not.toBe(secret);
@@ -178,11 +190,27 @@ describeInBrowser('the dashboard in Chromium', () => {
     await endpoint.getByRole('button', { name: 'Enable' }).click();
     await endpoint.getByText('Active', { exact: true }).waitFor();
 
+    // edited in place: a private address refused in the form, then a new URL, events and scope saved
+    await endpoint.getByRole('button', { name: 'Edit' }).click();
+    await endpoint.getByLabel('Endpoint URL').fill('https://intranet.example.com/hook');
+    await endpoint.getByRole('button', { name: 'Save changes' }).click();
+    await endpoint.getByRole('alert').filter({ hasText: 'is a loopback or private address' }).waitFor();
+    const newUrl = 'https://hook.example.com/bill-progress/v2';
+    await endpoint.getByLabel('Endpoint URL').fill(newUrl);
+    await endpoint.getByLabel('A prediction changes').uncheck();
+    await endpoint.getByLabel('Every bill, not only the bills on my watchlists').check();
+    await endpoint.getByRole('button', { name: 'Save changes' }).click();
+    const edited = page.getByRole('article', { name: newUrl });
+    await edited.getByText('Saved: the next events are sent with these settings.').waitFor();
+    await edited.getByText('every bill').waitFor();
+    expect(await edited.getByText('prediction.updated').count()).toBe(0);
+    expect(await t.services.webhooks.list(await t.accountIdOf(EMAIL))).toEqual([expect.objectContaining({ url: newUrl, events: ['bill.stage_changed'], allBills: true })]);
+
     // shown once: a reload lists the endpoint without any secret
     await page.reload();
-    await endpoint.waitFor();
+    await edited.waitFor();
     expect(await page.getByTestId('webhook-secret').count()).toBe(0);
-    await endpoint.getByRole('button', { name: 'Delete' }).click();
+    await edited.getByRole('button', { name: 'Delete' }).click();
     await page.getByText('No endpoints yet.').waitFor();
     expect(await t.services.webhooks.list(await t.accountIdOf(EMAIL))).toEqual([]);
   });

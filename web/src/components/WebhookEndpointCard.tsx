@@ -4,22 +4,35 @@ import { errorMessage, gql } from '../graphql';
 import { DELIVERY_FIELDS, ENDPOINT_FIELDS, EVENT_TYPES, eventName, type NewSecret, type WebhookDelivery, type WebhookEndpoint } from '../webhooks';
 import { ErrorMessage, Loading, Notice } from './Status';
 import { Table } from './Table';
+import { type EndpointChoice, WebhookEndpointForm } from './WebhookEndpointForm';
 
 const LABELS = new Map(EVENT_TYPES.map((t) => [t.value, t.label]));
 
+/** How far back "Re-send failed deliveries" looks (a delivery is given up about a day after its event, after its last retry). */
+const RECOVER_WINDOWS = [
+  { days: 1, label: 'the last 24 hours' },
+  { days: 3, label: 'the last 3 days' },
+  { days: 7, label: 'the last 7 days' },
+  { days: 30, label: 'the last 30 days' },
+];
+
 interface Props {
   endpoint: WebhookEndpoint;
+  /** the user may choose Pro-only event types */
+  pro: boolean;
   onChange(endpoint: WebhookEndpoint): void;
   onDelete(id: number): void;
   onSecret(secret: NewSecret): void;
 }
 
 /** One endpoint: what it receives, whether it is on, its actions, and its recent deliveries. */
-export function WebhookEndpointCard({ endpoint, onChange, onDelete, onSecret }: Props) {
+export function WebhookEndpointCard({ endpoint, pro, onChange, onDelete, onSecret }: Props) {
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [deliveries, setDeliveries] = useState<WebhookDelivery[] | null>(null);
   const [showDeliveries, setShowDeliveries] = useState(false);
+  const [editing, setEditing] = useState(false);
+  const [recoverDays, setRecoverDays] = useState(3);
   const headingId = `webhook-${endpoint.id}`;
 
   /** Runs one action, showing its failure in this card. */
@@ -55,6 +68,20 @@ export function WebhookEndpointCard({ endpoint, onChange, onDelete, onSecret }: 
       const data = await gql<{ rotateWebhookSecret: { secret: string } }>('mutation($id: Int!) { rotateWebhookSecret(id: $id) { secret } }', { id: endpoint.id });
       onSecret({ endpointId: endpoint.id, secret: data.rotateWebhookSecret.secret, rotated: true });
     });
+  const save = async (input: EndpointChoice) => {
+    const data = await gql<{ updateWebhook: WebhookEndpoint }>(`mutation($id: Int!, $input: UpdateWebhookInput!) { updateWebhook(id: $id, input: $input) { ${ENDPOINT_FIELDS} } }`, { id: endpoint.id, input });
+    onChange(data.updateWebhook);
+    setEditing(false);
+    setNotice('Saved: the next events are sent with these settings.');
+  };
+  const recover = () =>
+    act(async () => {
+      const since = new Date(Date.now() - recoverDays * 86_400_000).toISOString();
+      const data = await gql<{ recoverWebhookDeliveries: number }>('mutation($id: Int!, $since: DateTimeISO!) { recoverWebhookDeliveries(id: $id, since: $since) }', { id: endpoint.id, since });
+      const queued = data.recoverWebhookDeliveries;
+      setNotice(queued ? `${queued} failed ${queued === 1 ? 'delivery' : 'deliveries'} queued again, from the first retry.` : 'No failed deliveries in that period.');
+      if (queued) await loadDeliveries();
+    });
   const remove = () =>
     act(async () => {
       if (!confirm(`Delete the webhook ${endpoint.url}? Its pending deliveries are dropped.`)) return;
@@ -76,6 +103,16 @@ export function WebhookEndpointCard({ endpoint, onChange, onDelete, onSecret }: 
           · {endpoint.allBills ? 'every bill' : 'the bills on your watchlists'} · registered {dateTime(endpoint.createdAt)}
         </span>
       </p>
+      {editing && (
+        <WebhookEndpointForm
+          initial={{ url: endpoint.url, description: endpoint.description ?? null, events: endpoint.events, allBills: endpoint.allBills }}
+          idPrefix={`webhook-${endpoint.id}-edit`}
+          submitLabel="Save changes"
+          pro={pro}
+          onSubmit={save}
+          onCancel={() => setEditing(false)}
+        />
+      )}
       <ul class="events">
         {endpoint.events.map((type) => (
           <li key={type}>
@@ -90,6 +127,9 @@ export function WebhookEndpointCard({ endpoint, onChange, onDelete, onSecret }: 
         <button type="button" class="secondary" onClick={() => act(loadDeliveries)}>
           {showDeliveries ? 'Refresh deliveries' : 'Show deliveries'}
         </button>
+        <button type="button" class="secondary" onClick={() => setEditing(!editing)} aria-expanded={editing}>
+          Edit
+        </button>
         <button type="button" class="secondary" onClick={rotate}>
           Rotate secret
         </button>
@@ -98,6 +138,21 @@ export function WebhookEndpointCard({ endpoint, onChange, onDelete, onSecret }: 
         </button>
         <button type="button" class="danger" onClick={remove}>
           Delete
+        </button>
+      </div>
+      <div class="actions">
+        <label class="inline">
+          Re-send the failed deliveries of events in{' '}
+          <select value={recoverDays} onChange={(e) => setRecoverDays(Number(e.currentTarget.value))}>
+            {RECOVER_WINDOWS.map((w) => (
+              <option key={w.days} value={w.days}>
+                {w.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="button" class="secondary" onClick={recover}>
+          Re-send failed deliveries
         </button>
       </div>
       <ErrorMessage error={error} />

@@ -2,10 +2,10 @@ import { useEffect, useState } from 'preact/hooks';
 import { ShownOnce } from '../components/ShownOnce';
 import { ErrorMessage, Loading } from '../components/Status';
 import { WebhookEndpointCard } from '../components/WebhookEndpointCard';
+import { type EndpointChoice, WebhookEndpointForm } from '../components/WebhookEndpointForm';
 import { errorMessage, gql } from '../graphql';
-import type { EventType } from '../generated/schema';
 import { useSession } from '../session';
-import { ENDPOINT_FIELDS, EVENT_TYPES, type NewSecret, type WebhookEndpoint } from '../webhooks';
+import { ENDPOINT_FIELDS, type NewSecret, type WebhookEndpoint } from '../webhooks';
 
 /** The user's webhook endpoints and a form to register one (Pilot and above, like the API). */
 export function Webhooks() {
@@ -58,7 +58,7 @@ export function Webhooks() {
       {!endpoints && !error && <Loading />}
       {endpoints && !endpoints.length && <p>No endpoints yet.</p>}
       {endpoints?.map((endpoint) => (
-        <WebhookEndpointCard key={endpoint.id} endpoint={endpoint} onChange={replaced} onDelete={removed} onSecret={setSecret} />
+        <WebhookEndpointCard key={endpoint.id} endpoint={endpoint} pro={me.tier === 'PRO'} onChange={replaced} onDelete={removed} onSecret={setSecret} />
       ))}
       <RegisterWebhook
         pro={me.tier === 'PRO'}
@@ -72,63 +72,17 @@ export function Webhooks() {
 }
 
 function RegisterWebhook({ pro, onCreated }: { pro: boolean; onCreated(endpoint: WebhookEndpoint, secret: string): void }) {
-  const [url, setUrl] = useState('');
-  const [description, setDescription] = useState('');
-  const [events, setEvents] = useState<EventType[]>(['BILL_STAGE_CHANGED']);
-  const [allBills, setAllBills] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  const toggle = (value: EventType, on: boolean) => setEvents((list) => (on ? [...list, value] : list.filter((v) => v !== value)));
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    setError(null);
-    if (!events.length) return setError('Choose at least one event type.');
-    setBusy(true);
-    try {
-      const input = { url: url.trim(), events, allBills, description: description.trim() || null };
-      const { createWebhook } = await gql<{ createWebhook: { secret: string; endpoint: WebhookEndpoint } }>(
-        `mutation($input: CreateWebhookInput!) { createWebhook(input: $input) { secret endpoint { ${ENDPOINT_FIELDS} } } }`,
-        { input },
-      );
-      onCreated(createWebhook.endpoint, createWebhook.secret);
-      setUrl('');
-      setDescription('');
-    } catch (e) {
-      setError(errorMessage(e));
-    } finally {
-      setBusy(false);
-    }
+  const register = async (input: EndpointChoice) => {
+    const { createWebhook } = await gql<{ createWebhook: { secret: string; endpoint: WebhookEndpoint } }>(
+      `mutation($input: CreateWebhookInput!) { createWebhook(input: $input) { secret endpoint { ${ENDPOINT_FIELDS} } } }`,
+      { input },
+    );
+    onCreated(createWebhook.endpoint, createWebhook.secret);
   };
-
   return (
     <>
       <h2>Register an endpoint</h2>
-      <form onSubmit={submit} class="narrow">
-        <label for="webhook-url">Endpoint URL</label>
-        <input id="webhook-url" type="url" required maxLength={2000} placeholder="https://example.com/bill-progress" value={url} onInput={(e) => setUrl(e.currentTarget.value)} />
-        <p class="hint">http or https; addresses of private networks and of the server itself are refused.</p>
-        <label for="webhook-description">Description (optional)</label>
-        <input id="webhook-description" maxLength={200} value={description} onInput={(e) => setDescription(e.currentTarget.value)} />
-        <fieldset>
-          <legend>Event types</legend>
-          {EVENT_TYPES.map((type) => (
-            <label key={type.value} class="check">
-              <input type="checkbox" checked={events.includes(type.value)} disabled={type.pro && !pro} onChange={(e) => toggle(type.value, e.currentTarget.checked)} />
-              {type.label}
-              {type.pro && <span class="tag">Pro{pro ? '' : ' only'}</span>}
-            </label>
-          ))}
-        </fieldset>
-        <label class="check">
-          <input type="checkbox" checked={allBills} onChange={(e) => setAllBills(e.currentTarget.checked)} />
-          Every bill, not only the bills on my watchlists
-        </label>
-        <ErrorMessage error={error} />
-        <button type="submit" disabled={busy}>
-          Register webhook
-        </button>
-      </form>
+      <WebhookEndpointForm idPrefix="webhook" submitLabel="Register webhook" pro={pro} onSubmit={register} />
     </>
   );
 }
