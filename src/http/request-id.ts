@@ -41,9 +41,16 @@ export function requestLogging(logger: Logger, observers: readonly RequestObserv
     const elapsed = performance.now() - (res as TimedResponse)[STARTED];
     const entry = { req: { id: (req as { id?: string }).id, method: req.method, path: (req.originalUrl ?? req.url).split('?')[0] }, res: { status }, responseTime: Math.round(elapsed) };
     if (!res.writableFinished) return requests.info(entry, 'request aborted');
-    for (const observe of observers) observe(req, res, elapsed);
     if (status >= 500 && status !== 503) requests.error(entry, 'request errored');
     else requests.info(entry, 'request completed');
+    // a listener that throws would take the process down with it: an observer's fault is logged, not thrown
+    for (const observe of observers) {
+      try {
+        observe(req, res, elapsed);
+      } catch (error) {
+        requests.error({ err: error, req: entry.req }, 'request observer failed');
+      }
+    }
   }
   return (req, res, next) => {
     (res as TimedResponse)[STARTED] = performance.now();

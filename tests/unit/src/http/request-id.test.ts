@@ -6,7 +6,7 @@ import { requestLogging } from '../../../../src/http/request-id';
 import { createLogger } from '../../../../src/logger';
 
 /** An app behind requestLogging whose log lines and observed requests the test reads. */
-async function loggedApp() {
+async function loggedApp(extraObserver?: () => void) {
   const lines: Record<string, unknown>[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -16,7 +16,8 @@ async function loggedApp() {
   });
   const observed: { path: string; status: number }[] = [];
   const app = express();
-  app.use(requestLogging(createLogger('info', sink), [(req, res) => observed.push({ path: req.path, status: res.statusCode })]));
+  const observers = [(req: express.Request, res: express.Response) => void observed.push({ path: req.path, status: res.statusCode }), ...(extraObserver ? [extraObserver] : [])];
+  app.use(requestLogging(createLogger('info', sink), observers));
   app.get('/ok', (_req, res) => void res.json({ ok: true }));
   app.get('/boom', (_req, res) => void res.status(500).json({ detail: 'boom' }));
   // answers only after the client has given up
@@ -64,6 +65,22 @@ describe('requestLogging', () => {
       await until(() => app.lines.length >= 1);
       expect(app.lines).toEqual([expect.objectContaining({ msg: 'request aborted', req: expect.objectContaining({ path: '/slow' }) })]);
       expect(app.observed).toEqual([]);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('logs the request and the fault of an observer that throws, and the server goes on answering', async () => {
+    const app = await loggedApp(() => {
+      throw new Error('metrics broke');
+    });
+    try {
+      expect((await fetch(`${app.base}/ok`)).status).toBe(200);
+      expect((await fetch(`${app.base}/ok`)).status).toBe(200);
+      await until(() => app.lines.length >= 4);
+      expect(app.lines.map((line) => line.msg)).toEqual(['request completed', 'request observer failed', 'request completed', 'request observer failed']);
+      expect(app.lines[1]).toMatchObject({ level: 50, err: expect.objectContaining({ message: 'metrics broke' }) });
+      expect(app.observed).toHaveLength(2);
     } finally {
       await app.close();
     }
