@@ -2,6 +2,7 @@ import { AppError } from '../errors';
 import type { ApiKeyService } from '../services/api-key.service';
 import { readCredential } from './credential';
 import type { GatewayHooks, GatewayOutcome, GatewayRequest } from './pipeline';
+import { keepWithin } from '../bounded-map';
 
 export interface AddressLimitOptions {
   /** requests without a valid key, and failing requests, one address may make per minute; 0 turns the limit off */
@@ -61,9 +62,7 @@ export class AddressLimiter {
     const bucket = this.refilled(address);
     bucket.tokens = Math.max(0, bucket.tokens - 1);
     // re-inserted last: the map's order is least recently counted first
-    this.buckets.delete(address);
-    this.buckets.set(address, bucket);
-    if (this.buckets.size > this.maxAddresses) this.buckets.delete(this.buckets.keys().next().value!);
+    keepWithin(this.buckets, address, bucket, this.maxAddresses, { refresh: true });
   }
 
   /** Addresses currently remembered (for tests and metrics). */

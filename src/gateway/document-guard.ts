@@ -1,5 +1,6 @@
 import { type DocumentNode, type FragmentDefinitionNode, Kind, parse, type SelectionSetNode } from 'graphql';
 import { badInput } from '../errors';
+import { keepWithin } from '../bounded-map';
 
 /**
  * Limits a GraphQL document must meet before graphql-js validates it. Validation compares the
@@ -124,8 +125,7 @@ export class DocumentGuard {
     if (problem === undefined) {
       problem = this.problemOf(query, this.limits);
       if (query.length <= GUARD_TEXT_KEPT) {
-        if (this.verdicts.size >= GUARD_VERDICTS_KEPT) this.verdicts.delete(this.verdicts.keys().next().value!);
-        this.verdicts.set(query, problem);
+        keepWithin(this.verdicts, query, problem, GUARD_VERDICTS_KEPT);
       }
     } else {
       // most recently checked last

@@ -1,6 +1,7 @@
 import { type DocumentNode, execute, GraphQLError, type ExecutionResult, getOperationAST, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import { compileQuery, isCompiledQuery } from 'graphql-jit';
 import { rootFieldCopies } from './charge';
+import { keepWithin } from '../bounded-map';
 
 /** A validated operation ready to run many times: compiled once, with its root fields counted for the burst limit. */
 export interface PreparedOperation {
@@ -52,8 +53,7 @@ export class OperationCache {
     const operation = getOperationAST(document, operationName);
     if (!operation) throw new Error('prepare() takes a validated document with the named operation');
     const prepared = this.compile(document, operation, operationName ?? undefined);
-    if (this.prepared.size >= this.limit) this.prepared.delete(this.prepared.keys().next().value!);
-    this.prepared.set(key, prepared);
+    keepWithin(this.prepared, key, prepared, this.limit);
     return prepared;
   }
 

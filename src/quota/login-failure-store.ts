@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { keepWithin } from '../bounded-map';
 
 /**
  * Where the log-in limiter keeps its failed log-ins (src/services/login-throttle.ts): beside the
@@ -29,9 +30,7 @@ export class MemoryLoginFailureStore implements LoginFailureStore {
   async add(keys: string[], at: number, since: number): Promise<void> {
     for (const key of keys) {
       const times = [...(await this.recent(key, since)), at];
-      this.failures.delete(key);
-      this.failures.set(key, times);
-      if (this.failures.size > MAX_KEYS) this.failures.delete(this.failures.keys().next().value!);
+      keepWithin(this.failures, key, times, MAX_KEYS, { refresh: true });
     }
   }
 

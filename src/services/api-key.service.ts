@@ -5,6 +5,7 @@ import type { Tier } from '../../entities/account.entity';
 import { ApiKeyEntity } from '../../entities/api-key.entity';
 import { AppError, badInput, notFound } from '../errors';
 import type { AccountService } from './account.service';
+import { keepWithin } from '../bounded-map';
 
 /** Keys look like `bp_<8 hex>_<43 base64url>`: the first part is the stored prefix, the whole is hashed. */
 const KEY_PATTERN = /^(bp_[0-9a-f]{8})_[A-Za-z0-9_-]{43}$/;
@@ -277,9 +278,7 @@ export class ApiKeyService {
   }
 
   private remember(entry: string, now: number): void {
-    this.unknown.delete(entry);
-    this.unknown.set(entry, now + UNKNOWN_KEY_MS);
-    if (this.unknown.size > MAX_UNKNOWN_KEYS) this.unknown.delete(this.unknown.keys().next().value!);
+    keepWithin(this.unknown, entry, now + UNKNOWN_KEY_MS, MAX_UNKNOWN_KEYS, { refresh: true });
   }
 
   private async verify(presented: string, prefix: string): Promise<{ user: AuthenticatedUser | null; prefixExists: boolean }> {

@@ -8,6 +8,7 @@ import { titleAsOf } from './bill-title';
 import type { ModelService } from './model.service';
 import { type ImminentBill, imminentBills } from './imminent';
 import { loadBillFacts, loadSessionFacts } from './training-data';
+import { keepWithin } from '../bounded-map';
 
 export interface PredictionResult extends Nowcast {
   modelVersion: number;
@@ -75,10 +76,9 @@ export class PredictionService {
       billIds.forEach((id, i) => {
         const entry = this.facts.get(id);
         if (!entry || this.cache.has(key(i))) return;
-        if (this.cache.size >= CACHE_LIMIT) this.cache.delete(this.cache.keys().next().value!);
         const nowcast = predictor.nowcast(entry.facts, referenceDate, sessions);
         const { title, originatingHouse } = bills[i]!;
-        this.cache.set(key(i), { ...nowcast, modelVersion: version.id, billTitle: titleAsOf(title, originatingHouse, nowcast.status === 'enacted'), originatingHouse });
+        keepWithin(this.cache, key(i), { ...nowcast, modelVersion: version.id, billTitle: titleAsOf(title, originatingHouse, nowcast.status === 'enacted'), originatingHouse }, CACHE_LIMIT);
       });
     }
     return billIds.map((id, i) => {

@@ -1,6 +1,7 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { keepWithin } from '../bounded-map';
 
 /** Opened secrets kept (by sealed value): every attempt signs, and AES-GCM per attempt was ~8 µs of a delivery's CPU. */
 const OPENED_KEPT = 10_000;
@@ -32,8 +33,7 @@ export class SecretBox {
     if (kept !== undefined) return kept;
     const plain = this.openSealed(sealed);
     // the oldest opened goes first: a sealed value is never changed, only replaced (rotation)
-    if (this.opened.size >= OPENED_KEPT) this.opened.delete(this.opened.keys().next().value!);
-    this.opened.set(sealed, plain);
+    keepWithin(this.opened, sealed, plain, OPENED_KEPT);
     return plain;
   }
 
