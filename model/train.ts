@@ -23,7 +23,7 @@ export interface TrainingOptions {
   seed?: number;
   /** sessions that ended within this many days before the cutoff lend bills to the calibration set */
   calibrationDays?: number;
-  /** networks averaged per output, each from its own seed */
+  /** networks averaged per output, each from its own seed: this many for every output (else DEFAULT_ENSEMBLE_SIZES) */
   ensembleSize?: number;
   hiddenLayers?: number[];
   iterations?: number;
@@ -47,6 +47,14 @@ export const CALIBRATION_SHARE = 4;
  */
 export const DEFAULT_ENSEMBLE_SIZE = 3;
 export const DEFAULT_HIDDEN_LAYERS: readonly number[] = [6];
+/**
+ * Royal Assent, the headline probability, averages nine: with three, P(Royal Assent) of a bill
+ * the data says little about (a carried-over government bill, a ballot bill at report) moved by up
+ * to 0.29 with the seed; nine move it by up to 0.17, for about 5 s more CPU at the first start
+ * (docs/model-v2.md). Fewer iterations with more networks spread less still but fitted worse.
+ */
+export const DEFAULT_ENSEMBLE_SIZES: Readonly<Partial<Record<BinaryOutput | 'timeline_eta', number>>> = { royal_assent: 9 };
+export const ensembleSizeOf = (output: BinaryOutput | 'timeline_eta', ensembleSize?: number) => ensembleSize ?? DEFAULT_ENSEMBLE_SIZES[output] ?? DEFAULT_ENSEMBLE_SIZE;
 
 /**
  * Outputs whose answer is the bill's fate: their labels are known early only for bills whose fate
@@ -157,7 +165,6 @@ export function trainModel(data: TrainingData, options: TrainingOptions): ModelA
   const seed = options.seed ?? DEFAULT_SEED;
   const hiddenLayers = options.hiddenLayers ?? [...DEFAULT_HIDDEN_LAYERS];
   const iterations = options.iterations ?? DEFAULT_ITERATIONS;
-  const members = options.ensembleSize ?? DEFAULT_ENSEMBLE_SIZE;
   const progress = options.onProgress ?? (() => {});
   const sittingDates = sittingDatesUpTo(data.bills, options.cutoff);
   const calendar = new SittingCalendar(sittingDates);
@@ -179,6 +186,7 @@ export function trainModel(data: TrainingData, options: TrainingOptions): ModelA
     const usable = (s: Sample) => s.labels[output] !== null && (!FATE_OUTPUTS.has(output) || ended.has(s.sessionId));
     const rows = fitting.filter(usable).map((s) => ({ input: inputsFor(output, s.features), output: [s.labels[output]!] }));
     sampleCounts[output] = rows.length;
+    const members = ensembleSizeOf(output, options.ensembleSize);
     const nets = Array.from({ length: members }, (_, m) => trainNet(rows, { seed: seed + 100 * m + i, hiddenLayers, iterations, neutral: 0.5 }));
     const held = holdout.filter(usable);
     const raw = held.map((s) => ensembleRun(nets, inputsFor(output, s.features)));
@@ -196,7 +204,7 @@ export function trainModel(data: TrainingData, options: TrainingOptions): ModelA
 
   const etaRows = samples.filter((s) => s.labels.timeline_eta !== null).map((s) => ({ input: s.features, output: [etaTarget(s.labels.timeline_eta!)] }));
   sampleCounts.timeline_eta = etaRows.length;
-  const eta = Array.from({ length: members }, (_, m) => trainNet(etaRows, { seed: seed + 100 * m + BINARY_OUTPUTS.length, hiddenLayers, iterations, neutral: etaTarget(30) }));
+  const eta = Array.from({ length: ensembleSizeOf('timeline_eta', options.ensembleSize) }, (_, m) => trainNet(etaRows, { seed: seed + 100 * m + BINARY_OUTPUTS.length, hiddenLayers, iterations, neutral: etaTarget(30) }));
   progress(`timeline_eta: ${etaRows.length} samples`);
 
   return {

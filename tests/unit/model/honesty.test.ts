@@ -84,13 +84,17 @@ describe('training', () => {
     expect(JSON.stringify(other.networks)).not.toBe(JSON.stringify(first.networks));
   });
 
-  it('averages three seeded networks of 6 hidden units per output by default, each from its own seed', () => {
+  it('averages seeded networks of 6 hidden units per output by default, each from its own seed: three, and nine for Royal Assent', () => {
     const artifact = trainModel({ bills: bills.slice(0, 300), sessions }, { cutoff: '2009-12-31', iterations: 1 });
-    for (const nets of [...Object.values(artifact.networks), artifact.eta]) {
-      expect(nets).toHaveLength(3);
+    for (const [output, nets] of [...Object.entries(artifact.networks), ['timeline_eta', artifact.eta] as const]) {
+      const size = output === 'royal_assent' ? 9 : 3;
+      expect(nets).toHaveLength(size);
       expect(nets.map((n) => (n as { sizes: number[] }).sizes)).toEqual(nets.map(() => [FEATURE_NAMES.length, 6, 1]));
-      expect(new Set(nets.map((n) => JSON.stringify(n))).size).toBe(3);
+      expect(new Set(nets.map((n) => JSON.stringify(n))).size).toBe(size);
     }
+    // an explicit size is every output's
+    const small = trainModel({ bills: bills.slice(0, 300), sessions }, { cutoff: '2009-12-31', iterations: 1, ensembleSize: 2 });
+    expect([...Object.values(small.networks), small.eta].map((nets) => nets.length)).toEqual([...Object.values(small.networks), small.eta].map(() => 2));
   });
 
   it('learns only from sitting dates and sessions known at its cutoff', () => {
