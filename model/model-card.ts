@@ -6,7 +6,7 @@ import { BINARY_OUTPUTS, type BinaryOutput, CLOSE_VOTE_MARGIN, DIVISIONS_KNOWN_U
 import { formatMetric as f } from './metrics';
 import { reliabilityDiagramSvg } from './reliability-svg';
 import { SAMPLE_STEP_DAYS, EVALUATION_STEP_DAYS } from './samples';
-import { CALIBRATION_SHARE, DEFAULT_CALIBRATION_DAYS, DEFAULT_ENSEMBLE_SIZES, DEFAULT_ITERATIONS } from './train';
+import { CALIBRATION_SHARE, DEFAULT_CALIBRATION_DAYS, DEFAULT_ENSEMBLE_SIZES, DEFAULT_ITERATIONS, FATE_CALIBRATION_DAYS } from './train';
 
 export interface ModelCardInput {
   evaluation: Evaluation;
@@ -98,7 +98,7 @@ export function renderModelCard(input: ModelCardInput): { markdown: string; svgs
   lines.push('- **Censoring**: a label whose answer lies after the training cutoff (a 30-day window still open, a bill still alive) is left out of that output’s training set, never counted as a failure. The fate outputs (royal_assent, stall, withdrawal, amendment, close vote) learn only from sessions that had ended by the cutoff: in a running session the early Royal Assents are known and the failures are not, which would bias them upwards. Stage-timing labels are left out for the 38 bills whose stage history the API truncated.');
   const more = Object.entries(DEFAULT_ENSEMBLE_SIZES).map(([output, n]) => `${n} for ${output}`).join(', ');
   lines.push(`- **Networks**: per output, ${input.ensembleSize} brain.js feed-forward network${input.ensembleSize > 1 ? 's, averaged,' : ''}${more ? ` (${more}: the headline probability, whose seed spread is reported below)` : ''} (sigmoid, hidden layers [${input.hiddenLayers.join(', ')}], ${DEFAULT_ITERATIONS} iterations); bills in id order, rows shuffled and weights drawn from seeded generators, so the same data gives the same model; the ETA network regresses log1p(days).`);
-  lines.push(`- **Calibration**: Platt scaling (with Platt’s smoothed targets) on held-out bills: one in ${CALIBRATION_SHARE} bills (by a hash of its id) of the sessions that ended in the ${DEFAULT_CALIBRATION_DAYS} days before the cutoff, whose labels are all known; the networks do not train on them. Split by bill, never by sample date. Each kind gets its own scaling when it has at least 30 calibration samples of each outcome, else the pooled one.`);
+  lines.push(`- **Calibration**: Platt scaling (with Platt’s smoothed targets) on held-out bills: one in ${CALIBRATION_SHARE} bills (by a hash of its id) of the sessions that ended in the ${DEFAULT_CALIBRATION_DAYS} days before the cutoff for next_stage_30d (its pace drifts), in the ${FATE_CALIBRATION_DAYS} days before it for the fate outputs (enough bills of each kind), whose labels are all known; the networks do not train on them. Split by bill, never by sample date. Each kind gets its own scaling when it has at least 30 calibration samples of each outcome, else the pooled one.`);
   lines.push(`- **Evaluation**: rolling origin by session: for each of the last three complete sessions, train on facts dated before it began, then score nowcasts of its bills every ${EVALUATION_STEP_DAYS} days of the session (a calendar grid), with outcomes as known on ${input.dataAsOf}. Baselines are fitted on training samples on the same ${EVALUATION_STEP_DAYS}-day grid: (a) the rate by bill kind; (b) the rate by kind and furthest main stage reached by *d* (cells under 20 samples fall back to (a)). ETA baseline: median days to the next stage for the kind and last main stage.`, '');
   lines.push('## Leak checks', '');
   lines.push(`- This evaluation recomputed each of its ${ev.leakCheck.nowcasts} test nowcasts from the bill truncated at the nowcast’s date and the sessions as known then: ${ev.leakCheck.differing} differed.`);
@@ -152,7 +152,7 @@ export function renderModelCard(input: ModelCardInput): { markdown: string; svgs
   lines.push(`- **Divisions** exist only for the Commons and only until ${DIVISIONS_KNOWN_UNTIL}; close_vote is a rough, experimental indicator trained on older sessions, and later bills have no division features.`);
   lines.push('- **Amendments** are not in the data: amendment_risk predicts the stages where amendments are considered, not their number or significance.');
   lines.push('- **Politics**: government majority, whipping, public salience, committee membership and debate length are not in the data.');
-  lines.push('- **Pace and pass rates drift between sessions** (a minority government, a pandemic); calibration uses bills of the sessions ended in the last four years, and the per-session tables show how far results move.');
+  lines.push('- **Pace and pass rates drift between sessions** (a minority government, a pandemic); next_stage_30d calibrates on bills of the sessions ended in the last four years (the fate outputs on about eight), and the per-session tables show how far results move.');
   lines.push('- timeline_eta is a wait conditional on the bill moving; for a bill that will probably never move, read it with next_stage_30d and stall_risk. It comes from its own network, not from the same distribution as next_stage_30d, so the two can disagree.');
   lines.push('- **Seeds still matter**: each output averages seeded networks, which narrows but does not remove what the seed changes (see Seed spread); every further member costs another training of that output at the first start.', '');
   lines.push('## Not done yet (issue 11)', '');
