@@ -152,7 +152,7 @@ export function renderModelCard(input: ModelCardInput): { markdown: string; svgs
   lines.push(`- **Divisions** exist only for the Commons and only until ${DIVISIONS_KNOWN_UNTIL}; close_vote is a rough, experimental indicator trained on older sessions, and later bills have no division features.`);
   lines.push('- **Amendments** are not in the data: amendment_risk predicts the stages where amendments are considered, not their number or significance.');
   lines.push('- **Politics**: government majority, whipping, public salience, committee membership and debate length are not in the data.');
-  lines.push('- **Pace and pass rates drift between sessions** (a minority government, a pandemic); next_stage_30d calibrates on bills of the sessions ended in the last four years (the fate outputs on about eight), and the per-session tables show how far results move.');
+  lines.push('- **Pace and pass rates drift between sessions** (a minority government, a pandemic); next_stage_30d calibrates on bills of the sessions ended in the last two years (the fate outputs on about eight), and the per-session tables show how far results move.');
   lines.push('- timeline_eta is a wait conditional on the bill moving; for a bill that will probably never move, read it with next_stage_30d and stall_risk. It comes from its own network, not from the same distribution as next_stage_30d, so the two can disagree.');
   lines.push('- **Seeds still matter**: each output averages seeded networks, which narrows but does not remove what the seed changes (see Seed spread); every further member costs another training of that output at the first start.', '');
   lines.push('## Not done yet (issue 11)', '');

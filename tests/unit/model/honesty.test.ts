@@ -97,20 +97,20 @@ describe('training', () => {
     expect([...Object.values(small.networks), small.eta].map((nets) => nets.length)).toEqual([...Object.values(small.networks), small.eta].map(() => 2));
   });
 
-  it('calibrates the fate outputs on the sessions ended in the last eight years or so, next_stage_30d on the last four, and never trains on a bill it calibrates on', () => {
+  it('calibrates the fate outputs on the sessions ended in the last eight years or so, next_stage_30d on the last two, and never trains on a bill it calibrates on', () => {
     const data = { bills: bills.filter((b) => b.facts.introducedDate! <= '2015-12-31'), sessions };
     const options = { cutoff: '2015-12-31', iterations: 1, hiddenLayers: [2], ensembleSize: 1 };
     const byDefault = trainModel(data, options);
-    const four = trainModel(data, { ...options, calibrationDays: DEFAULT_CALIBRATION_DAYS });
+    const recent = trainModel(data, { ...options, calibrationDays: DEFAULT_CALIBRATION_DAYS });
     const eight = trainModel(data, { ...options, calibrationDays: FATE_CALIBRATION_DAYS });
     const pick = (a: typeof byDefault, outputs: string[]) => outputs.map((o) => [a.networks[o as 'royal_assent'], a.calibration[o as 'royal_assent'], a.calibrationPeriodMetrics[o as 'royal_assent']]);
     const fate = ['royal_assent', 'stall_risk', 'withdrawal_risk', 'amendment_risk', 'close_vote'];
-    expect(pick(byDefault, ['next_stage_30d'])).toEqual(pick(four, ['next_stage_30d']));
+    expect(pick(byDefault, ['next_stage_30d'])).toEqual(pick(recent, ['next_stage_30d']));
     expect(pick(byDefault, fate)).toEqual(pick(eight, fate));
-    expect(eight.calibrationPeriodMetrics.royal_assent.n).toBeGreaterThan(four.calibrationPeriodMetrics.royal_assent.n);
+    expect(eight.calibrationPeriodMetrics.royal_assent.n).toBeGreaterThan(recent.calibrationPeriodMetrics.royal_assent.n);
     // a fate output's networks train on fewer samples when more bills are held out to calibrate it
     expect(byDefault.sampleCounts.royal_assent).toBe(eight.sampleCounts.royal_assent);
-    expect(byDefault.sampleCounts.royal_assent).toBeLessThan(four.sampleCounts.royal_assent);
+    expect(byDefault.sampleCounts.royal_assent).toBeLessThan(recent.sampleCounts.royal_assent);
   });
 
   it('learns only from sitting dates and sessions known at its cutoff', () => {
