@@ -3,6 +3,7 @@ import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 
 /** A bill's headline nowcast as seen by an alert check, kept when it differs from the last: what trend and spike compare. */
 @Entity('prediction_snapshot')
 @Index('idx_prediction_snapshot_bill', ['billId', 'id'])
+@Index('idx_prediction_snapshot_bill_date', ['billId', 'referenceDate', 'id'])
 export class PredictionSnapshotEntity {
   @PrimaryGeneratedColumn({ type: 'integer' })
   id: number;

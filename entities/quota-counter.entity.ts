@@ -1,7 +1,8 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
 /** How much of a daily limit a user has used: one row per user, UTC day and kind of use. */
 @Entity('quota_counter')
+@Index('idx_quota_counter_day', ['day'])
 export class QuotaCounterEntity {
   @PrimaryColumn({ type: 'integer' })
   accountId: number;

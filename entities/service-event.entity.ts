@@ -6,6 +6,7 @@ import { Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm'
  */
 @Entity('service_event')
 @Index('idx_service_event_day', ['serviceDay'])
+@Index('idx_service_event_recorded', ['recordedAt'])
 export class ServiceEventEntity {
   /** `evt_…`, the id every channel carries */
   @PrimaryColumn({ type: 'text' })

@@ -11,6 +11,8 @@ export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
  */
 @Entity('webhook_delivery')
 @Index('uq_webhook_delivery_endpoint_event', ['endpointId', 'eventId'], { unique: true })
+/** each endpoint's deliveries newest first: its listing, `recover` and the retention job's boundary */
+@Index('idx_webhook_delivery_endpoint_created', ['endpointId', 'createdAt', 'id'])
 @Index('idx_webhook_delivery_due', ['nextAttemptAt'], { where: `"status" = 'pending'` })
 export class WebhookDeliveryEntity {
   @PrimaryGeneratedColumn({ type: 'integer' })

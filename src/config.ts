@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { isCalendarDate } from '../model/dates';
+import { DEFAULT_RETENTION_DAYS, MIN_RETENTION_DAYS } from './jobs/retention-period';
 
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be YYYY-MM-DD').refine(isCalendarDate, 'is not a calendar date');
 
@@ -35,6 +36,12 @@ const envSchema = z.object({
     .string()
     .refine((text) => /^[A-Za-z0-9+/]{43}=$/.test(text) && Buffer.from(text, 'base64').length === 32, 'must be 32 bytes in base64 (e.g. `openssl rand -base64 32`)')
     .optional(),
+  RETENTION_DAYS: z.coerce
+    .number()
+    .int()
+    .min(MIN_RETENTION_DAYS, `must be at least ${MIN_RETENTION_DAYS} (the dashboard re-sends the failed deliveries of the last 30 days)`)
+    .max(36_500)
+    .default(DEFAULT_RETENTION_DAYS),
   TRUST_PROXY: z
     .enum(['true', 'false', '1', '0'], { message: 'must be true or false' })
     .default('false')
@@ -84,6 +91,8 @@ export interface Config {
    * scheme are read from its X-Forwarded-For/-Host/-Proto, and the session cookie is Secure
    */
   trustProxy: boolean;
+  /** days finished webhook deliveries, the event log and older prediction snapshots are kept (src/jobs/retention-rules.ts) */
+  retentionDays: number;
 }
 
 /** The repository's sibling data folder, used when BILLS_SNAPSHOT is unset. */
@@ -123,5 +132,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE === 'true',
     webhookSecretKey: e.WEBHOOK_SECRET_KEY ? Buffer.from(e.WEBHOOK_SECRET_KEY, 'base64') : undefined,
     trustProxy: e.TRUST_PROXY,
+    retentionDays: e.RETENTION_DAYS,
   };
 }

@@ -20,6 +20,7 @@ import { Readiness } from './readiness';
 import { createServices, type Services } from './services';
 import { MODELS_LOADING } from './services/model.service';
 import { HourlyAlertCheck } from './jobs/hourly-alert-check';
+import { RetentionJob } from './jobs/retention';
 import { DeliveryWorker } from './webhooks/delivery-worker';
 import { loadSecretBox } from './webhooks/secret-box';
 import { replay } from './jobs/replay';
@@ -176,6 +177,8 @@ export async function startServer(config: Config, logger: Logger, options: { tra
 
   const hourlyAlerts = new HourlyAlertCheck(db.dataSource, services.alerts, services.quotas, logger, { postgres: !embedded });
   hourlyAlerts.start();
+  const retention = new RetentionJob(db.dataSource, logger, { postgres: !embedded, retentionDays: config.retentionDays });
+  retention.start();
 
   const deliveries = new DeliveryWorker(db.dataSource, {
     urlPolicy: { allowPrivate: config.webhookAllowPrivate },
@@ -199,6 +202,7 @@ export async function startServer(config: Config, logger: Logger, options: { tra
       const deliveriesStopped = deliveries.stop();
       services.models.stop();
       await hourlyAlerts.stop();
+      await retention.stop();
       await refreshing;
       await services.refresh.idle();
       if (readAdminEndpointFile(config.dataDir)?.pid === process.pid) removeAdminEndpointFile(config.dataDir);

@@ -1,0 +1,120 @@
+import type { DataSource } from 'typeorm';
+import { isConnectionFailure } from '../db/connection-failure';
+import type { Logger } from '../logger';
+import { retentionRules, type RetentionRule } from './retention-rules';
+
+const JOB = 'retention';
+const ADVISORY_LOCK_KEY = 74_110_003;
+/** How often the scheduler looks whether a new hour has begun (as the hourly alert check does). */
+const TICK_MS = 60_000;
+/**
+ * Rows one delete may remove. On the embedded database one statement runs at a time and requests
+ * wait behind it: a bounded delete takes tens of milliseconds, and the requests queued meanwhile
+ * run before the next one (the session pool is first come, first served).
+ */
+export const RETENTION_BATCH_ROWS = 10_000;
+
+export interface RetentionRun {
+  ran: boolean;
+  hour: string;
+  /** rows removed per table */
+  removed: Record<string, number>;
+  /** deletes run (statements), across every table */
+  statements: number;
+  ms: number;
+}
+
+export interface RetentionOptions {
+  postgres: boolean;
+  /** RETENTION_DAYS: how long finished webhook deliveries, the event log and older snapshots are kept */
+  retentionDays: number;
+  now?: () => Date;
+  batchRows?: number;
+}
+
+/**
+ * Removes what no reader needs any more (src/jobs/retention-rules.ts says what and why), once an
+ * hour. With several instances on PostgreSQL only one runs each hour: the hour is claimed in
+ * job_run while holding an advisory lock, as the hourly alert check does. A shutdown stops it
+ * between two deletes; the next hour carries on.
+ */
+export class RetentionJob {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<unknown> = Promise.resolve();
+  private stopping = false;
+  private readonly rules: RetentionRule[];
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly logger: Logger,
+    private readonly options: RetentionOptions,
+  ) {
+    this.rules = retentionRules(options.retentionDays);
+  }
+
+  private now(): Date {
+    return this.options.now?.() ?? new Date();
+  }
+
+  /** Runs the job if this hour has not been run by anyone yet. */
+  runDue(): Promise<RetentionRun> {
+    const run = this.running.then(() => this.runOnce());
+    this.running = run.catch(() => undefined);
+    return run;
+  }
+
+  private async runOnce(): Promise<RetentionRun> {
+    const started = performance.now();
+    const now = this.now();
+    const hour = new Date(Math.floor(now.getTime() / 3_600_000) * 3_600_000);
+    const result: RetentionRun = { ran: false, hour: hour.toISOString(), removed: {}, statements: 0, ms: 0 };
+    if (this.stopping) return result;
+    const lock = this.options.postgres ? this.dataSource.createQueryRunner() : null;
+    try {
+      if (lock) {
+        const [{ locked }] = (await lock.query('SELECT pg_try_advisory_lock($1) AS locked', [ADVISORY_LOCK_KEY])) as { locked: boolean }[];
+        if (!locked) return result;
+      }
+      const claimed = (await this.dataSource.query(
+        `INSERT INTO job_run (name, period_start, claimed_at) VALUES ($1, $2, $3)
+         ON CONFLICT (name) DO UPDATE SET period_start = EXCLUDED.period_start, claimed_at = EXCLUDED.claimed_at
+         WHERE job_run.period_start < EXCLUDED.period_start
+         RETURNING name`,
+        [JOB, hour, now],
+      )) as unknown[];
+      if (!claimed.length) return result;
+      result.ran = true;
+      const limit = this.options.batchRows ?? RETENTION_BATCH_ROWS;
+      for (const rule of this.rules) {
+        result.removed[rule.table] = 0;
+        for await (const count of rule.batches(this.dataSource, now, limit)) {
+          result.removed[rule.table] += count;
+          result.statements++;
+          if (this.stopping) break;
+          // let the requests and timers that queued behind this delete go first
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+        if (this.stopping) break;
+      }
+      result.ms = Math.round(performance.now() - started);
+      this.logger.info({ removed: result.removed, statements: result.statements, ms: result.ms, retentionDays: this.options.retentionDays }, 'retention');
+      return result;
+    } finally {
+      if (lock) {
+        await lock.query('SELECT pg_advisory_unlock($1)', [ADVISORY_LOCK_KEY]).catch(() => undefined);
+        await lock.release();
+      }
+    }
+  }
+
+  start(): void {
+    this.timer = setInterval(() => void this.runDue().catch((error: Error) => isConnectionFailure(error) || this.logger.error({ err: error }, 'retention failed')), TICK_MS);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    if (this.timer) clearInterval(this.timer);
+    await this.running;
+  }
+}
