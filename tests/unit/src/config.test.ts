@@ -22,6 +22,8 @@ describe('configuration', () => {
     ['CORS_ORIGINS', 'app.example.com', /CORS_ORIGINS.*must be an origin/],
     ['WEBHOOK_ALLOW_PRIVATE', 'yes', /WEBHOOK_ALLOW_PRIVATE: must be true or false/],
     ['WEBHOOK_SECRET_KEY', 'c2hvcnQ=', /WEBHOOK_SECRET_KEY: must be 32 bytes in base64/],
+    ['RETENTION_DAYS', '30', /RETENTION_DAYS: must be at least 31/],
+    ['RETENTION_DAYS', 'forever', /RETENTION_DAYS/],
   ])('refuses %s=%s, naming the variable', (name, value, message) => {
     expect(() => loadConfig({ [name]: value })).toThrow(message);
   });
@@ -37,6 +39,12 @@ describe('configuration', () => {
     expect(loadConfig({ WEBHOOK_ALLOW_PRIVATE: 'true' }).webhookAllowPrivate).toBe(true);
     const key = Buffer.alloc(32, 9);
     expect(loadConfig({ WEBHOOK_SECRET_KEY: key.toString('base64') }).webhookSecretKey).toEqual(key);
+  });
+
+  it('keeps finished webhook deliveries and events 90 days unless RETENTION_DAYS says otherwise', () => {
+    expect(loadConfig({}).retentionDays).toBe(90);
+    expect(loadConfig({ RETENTION_DAYS: '31' }).retentionDays).toBe(31);
+    expect(loadConfig({ RETENTION_DAYS: '400' }).retentionDays).toBe(400);
   });
 
   it('accepts a real date for SERVICE_DATE', () => {
