@@ -177,7 +177,7 @@ export async function startServer(config: Config, logger: Logger, options: { tra
 
   const hourlyAlerts = new HourlyAlertCheck(db.dataSource, services.alerts, services.quotas, logger, { postgres: !embedded });
   hourlyAlerts.start();
-  const retention = new RetentionJob(db.dataSource, logger, { postgres: !embedded, retentionDays: config.retentionDays });
+  const retention = new RetentionJob(db.dataSource, logger, { postgres: !embedded, retentionDays: config.retentionDays, serviceDay: () => clock.today() });
   retention.start();
 
   const deliveries = new DeliveryWorker(db.dataSource, {

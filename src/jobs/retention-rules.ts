@@ -126,26 +126,29 @@ const events = (retentionDays: number): RetentionRule => ({
 
 /**
  * Snapshots taken more than RETENTION_DAYS ago, except each bill's newest SNAPSHOTS_KEPT_PER_BILL
- * by day. What the refresh and the alert checks compare with is the newest HISTORY_DEPTH up to the
- * service's day, so that is unchanged; a replay back over days whose snapshots were taken longer
- * ago than RETENTION_DAYS starts from fewer earlier snapshots. The bill chart recomputes its points
- * and reads none.
+ * by day, and as many up to the service's day: the refresh and the alert checks compare with the
+ * newest HISTORY_DEPTH up to that day, which may lie behind stored snapshots (a SERVICE_DATE pinned
+ * after a replay went further), so that is unchanged. A replay back over days whose snapshots were
+ * taken longer ago than RETENTION_DAYS starts from fewer earlier snapshots. The bill chart
+ * recomputes its points and reads none.
  */
-const snapshots = (retentionDays: number): RetentionRule => ({
+const snapshots = (retentionDays: number, serviceDay: () => string): RetentionRule => ({
   table: 'prediction_snapshot',
   async *batches(db, now, limit) {
     const cutoff = new Date(now.getTime() - retentionDays * DAY_MS);
     for await (const bills of idChunks(db, 'bill')) {
+      // older than the bill's newest kept, and than its newest kept up to the service's day
       yield* untilShort(limit, () =>
         removed(
           db,
           `DELETE FROM prediction_snapshot WHERE id IN (
              SELECT s.id FROM bill b
              CROSS JOIN LATERAL (SELECT reference_date, id FROM prediction_snapshot WHERE bill_id = b.id ORDER BY reference_date DESC, id DESC OFFSET $2 LIMIT 1) newest
-             JOIN prediction_snapshot s ON s.bill_id = b.id AND (s.reference_date, s.id) < (newest.reference_date, newest.id)
+             CROSS JOIN LATERAL (SELECT reference_date, id FROM prediction_snapshot WHERE bill_id = b.id AND reference_date <= $5 ORDER BY reference_date DESC, id DESC OFFSET $2 LIMIT 1) newest_by_day
+             JOIN prediction_snapshot s ON s.bill_id = b.id AND (s.reference_date, s.id) < (newest.reference_date, newest.id) AND (s.reference_date, s.id) < (newest_by_day.reference_date, newest_by_day.id)
              WHERE b.id = ANY($1) AND s.taken_at < $3
              LIMIT $4)`,
-          [bills, SNAPSHOTS_KEPT_PER_BILL - 1, cutoff, limit],
+          [bills, SNAPSHOTS_KEPT_PER_BILL - 1, cutoff, limit, serviceDay()],
         ),
       );
     }
@@ -192,4 +195,12 @@ const endedSessions: RetentionRule = {
 };
 
 /** Every rule, in the order the job runs them. */
-export const retentionRules = (retentionDays: number): RetentionRule[] => [deliveries(retentionDays), events(retentionDays), snapshots(retentionDays), quotaCounters, billViews, endedSessions];
+/** `serviceDay`: the service's day (its clock's today), which the refresh reads snapshots up to. */
+export const retentionRules = (retentionDays: number, serviceDay: () => string): RetentionRule[] => [
+  deliveries(retentionDays),
+  events(retentionDays),
+  snapshots(retentionDays, serviceDay),
+  quotaCounters,
+  billViews,
+  endedSessions,
+];

@@ -28,6 +28,8 @@ export interface RetentionOptions {
   postgres: boolean;
   /** RETENTION_DAYS: how long finished webhook deliveries, the event log and older snapshots are kept */
   retentionDays: number;
+  /** the service's day (its clock's today): snapshots the refresh reads up to it are kept */
+  serviceDay: () => string;
   now?: () => Date;
   batchRows?: number;
 }
@@ -49,7 +51,7 @@ export class RetentionJob {
     private readonly logger: Logger,
     private readonly options: RetentionOptions,
   ) {
-    this.rules = retentionRules(options.retentionDays);
+    this.rules = retentionRules(options.retentionDays, options.serviceDay);
   }
 
   private now(): Date {

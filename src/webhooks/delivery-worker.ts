@@ -37,8 +37,10 @@ export const newDeliveryCounts = (): DeliveryCounts => ({ delivered: 0, http_err
 
 /** Rows handed over in memory (OutboxHandoff) held at most, per slot: past that the outbox writes rows due, for any instance. */
 const HELD_PER_SLOT = 10;
-/** A held row is sent only if its attempt can end this long before its claim lapses; else it is handed back. */
-const HELD_MARGIN_MS = 1_000;
+/** A held row's attempt ends this long before its claim lapses: its success may wait RECORD_HOLD_MS, then the write, DNS (outside the timeout), other instances' clocks. */
+const HELD_MARGIN_MS = RECORD_HOLD_MS + 4_000;
+/** A held row waits for a slot at most this long, else it is handed back; its claim covers the wait, the attempt and the margin. */
+const HELD_CLAIM_MS = 4_000 + ATTEMPT_TIMEOUT_MS + HELD_MARGIN_MS;
 
 export interface DeliveryWorkerOptions {
   urlPolicy: UrlPolicy;
@@ -298,7 +300,7 @@ export class DeliveryWorker implements HandoffReceiver {
     const room = Math.min(count, (this.options.total ?? TOTAL_CONCURRENCY) * HELD_PER_SLOT - this.heldCount);
     if (room <= 0) return null;
     const at = this.now();
-    return { at, until: new Date(at.getTime() + CLAIM_MS), count: room };
+    return { at, until: new Date(at.getTime() + HELD_CLAIM_MS), count: room };
   }
 
   /** Rows written claimed by `preclaim`, their transaction committed: sent as slots allow, with no claim query. */
@@ -316,7 +318,7 @@ export class DeliveryWorker implements HandoffReceiver {
 
   /** Held rows claimed before this are not sent: their attempt might still run when the claim lapses and another instance takes them. */
   private heldDeadline(): number {
-    return this.now().getTime() - (CLAIM_MS - (this.options.timeoutMs ?? ATTEMPT_TIMEOUT_MS) - HELD_MARGIN_MS);
+    return this.now().getTime() - (HELD_CLAIM_MS - (this.options.timeoutMs ?? ATTEMPT_TIMEOUT_MS) - HELD_MARGIN_MS);
   }
 
   /** Sends held rows while slots are free, an endpoint's rows in order and endpoints in turn; expired ones are handed back. */

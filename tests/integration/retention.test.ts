@@ -46,10 +46,10 @@ afterAll(async () => {
   await f?.close();
 });
 
-/** A job whose clock is `at`, deleting `BATCH` rows a statement, that records how many each delete removed. */
-function job(at: Date): RetentionJob {
+/** A job whose clock is `at` (and the service's day `serviceDay`), deleting `BATCH` rows a statement, that records how many each delete removed. */
+function job(at: Date, serviceDay = DAY): RetentionJob {
   const logger = createLogger('info', new Writable({ write: (chunk, _e, done) => (logLines.push(JSON.parse(String(chunk))), done()) }) as never);
-  return new RetentionJob(f.db.dataSource, logger, { postgres: usingPostgres(), retentionDays: 90, now: () => at, batchRows: BATCH });
+  return new RetentionJob(f.db.dataSource, logger, { postgres: usingPostgres(), retentionDays: 90, serviceDay: () => serviceDay, now: () => at, batchRows: BATCH });
 }
 
 afterEach(() => {
@@ -185,7 +185,7 @@ describe('the job', () => {
     expect((await first.runDue()).ran).toBe(true);
     expect((await job(at).runDue()).ran).toBe(false);
     const line = logLines.find((l) => l.msg === 'retention');
-    expect(Object.keys(line?.removed ?? {})).toEqual(retentionRules(90).map((r) => r.table));
+    expect(Object.keys(line?.removed ?? {})).toEqual(retentionRules(90, () => DAY).map((r) => r.table));
   });
 
   it('stops between two deletes when the server shuts down', async () => {
@@ -197,5 +197,31 @@ describe('the job', () => {
     expect(run.removed.webhook_delivery).toBe(BATCH);
     expect(statementCounts).toEqual([BATCH]);
     expect(await count(`webhook_delivery WHERE endpoint_id = $1`, [endpoint])).toBe(100 + 2 * BATCH);
+  });
+});
+
+// run last: the job claims each hour once, and this one's hour comes after the others'
+describe('snapshots when the service’s day lies behind stored ones', () => {
+  it('keeps the newest snapshots up to the service’s day when later ones are stored (a day pinned after a replay went further)', async () => {
+    const billId = REPLAY_BILL_IDS[1];
+    await f.db.dataSource.query('DELETE FROM prediction_snapshot WHERE bill_id = $1', [billId]);
+    const snapshot = (referenceDate: string) =>
+      f.db.dataSource.query(
+        `INSERT INTO prediction_snapshot (bill_id, reference_date, model_version, royal_assent, next_stage30d, timeline_eta_days, taken_at) VALUES ($1, $2, 1, 0.5, 0.5, NULL, $3)`,
+        [billId, referenceDate, ago(200 * DAY_MS)],
+      );
+    // 30 snapshots up to the service's day, 45 after it, all taken long ago
+    for (let i = 29; i >= 0; i--) await snapshot(utcDay(Date.parse(DAY) - i * DAY_MS));
+    for (let i = 1; i <= 45; i++) await snapshot(utcDay(Date.parse(DAY) + i * DAY_MS));
+    const upToTheDay = async () =>
+      f.db.dataSource.query(`SELECT id FROM prediction_snapshot WHERE bill_id = $1 AND reference_date <= $2 ORDER BY reference_date DESC, id DESC LIMIT $3`, [billId, DAY, HISTORY_DEPTH]);
+    const compared = await upToTheDay();
+    expect(compared).toHaveLength(HISTORY_DEPTH);
+
+    await job(new Date(NOW.getTime() + 6 * 3_600_000)).runDue();
+
+    expect(await upToTheDay()).toEqual(compared);
+    const [{ left }] = (await f.db.dataSource.query('SELECT count(*)::int AS left FROM prediction_snapshot WHERE bill_id = $1', [billId])) as { left: number }[];
+    expect(left).toBe(75);
   });
 });
