@@ -3,6 +3,7 @@ import type { Logger } from '../logger';
 import { isConnectionFailure } from '../db/connection-failure';
 import type { QuotaService } from '../quota/quota.service';
 import type { AlertService } from '../services/alert.service';
+import { runClaimedHour } from './hourly-claim';
 
 const JOB = 'pro-alert-check';
 const ADVISORY_LOCK_KEY = 74_110_002;
@@ -52,20 +53,7 @@ export class HourlyAlertCheck {
     const now = this.now();
     const hour = new Date(Math.floor(now.getTime() / 3_600_000) * 3_600_000);
     const result: HourlyRun = { ran: false, hour: hour.toISOString(), accounts: 0, triggered: 0, blocked: 0 };
-    const lock = this.options.postgres ? this.dataSource.createQueryRunner() : null;
-    try {
-      if (lock) {
-        const [{ locked }] = (await lock.query('SELECT pg_try_advisory_lock($1) AS locked', [ADVISORY_LOCK_KEY])) as { locked: boolean }[];
-        if (!locked) return result;
-      }
-      const claimed = (await this.dataSource.query(
-        `INSERT INTO job_run (name, period_start, claimed_at) VALUES ($1, $2, $3)
-         ON CONFLICT (name) DO UPDATE SET period_start = EXCLUDED.period_start, claimed_at = EXCLUDED.claimed_at
-         WHERE job_run.period_start < EXCLUDED.period_start
-         RETURNING name`,
-        [JOB, hour, now],
-      )) as unknown[];
-      if (!claimed.length) return result;
+    await runClaimedHour(this.dataSource, { job: JOB, advisoryLockKey: this.options.postgres ? ADVISORY_LOCK_KEY : null, now }, async () => {
       const accounts = (await this.dataSource.query(
         `SELECT DISTINCT a.id FROM account a JOIN alert_threshold t ON t.account_id = a.id WHERE a.tier = 'pro' ORDER BY a.id`,
       )) as { id: number }[];
@@ -77,13 +65,8 @@ export class HourlyAlertCheck {
         result.blocked += check.billsBlocked.length;
       }
       this.logger.info(result, 'hourly alert check');
-      return result;
-    } finally {
-      if (lock) {
-        await lock.query('SELECT pg_advisory_unlock($1)', [ADVISORY_LOCK_KEY]).catch(() => undefined);
-        await lock.release();
-      }
-    }
+    });
+    return result;
   }
 
   start(): void {

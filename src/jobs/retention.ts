@@ -2,6 +2,7 @@ import type { DataSource } from 'typeorm';
 import { isConnectionFailure } from '../db/connection-failure';
 import type { Logger } from '../logger';
 import { retentionRules, type RetentionRule } from './retention-rules';
+import { runClaimedHour } from './hourly-claim';
 
 const JOB = 'retention';
 const ADVISORY_LOCK_KEY = 74_110_003;
@@ -71,20 +72,7 @@ export class RetentionJob {
     const hour = new Date(Math.floor(now.getTime() / 3_600_000) * 3_600_000);
     const result: RetentionRun = { ran: false, hour: hour.toISOString(), removed: {}, statements: 0, ms: 0 };
     if (this.stopping) return result;
-    const lock = this.options.postgres ? this.dataSource.createQueryRunner() : null;
-    try {
-      if (lock) {
-        const [{ locked }] = (await lock.query('SELECT pg_try_advisory_lock($1) AS locked', [ADVISORY_LOCK_KEY])) as { locked: boolean }[];
-        if (!locked) return result;
-      }
-      const claimed = (await this.dataSource.query(
-        `INSERT INTO job_run (name, period_start, claimed_at) VALUES ($1, $2, $3)
-         ON CONFLICT (name) DO UPDATE SET period_start = EXCLUDED.period_start, claimed_at = EXCLUDED.claimed_at
-         WHERE job_run.period_start < EXCLUDED.period_start
-         RETURNING name`,
-        [JOB, hour, now],
-      )) as unknown[];
-      if (!claimed.length) return result;
+    await runClaimedHour(this.dataSource, { job: JOB, advisoryLockKey: this.options.postgres ? ADVISORY_LOCK_KEY : null, now }, async () => {
       result.ran = true;
       const limit = this.options.batchRows ?? RETENTION_BATCH_ROWS;
       for (const rule of this.rules) {
@@ -100,13 +88,8 @@ export class RetentionJob {
       }
       result.ms = Math.round(performance.now() - started);
       this.logger.info({ removed: result.removed, statements: result.statements, ms: result.ms, retentionDays: this.options.retentionDays }, 'retention');
-      return result;
-    } finally {
-      if (lock) {
-        await lock.query('SELECT pg_advisory_unlock($1)', [ADVISORY_LOCK_KEY]).catch(() => undefined);
-        await lock.release();
-      }
-    }
+    });
+    return result;
   }
 
   start(): void {

@@ -1,0 +1,44 @@
+import type { DataSource } from 'typeorm';
+
+export interface HourlyClaim {
+  /** the job's name in job_run */
+  job: string;
+  /** PostgreSQL: several instances share the database, so the claim is made holding this advisory lock */
+  advisoryLockKey: number | null;
+  now: Date;
+}
+
+/**
+ * Runs `work` if this hour of the job has not been claimed yet, by anyone: the hour is claimed in
+ * job_run (an update that only succeeds for a later hour), on PostgreSQL while holding an advisory
+ * lock on a connection of its own, so that of several instances one runs it. The lock is let go
+ * only by the instance that got it. Returns whether `work` ran.
+ */
+export async function runClaimedHour(dataSource: DataSource, claim: HourlyClaim, work: () => Promise<void>): Promise<boolean> {
+  const hour = new Date(Math.floor(claim.now.getTime() / 3_600_000) * 3_600_000);
+  const claimAndRun = async () => {
+    const claimed = (await dataSource.query(
+      `INSERT INTO job_run (name, period_start, claimed_at) VALUES ($1, $2, $3)
+       ON CONFLICT (name) DO UPDATE SET period_start = EXCLUDED.period_start, claimed_at = EXCLUDED.claimed_at
+       WHERE job_run.period_start < EXCLUDED.period_start
+       RETURNING name`,
+      [claim.job, hour, claim.now],
+    )) as unknown[];
+    if (!claimed.length) return false;
+    await work();
+    return true;
+  };
+  if (claim.advisoryLockKey === null) return claimAndRun();
+  const lock = dataSource.createQueryRunner();
+  try {
+    const [{ locked }] = (await lock.query('SELECT pg_try_advisory_lock($1) AS locked', [claim.advisoryLockKey])) as { locked: boolean }[];
+    if (!locked) return false;
+    try {
+      return await claimAndRun();
+    } finally {
+      await lock.query('SELECT pg_advisory_unlock($1)', [claim.advisoryLockKey]).catch(() => undefined);
+    }
+  } finally {
+    await lock.release();
+  }
+}
