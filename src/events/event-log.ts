@@ -34,7 +34,11 @@ export class EventLog {
 
   /** Sends recorded events to their live receivers: only after the transaction that recorded them committed. */
   publish(events: readonly ServiceEvent[]): void {
-    if (events.length) this.committed(events);
-    this.bus.publish(events);
+    try {
+      if (events.length) this.committed(events);
+    } finally {
+      // subscribers get the events even if handing the outbox rows over failed (the rows stay in the database, due once their claim lapses)
+      this.bus.publish(events);
+    }
   }
 }
