@@ -3,7 +3,7 @@ import type { Logger } from '../logger';
 import { isConnectionFailure } from '../db/connection-failure';
 import type { QuotaService } from '../quota/quota.service';
 import type { AlertService } from '../services/alert.service';
-import { runClaimedHour } from './hourly-claim';
+import { runClaimedHour, startOfHour } from './hourly-claim';
 
 const JOB = 'pro-alert-check';
 const ADVISORY_LOCK_KEY = 74_110_002;
@@ -51,8 +51,7 @@ export class HourlyAlertCheck {
 
   private async runOnce(): Promise<HourlyRun> {
     const now = this.now();
-    const hour = new Date(Math.floor(now.getTime() / 3_600_000) * 3_600_000);
-    const result: HourlyRun = { ran: false, hour: hour.toISOString(), accounts: 0, triggered: 0, blocked: 0 };
+    const result: HourlyRun = { ran: false, hour: startOfHour(now).toISOString(), accounts: 0, triggered: 0, blocked: 0 };
     await runClaimedHour(this.dataSource, { job: JOB, advisoryLockKey: this.options.postgres ? ADVISORY_LOCK_KEY : null, now }, async () => {
       const accounts = (await this.dataSource.query(
         `SELECT DISTINCT a.id FROM account a JOIN alert_threshold t ON t.account_id = a.id WHERE a.tier = 'pro' ORDER BY a.id`,

@@ -1,5 +1,8 @@
 import type { DataSource } from 'typeorm';
 
+/** The hour `at` falls in, as the start of that hour: what a job claims and reports. */
+export const startOfHour = (at: Date): Date => new Date(Math.floor(at.getTime() / 3_600_000) * 3_600_000);
+
 export interface HourlyClaim {
   /** the job's name in job_run */
   job: string;
@@ -15,14 +18,13 @@ export interface HourlyClaim {
  * only by the instance that got it. Returns whether `work` ran.
  */
 export async function runClaimedHour(dataSource: DataSource, claim: HourlyClaim, work: () => Promise<void>): Promise<boolean> {
-  const hour = new Date(Math.floor(claim.now.getTime() / 3_600_000) * 3_600_000);
   const claimAndRun = async () => {
     const claimed = (await dataSource.query(
       `INSERT INTO job_run (name, period_start, claimed_at) VALUES ($1, $2, $3)
        ON CONFLICT (name) DO UPDATE SET period_start = EXCLUDED.period_start, claimed_at = EXCLUDED.claimed_at
        WHERE job_run.period_start < EXCLUDED.period_start
        RETURNING name`,
-      [claim.job, hour, claim.now],
+      [claim.job, startOfHour(claim.now), claim.now],
     )) as unknown[];
     if (!claimed.length) return false;
     await work();

@@ -155,29 +155,17 @@ const snapshots = (retentionDays: number, serviceDay: () => string): RetentionRu
   },
 });
 
-const quotaCounters: RetentionRule = {
-  table: 'quota_counter',
+/** Rows of a table kept per UTC day (`day`, a date), before the last `daysKept` days (today included); `key` names a row. */
+const pastDays = (table: string, key: string, daysKept: number): RetentionRule => ({
+  table,
   batches: (db, now, limit) =>
     untilShort(limit, () =>
-      removed(
-        db,
-        `DELETE FROM quota_counter WHERE (account_id, day, kind) IN (SELECT account_id, day, kind FROM quota_counter WHERE day < $1::date LIMIT $2)`,
-        [utcDay(now.getTime() - (QUOTA_COUNTER_DAYS_KEPT - 1) * DAY_MS), limit],
-      ),
+      removed(db, `DELETE FROM ${table} WHERE (${key}) IN (SELECT ${key} FROM ${table} WHERE day < $1::date LIMIT $2)`, [utcDay(now.getTime() - (daysKept - 1) * DAY_MS), limit]),
     ),
-};
+});
 
-const billViews: RetentionRule = {
-  table: 'website_bill_view',
-  batches: (db, now, limit) =>
-    untilShort(limit, () =>
-      removed(
-        db,
-        `DELETE FROM website_bill_view WHERE (account_id, day, bill_id) IN (SELECT account_id, day, bill_id FROM website_bill_view WHERE day < $1::date LIMIT $2)`,
-        [utcDay(now.getTime() - (BILL_VIEW_DAYS_KEPT - 1) * DAY_MS), limit],
-      ),
-    ),
-};
+const quotaCounters = pastDays('quota_counter', 'account_id, day, kind', QUOTA_COUNTER_DAYS_KEPT);
+const billViews = pastDays('website_bill_view', 'account_id, day, bill_id', BILL_VIEW_DAYS_KEPT);
 
 /** Sessions that ended (the check SessionService.authenticate makes), an hour past their end. */
 const endedSessions: RetentionRule = {
@@ -194,8 +182,7 @@ const endedSessions: RetentionRule = {
   },
 };
 
-/** Every rule, in the order the job runs them. */
-/** `serviceDay`: the service's day (its clock's today), which the refresh reads snapshots up to. */
+/** Every rule, in the order the job runs them; `serviceDay`: the service's day (its clock's today), which the refresh reads snapshots up to. */
 export const retentionRules = (retentionDays: number, serviceDay: () => string): RetentionRule[] => [
   deliveries(retentionDays),
   events(retentionDays),

@@ -2,7 +2,7 @@ import type { DataSource } from 'typeorm';
 import { isConnectionFailure } from '../db/connection-failure';
 import type { Logger } from '../logger';
 import { retentionRules, type RetentionRule } from './retention-rules';
-import { runClaimedHour } from './hourly-claim';
+import { runClaimedHour, startOfHour } from './hourly-claim';
 
 const JOB = 'retention';
 const ADVISORY_LOCK_KEY = 74_110_003;
@@ -69,8 +69,7 @@ export class RetentionJob {
   private async runOnce(): Promise<RetentionRun> {
     const started = performance.now();
     const now = this.now();
-    const hour = new Date(Math.floor(now.getTime() / 3_600_000) * 3_600_000);
-    const result: RetentionRun = { ran: false, hour: hour.toISOString(), removed: {}, statements: 0, ms: 0 };
+    const result: RetentionRun = { ran: false, hour: startOfHour(now).toISOString(), removed: {}, statements: 0, ms: 0 };
     if (this.stopping) return result;
     await runClaimedHour(this.dataSource, { job: JOB, advisoryLockKey: this.options.postgres ? ADVISORY_LOCK_KEY : null, now }, async () => {
       result.ran = true;
