@@ -33,32 +33,26 @@ export function requestLogging(logger: Logger, observers: readonly RequestObserv
   // The line holds the id, method, path (no query string), status and time, none of which any
   // redaction path names: pino's redaction, which walks every entry, is left out of this one.
   const requests = logger.child({}, { redact: { paths: [] } });
-  // one listener function for every response (`this`), its start time kept on it: no closure and no once-wrapper a request
-  function ended(this: Response): void {
-    const res = this;
-    const req = res.req;
-    const status = res.statusCode;
-    const elapsed = performance.now() - (res as TimedResponse)[STARTED];
-    const entry = { req: { id: (req as { id?: string }).id, method: req.method, path: (req.originalUrl ?? req.url).split('?')[0] }, res: { status }, responseTime: Math.round(elapsed) };
-    if (!res.writableFinished) return requests.info(entry, 'request aborted');
-    if (status >= 500 && status !== 503) requests.error(entry, 'request errored');
-    else requests.info(entry, 'request completed');
-    // a listener that throws would take the process down with it: an observer's fault is logged, not thrown
-    for (const observe of observers) {
-      try {
-        observe(req, res, elapsed);
-      } catch (error) {
-        requests.error({ err: error, req: entry.req }, 'request observer failed');
-      }
-    }
-  }
   return (req, res, next) => {
-    (res as TimedResponse)[STARTED] = performance.now();
-    (req as { id?: string }).id = requestId(req, res);
-    res.on('close', ended);
+    const started = performance.now();
+    const id = requestId(req, res);
+    (req as { id?: string }).id = id;
+    res.once('close', () => {
+      const status = res.statusCode;
+      const elapsed = performance.now() - started;
+      const entry = { req: { id, method: req.method, path: (req.originalUrl ?? req.url).split('?')[0] }, res: { status }, responseTime: Math.round(elapsed) };
+      if (!res.writableFinished) return requests.info(entry, 'request aborted');
+      if (status >= 500 && status !== 503) requests.error(entry, 'request errored');
+      else requests.info(entry, 'request completed');
+      // a listener that throws would take the process down with it: an observer's fault is logged, not thrown
+      for (const observe of observers) {
+        try {
+          observe(req, res, elapsed);
+        } catch (error) {
+          requests.error({ err: error, req: entry.req }, 'request observer failed');
+        }
+      }
+    });
     next();
   };
 }
-
-const STARTED = Symbol('request started');
-type TimedResponse = Response & { [STARTED]: number };
