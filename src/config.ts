@@ -24,7 +24,7 @@ const envSchema = z.object({
   DB_POOL_SIZE: z.coerce.number().int().min(2).max(100).default(10),
   BURST_LIMIT: z.coerce.number().int().min(0).max(100_000).default(300),
   ANON_RATE_LIMIT: z.coerce.number().int().min(0).max(1_000_000).default(120),
-  ACCEPT_LISTENERS: z.coerce.number().int().min(1).max(64).default(8),
+  ACCEPT_LISTENERS: z.coerce.number().int().min(1).max(64).default(32),
   CORS_ORIGINS: z
     .string()
     .default('')
@@ -76,7 +76,7 @@ export interface Config {
   burstLimit: number;
   /** requests without a valid key, or failing, per client address per minute (0: off) */
   anonRateLimit: number;
-  /** sockets accepting connections on the port (SO_REUSEPORT; see src/http/parallel-accept.ts) */
+  /** descriptors of the listening socket accepting connections side by side (see src/http/parallel-accept.ts) */
   acceptListeners: number;
   /** browser origins allowed to call /api/v1 from their pages (CORS); none by default */
   corsOrigins: string[];

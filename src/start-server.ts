@@ -118,7 +118,9 @@ export async function startServer(config: Config, logger: Logger, options: { tra
     readiness.block('model', MODELS_LOADING);
     const addressLimit = addressLimitHooks(new AddressLimiter({ perMinute: config.anonRateLimit }), services.apiKeys);
     app = await createApp(services, { schema: await buildAppSchema(), gatewayHooks: addressLimit, corsOrigins: config.corsOrigins, trustProxy: config.trustProxy, metrics: { token: config.metricsToken } });
-    parallelAccept = await listenAcceptingInParallel(app.httpServer, await database.handOverPort(), config.host, config.acceptListeners);
+    parallelAccept = await listenAcceptingInParallel(app.httpServer, await database.handOverPort(), config.host, config.acceptListeners, {
+      onCopiesFailed: (error) => logger.warn({ err: error }, 'accepting on one descriptor: no copies of the listening socket could be made'),
+    });
     // on PostgreSQL too: `npm run admin -- replay` moves this server's day
     admin = await startAdminEndpoint(adminDeps, logger);
     mkdirSync(config.dataDir, { recursive: true });

@@ -104,7 +104,7 @@ async function main(): Promise<void> {
     const step = () => process.stdout.write('.');
     const verdicts: Verdict[] = [];
     const ceilingRuns: LoadFigures[] = [];
-    // the slowest requests of a 200-connection run: on open connections (the target), and the first of each connection
+    // the slowest requests of a 200-connection run: on open connections, and the first of each connection (the target covers both)
     const tail = (f: LoadFigures) =>
       `${f.errors} errors (${f.errorKinds}) of ${f.requests.toLocaleString('en-GB')}; slowest on an open connection ${ms(f.maxOnOpenConnections)}, ${f.overOneSecond} requests over 1 s, p99 ${ms(f.p99)}, ${rate(f)}; a connection's first request: slowest ${ms(f.maxFirstRequest)}`;
 
@@ -195,13 +195,13 @@ async function main(): Promise<void> {
         {
           what: `mixed predict/graphql/imminent, 200 connections, ${SOAK_SECONDS} s`,
           figure: tail(mixedAt200),
-          target: '0 errors, slowest on an open connection < 1 s',
-          met: served(mixedAt200) && mixedAt200.maxOnOpenConnections < 1000,
+          target: '0 errors, no request slower than 1 s, a connection\'s first included',
+          met: served(mixedAt200) && mixedAt200.max < 1000,
         },
         { what: `bare express, 200 connections, ${SOAK_SECONDS} s (the machine's own tail)`, figure: tail(expressAt200), target: 'printed' },
         {
-          what: 'connections Node.js accepts per busy event-loop turn and socket',
-          figure: `${(await acceptsPerBusyTurn()).toFixed(2)} (200 opened at once, turns kept busy 20 ms; the server listens on ACCEPT_LISTENERS sockets where Node.js has SO_REUSEPORT, on one elsewhere: see its 'listening' log line)`,
+          what: 'connections Node.js accepts per busy event-loop turn and listening descriptor',
+          figure: `${(await acceptsPerBusyTurn()).toFixed(2)} (200 opened at once, turns kept busy 20 ms; the server accepts on ACCEPT_LISTENERS descriptors of its socket: see its 'listening' log line)`,
           target: 'printed',
         },
         { what: `server RSS after the ${SOAK_SECONDS} s load at 200 connections`, figure: mb(loadedRss), target: 'printed' },

@@ -1,12 +1,6 @@
 import http from 'node:http';
 import net from 'node:net';
-import { listenAcceptingInParallel } from '../../../../src/http/parallel-accept';
-
-const [major, minor] = process.versions.node.split('.').map(Number);
-/** SO_REUSEPORT listening: Node.js 22.12+ and 23.1+ on Linux */
-const reusePort = process.platform === 'linux' && (major > 23 || (major === 23 && minor >= 1) || (major === 22 && minor >= 12));
-// (the server asks for it on Linux only: other systems refuse it or spread connections otherwise)
-const onReusePort = reusePort ? it : it.skip;
+import { copiesOfListeningSocket, listenAcceptingInParallel } from '../../../../src/http/parallel-accept';
 
 const servers: http.Server[] = [];
 
@@ -24,10 +18,10 @@ afterEach(async () => {
 });
 
 describe('listenAcceptingInParallel', () => {
-  it('serves every connection through the one HTTP server, with 8 sockets accepting where SO_REUSEPORT exists and 1 elsewhere', async () => {
+  it('serves every connection through the one HTTP server, accepting on 8 descriptors of its socket', async () => {
     const server = serve();
     const accept = await listenAcceptingInParallel(server, 0, '127.0.0.1', 8);
-    expect(accept.acceptors).toBe(reusePort ? 8 : 1);
+    expect(accept.acceptors).toBe(8);
     const answers = await Promise.all(Array.from({ length: 40 }, () => fetch(`http://127.0.0.1:${portOf(server)}/`, { headers: { connection: 'close' } }).then((r) => r.text())));
     expect(answers.every((text) => text === 'ok')).toBe(true);
   });
@@ -44,7 +38,7 @@ describe('listenAcceptingInParallel', () => {
     await expect(listenAcceptingInParallel(serve(), portOf(first), '127.0.0.1', 8)).rejects.toMatchObject({ code: 'EADDRINUSE' });
   });
 
-  onReusePort("the server's close() waits for the requests of every socket's connections, as a drain at shutdown relies on", async () => {
+  it("the server's close() waits for the requests of every socket's connections, as a drain at shutdown relies on", async () => {
     let answered = 0;
     // connections the other sockets accepted are answered late: the server's own socket alone would report closed before them
     // (`_server`: the net.Server that accepted the socket, which http does not overwrite as it does `server`)
@@ -63,7 +57,7 @@ describe('listenAcceptingInParallel', () => {
     await Promise.all(requests);
   });
 
-  onReusePort('accepts more than one waiting connection per turn of a busy event loop', async () => {
+  it('accepts more than one waiting connection per turn of a busy event loop', async () => {
     const server = serve();
     let accepted = 0;
     server.on('connection', () => (accepted += 1));
@@ -85,7 +79,28 @@ describe('listenAcceptingInParallel', () => {
       setImmediate(busyTurn);
     });
     for (const client of clients) client.destroy();
-    // one socket accepts one connection a turn: at most `turns` in all
+    // one descriptor accepts one connection a turn: at most `turns` in all
     expect(accepted).toBeGreaterThan(2 * turns);
+  });
+
+  it('falls back to its one descriptor, and says why, when no copies can be made', async () => {
+    await expect(copiesOfListeningSocket({}, 2)).rejects.toThrow();
+    const server = serve();
+    const failures: Error[] = [];
+    // a system that cannot pass descriptors: the copies are refused as on such a system
+    const cannotCopy = () => Promise.reject(new Error('descriptors cannot be passed here'));
+    const accept = await listenAcceptingInParallel(server, 0, '127.0.0.1', 8, { onCopiesFailed: (error) => failures.push(error), copies: cannotCopy });
+    expect(accept.acceptors).toBe(1);
+    expect(failures).toHaveLength(1);
+  });
+
+  it('lets the port go once closed: the copies hold no descriptor of it', async () => {
+    const server = http.createServer((_req, res) => res.end('ok'));
+    await listenAcceptingInParallel(server, 0, '127.0.0.1', 8);
+    const port = portOf(server);
+    await new Promise((resolve) => server.close(resolve));
+    const next = serve();
+    await new Promise<void>((resolve, reject) => next.once('error', reject).listen(port, '127.0.0.1', resolve));
+    expect(portOf(next)).toBe(port);
   });
 });
