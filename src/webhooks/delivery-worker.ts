@@ -3,7 +3,8 @@ import type { DataSource } from 'typeorm';
 import { isConnectionFailure } from '../db/connection-failure';
 import type { Logger } from '../logger';
 import type { ClaimedDelivery as Claimed, HandoffReceiver, Preclaim } from './handoff';
-import { CLAIM_DUE, HAND_BACK, RECORD_DELIVERED } from './delivery-queries';
+import { CLAIM_DUE, HAND_BACK } from './delivery-queries';
+import { DeliveredWriter, RECORD_BATCH_SENDING, RECORD_HOLD_MS } from './delivered-writer';
 import { DISABLE_AFTER_FAILING_MS, retryDelayMs } from './retry-schedule';
 import { ATTEMPT_TIMEOUT_MS, type AttemptOutcome, type AttemptResult, postWebhook } from './send';
 import { signedHeaders } from './signing';
@@ -13,18 +14,18 @@ import type { UrlPolicy } from './url-safety';
 export const PER_ENDPOINT_CONCURRENCY = 4;
 /** Attempts under way at once in one instance. */
 export const TOTAL_CONCURRENCY = 200;
-/** How often due rows are looked for when nothing said rows were queued (retries come due this way). */
+/** How often due rows are looked for when nothing said rows were queued: other instances' rows, and retries, come due this way. */
 const POLL_MS = 250;
+/**
+ * The same on the embedded database, where every row is written by this process, which wakes the
+ * worker, and every retry is scheduled by this worker, which looks when it is due: the look is a
+ * safety net there, and each costs the one thread a few milliseconds of planning.
+ */
+const EMBEDDED_POLL_MS = 5_000;
 /** A claim lapses this long after it was made, so a delivery of an instance that died is sent again (on PostgreSQL). */
 const CLAIM_MS = ATTEMPT_TIMEOUT_MS + 5_000;
 /** Due rows looked at per free slot in one claim: enough to skip past a few busy endpoints' rows. */
 const CANDIDATES_PER_SLOT = 4;
-/** Successes are written together: at most this many, at most this long after the first. */
-const RECORD_BATCH = 100;
-const RECORD_WAIT_MS = 20;
-/** While handed-over rows wait to be sent, successes are written in batches this large or RECORD_HOLD_MS after the first (on PGlite writes run between sends). */
-const RECORD_BATCH_SENDING = 1_000;
-const RECORD_HOLD_MS = 1_000;
 /** After an attempt ends, the next claim waits this long for others to end too (one claim, not one per attempt). */
 const RECLAIM_WAIT_MS = 20;
 /** For this long after a wake, look every RECLAIM_WAIT_MS rather than every POLL_MS. */
@@ -88,12 +89,14 @@ export class DeliveryWorker implements HandoffReceiver {
   private readonly held = new Map<number, { row: Claimed; claimedAt: number }[]>();
   private heldCount = 0;
   private readonly handingBack = new Set<Promise<void>>();
+  private readonly deliveredWriter: DeliveredWriter;
 
   constructor(
     private readonly dataSource: DataSource,
     private readonly options: DeliveryWorkerOptions,
   ) {
     this.counts = options.counts ?? newDeliveryCounts();
+    this.deliveredWriter = new DeliveredWriter(dataSource, () => this.heldCount > 0);
     setMaxListeners(0, this.stopAttempts.signal);
   }
 
@@ -154,7 +157,7 @@ export class DeliveryWorker implements HandoffReceiver {
     this.again = false;
     this.wokenWhilePolling = false;
     const justWoken = Date.now() - this.wokenAt < AFTER_WAKE_MS;
-    this.schedule(woken ? 0 : again || justWoken ? RECLAIM_WAIT_MS : (this.options.pollMs ?? POLL_MS));
+    this.schedule(woken ? 0 : again || justWoken ? RECLAIM_WAIT_MS : (this.options.pollMs ?? (this.options.embedded ? EMBEDDED_POLL_MS : POLL_MS)));
   }
 
   /** Claims what is due and free to send, and starts sending it; true when it filled every free slot (more may be due). */
@@ -180,7 +183,7 @@ export class DeliveryWorker implements HandoffReceiver {
     this.busy.set(row.endpoint_id, (this.busy.get(row.endpoint_id) ?? 0) + 1);
     this.requestsUnderWay += 1;
     // The slot is free once the receiver has answered, before the outcome is written: successes are
-    // written in batches up to RECORD_WAIT_MS later, and holding slots through that wait made each
+    // written in batches (DeliveredWriter) a little later, and holding slots through that wait made each
     // claim wait for the last batch's write. The row stays claimed (due CLAIM_MS ahead) until then.
     let released = false;
     const release = () => {
@@ -234,53 +237,16 @@ export class DeliveryWorker implements HandoffReceiver {
       return;
     }
     const last = [now, result.statusCode, result.error, result.durationMs];
-    if (result.outcome === 'delivered') return this.recordDelivered(row, result, now);
+    if (result.outcome === 'delivered') return this.deliveredWriter.record(row, result, now);
     const delay = retryDelayMs(row.attempt, this.options.random);
     if (delay === null) this.counts.failed_for_good++;
     await this.dataSource.query(
       `UPDATE webhook_delivery SET status = $7, next_attempt_at = $8, claimed_at = NULL, last_attempt_at = $3, last_status_code = $4, last_error = $5, last_duration_ms = $6 WHERE id = $1 AND attempt = $2 AND claimed_at IS NOT NULL`,
       [...claim, ...last, delay === null ? 'failed' : 'pending', new Date(now.getTime() + (delay ?? 0))],
     );
+    // due then: looked at then, not at the next poll (the clock of `now` may be a test's; timers run on the real one)
+    if (delay !== null) this.schedule(delay);
     await this.noteFailure(row.endpoint_id, result, now);
-  }
-
-  private delivered: { row: Claimed; result: AttemptResult; at: Date; done: (error?: Error) => void }[] = [];
-  private deliveredSince = 0;
-  private flushTimer: NodeJS.Timeout | null = null;
-
-  private flushSoon(): void {
-    this.flushTimer ??= setTimeout(() => {
-      this.flushTimer = null;
-      if (this.heldCount && Date.now() - this.deliveredSince < RECORD_HOLD_MS) this.flushSoon();
-      else this.flushDelivered();
-    }, RECORD_WAIT_MS);
-  }
-
-  /** Successes are the common case: written a batch at a time, one statement for the rows and their endpoints. */
-  private recordDelivered(row: Claimed, result: AttemptResult, at: Date): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      if (!this.delivered.length) this.deliveredSince = Date.now();
-      this.delivered.push({ row, result, at, done: (error) => (error ? reject(error) : resolve()) });
-      if (this.delivered.length >= (this.heldCount ? RECORD_BATCH_SENDING : RECORD_BATCH)) this.flushDelivered();
-      else this.flushSoon();
-    });
-  }
-
-  private flushDelivered(): void {
-    if (this.flushTimer) clearTimeout(this.flushTimer);
-    this.flushTimer = null;
-    const batch = this.delivered;
-    this.delivered = [];
-    if (!batch.length) return;
-    this.dataSource
-      .query(
-        RECORD_DELIVERED,
-        [batch.map((b) => b.row.id), batch.map((b) => b.row.attempt), batch.map((b) => b.at), batch.map((b) => b.result.statusCode), batch.map((b) => b.result.durationMs)],
-      )
-      .then(
-        () => batch.forEach((b) => b.done()),
-        (error: Error) => batch.forEach((b) => b.done(error)),
-      );
   }
 
   private async noteFailure(endpointId: number, result: AttemptResult, now: Date): Promise<void> {

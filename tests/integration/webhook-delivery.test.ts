@@ -1,5 +1,6 @@
 import net from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import { CLAIM_DUE } from '../../src/webhooks/delivery-queries';
 import { DeliveryWorker, type DeliveryWorkerOptions, newDeliveryCounts } from '../../src/webhooks/delivery-worker';
 import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from '../../src/webhooks/retry-schedule';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -270,6 +271,35 @@ it('lets a slow receiver delay only itself', async () => {
   // attempts cut short by the stop are handed back, due at once and not counted
   const slowRecords = await deliveries(s.accountId, s.id);
   expect(slowRecords.every((d) => d.status === 'pending' && d.attempt === 0 && d.claimedAt === null)).toBe(true);
+});
+
+it('on the embedded database, looks for due rows when woken and when a retry it scheduled is due, not every quarter second meanwhile', async () => {
+  const r = await receiver(200);
+  const e = await endpointFor(r.url);
+  const query = jest.spyOn(t.services.dataSource, 'query');
+  const claims = () => query.mock.calls.filter(([sql]) => sql === CLAIM_DUE).length;
+  // the real clock, and the shortest wait the schedule allows (4.5 s)
+  const w = worker({ now: undefined, random: () => 0 });
+  try {
+    await w.start();
+    r.next.push(500);
+    await t.services.webhooks.queueTest(e.accountId, e.id);
+    w.wake();
+    await r.receivedAtLeast(1);
+    // the looks that follow a wake are over within half a second
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const beforeIdle = claims();
+    await r.receivedAtLeast(2);
+    // 3.5 s of waiting for the retry: polled every 250 ms that would be 14 looks; the retry's own is one
+    expect(claims() - beforeIdle).toBeLessThanOrEqual(2);
+    // successes are written in a batch a moment after the answer
+    await w.stop();
+    const [record] = await deliveries(e.accountId, e.id);
+    expect(record).toMatchObject({ status: 'delivered', attempt: 2 });
+  } finally {
+    query.mockRestore();
+    await w.stop();
+  }
 });
 
 it('counts attempts by outcome for /metrics', async () => {
