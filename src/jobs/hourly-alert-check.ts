@@ -4,11 +4,10 @@ import { isConnectionFailure } from '../db/connection-failure';
 import type { QuotaService } from '../quota/quota.service';
 import type { AlertService } from '../services/alert.service';
 import { runClaimedHour, startOfHour } from './hourly-claim';
+import { HourlyTicker } from './hourly-ticker';
 
 const JOB = 'pro-alert-check';
 const ADVISORY_LOCK_KEY = 74_110_002;
-/** How often the scheduler looks whether a new hour has begun. */
-const TICK_MS = 60_000;
 
 export interface HourlyRun {
   ran: boolean;
@@ -26,8 +25,10 @@ export interface HourlyRun {
  * tests can move through hours.
  */
 export class HourlyAlertCheck {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<unknown> = Promise.resolve();
+  private readonly ticker = new HourlyTicker(
+    () => this.runOnce(),
+    (error) => isConnectionFailure(error) || this.logger.error({ err: error }, 'hourly alert check failed'),
+  );
 
   constructor(
     private readonly dataSource: DataSource,
@@ -44,9 +45,7 @@ export class HourlyAlertCheck {
 
   /** Runs the check if this hour has not been run by anyone yet. */
   runDue(): Promise<HourlyRun> {
-    const run = this.running.then(() => this.runOnce());
-    this.running = run.catch(() => undefined);
-    return run;
+    return this.ticker.runDue();
   }
 
   private async runOnce(): Promise<HourlyRun> {
@@ -69,12 +68,10 @@ export class HourlyAlertCheck {
   }
 
   start(): void {
-    this.timer = setInterval(() => void this.runDue().catch((error: Error) => isConnectionFailure(error) || this.logger.error({ err: error }, 'hourly alert check failed')), TICK_MS);
-    this.timer.unref();
+    this.ticker.start();
   }
 
-  async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    await this.running;
+  stop(): Promise<void> {
+    return this.ticker.stop();
   }
 }

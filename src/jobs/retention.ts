@@ -3,11 +3,10 @@ import { isConnectionFailure } from '../db/connection-failure';
 import type { Logger } from '../logger';
 import { retentionRules, type RetentionRule } from './retention-rules';
 import { runClaimedHour, startOfHour } from './hourly-claim';
+import { HourlyTicker } from './hourly-ticker';
 
 const JOB = 'retention';
 const ADVISORY_LOCK_KEY = 74_110_003;
-/** How often the scheduler looks whether a new hour has begun (as the hourly alert check does). */
-const TICK_MS = 60_000;
 /**
  * Rows one delete may remove. On the embedded database one statement runs at a time and requests
  * wait behind it: a bounded delete takes tens of milliseconds, and the requests queued meanwhile
@@ -42,10 +41,12 @@ export interface RetentionOptions {
  * between two deletes; the next hour carries on.
  */
 export class RetentionJob {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<unknown> = Promise.resolve();
   private stopping = false;
   private readonly rules: RetentionRule[];
+  private readonly ticker = new HourlyTicker(
+    () => this.runOnce(),
+    (error) => isConnectionFailure(error) || this.logger.error({ err: error }, 'retention failed'),
+  );
 
   constructor(
     private readonly dataSource: DataSource,
@@ -61,9 +62,7 @@ export class RetentionJob {
 
   /** Runs the job if this hour has not been run by anyone yet. */
   runDue(): Promise<RetentionRun> {
-    const run = this.running.then(() => this.runOnce());
-    this.running = run.catch(() => undefined);
-    return run;
+    return this.ticker.runDue();
   }
 
   private async runOnce(): Promise<RetentionRun> {
@@ -92,13 +91,11 @@ export class RetentionJob {
   }
 
   start(): void {
-    this.timer = setInterval(() => void this.runDue().catch((error: Error) => isConnectionFailure(error) || this.logger.error({ err: error }, 'retention failed')), TICK_MS);
-    this.timer.unref();
+    this.ticker.start();
   }
 
-  async stop(): Promise<void> {
+  stop(): Promise<void> {
     this.stopping = true;
-    if (this.timer) clearInterval(this.timer);
-    await this.running;
+    return this.ticker.stop();
   }
 }
