@@ -1,5 +1,6 @@
 import express, { type Router } from 'express';
 import type { Gateway } from '../src/gateway/pipeline';
+import { doorEdge } from '../src/http/door-edge';
 import { corsPolicy } from './cors';
 
 export { corsPolicy } from './cors';
@@ -21,11 +22,12 @@ export interface RestOptions {
 /**
  * The specification's `/api/v1` paths. Each route runs a named GraphQL operation through the
  * gateway (the same pipeline as /graphql) and maps its result to the specified JSON. Before any
- * route, CORS and the OpenAPI document's rules (405, unknown inputs); after them, errors in REST
- * words. Unknown paths fall through to the app's JSON 404, and errors to its `{"detail"}` handler.
+ * route, the gateway's admit hooks (the per-address limit), CORS and the OpenAPI document's rules
+ * (405, unknown inputs); after them, errors in REST words. Unknown paths fall through to the app's JSON 404, and errors to its `{"detail"}` handler.
  */
 export function createRestRouter(gateway: Gateway, options: RestOptions = {}): Router {
   const router = express.Router();
+  router.use(doorEdge(gateway));
   router.use(corsPolicy(options.corsOrigins ?? []));
   router.use(documentedOperations(OPENAPI_DOCUMENT));
   router.get('/openapi.json', (_req, res) => {

@@ -2,24 +2,10 @@ import type express from 'express';
 import type { RequestHandler } from 'express';
 import type { RequestContext } from '../src/context';
 import { SharedAnswer } from '../src/gateway/answer-cache';
-import type { Gateway, GatewayRequest } from '../src/gateway/pipeline';
+import type { Gateway } from '../src/gateway/pipeline';
+import { gatewayRequest } from '../src/http/gateway-request';
 
 export type Handler = (req: express.Request, context: RequestContext) => Promise<unknown>;
-
-/**
- * What the gateway needs of an express request: its headers (the credential), id and client
- * address. `browser`: the door serves the dashboard too, so the session cookie counts and the
- * gateway learns the host and scheme the browser used (never on /api/v1).
- */
-export function gatewayRequest(req: express.Request, { browser = false } = {}): GatewayRequest {
-  return {
-    credentials: { kind: 'http-headers', headers: req.headers, sessionCookie: browser },
-    requestId: String((req as { id?: unknown }).id ?? ''),
-    // req.ip is the socket's address unless TRUST_PROXY trusts the proxy's X-Forwarded-For
-    clientAddress: req.ip ?? req.socket.remoteAddress,
-    ...(browser ? { browser: { host: req.host, secure: req.secure } } : {}),
-  };
-}
 
 /**
  * A kept answer (one with its ETag) goes out as its JSON text with the headers, in one write: express's send would

@@ -5,7 +5,7 @@ import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDi
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import type { RequestHandler } from 'express';
 import type { ValidationRule } from 'graphql';
-import { gatewayRequest } from '../rest-compat/route';
+import { gatewayRequest } from './http/gateway-request';
 import type { RequestContext } from './context';
 import { ERROR_CODES } from './errors';
 import { graphqlError, mapError } from './gateway/error-mapping';

@@ -6,8 +6,9 @@ import { createApolloDoor } from './apollo.adapter';
 import { createWebSocketDoor } from './graphql-ws.adapter';
 import { Gateway, type GatewayHooks } from './gateway/pipeline';
 import { noNulCharactersRule } from './gateway/text-input';
-import { jsonErrorHandler, notFoundHandler } from './http-errors';
+import { graphqlErrorHandler, jsonErrorHandler, notFoundHandler } from './http-errors';
 import { graphqlDocumentGuard } from './http/document-guard';
+import { doorEdge, reportRefusedBeforePipeline } from './http/door-edge';
 import { depthLimit, queryCostLimit } from './query-cost';
 import { createMetrics, type MetricsOptions } from './http/metrics';
 import { requestLogging } from './http/request-id';
@@ -57,7 +58,9 @@ export async function createApp(services: Services, options: AppOptions): Promis
   app.set('trust proxy', options.trustProxy ? 1 : false);
 
   const metrics = createMetrics(services, options.metrics);
-  app.use(requestLogging(services.logger, [metrics.observe]));
+  // One pipeline for every door: who is calling, what it costs, execution, errors (src/gateway).
+  const gateway = new Gateway(services, options.schema, options.gatewayHooks);
+  app.use(requestLogging(services.logger, [metrics.observe, reportRefusedBeforePipeline(gateway)]));
   app.get('/metrics', metrics.handler);
 
   app.get('/healthz', (_req, res) => {
@@ -68,8 +71,6 @@ export async function createApp(services: Services, options: AppOptions): Promis
     else res.status(503).json({ detail: `Not ready: ${services.readiness.reasons().join('; ')}` });
   });
 
-  // One pipeline for every door: who is calling, what it costs, execution, errors (src/gateway).
-  const gateway = new Gateway(services, options.schema, options.gatewayHooks);
   const validationRules = [depthLimit(), noNulCharactersRule];
   const graphql = await createApolloDoor(gateway, {
     httpServer,
@@ -78,8 +79,16 @@ export async function createApp(services: Services, options: AppOptions): Promis
     logger: services.logger,
   });
   // browser GraphQL clients get the same CORS policy as REST ones, preflight included; one route
-  // holding the four steps, not four mounted layers, each of which would trim and restore the URL
-  app.all('/graphql', corsPolicy(options.corsOrigins ?? []), express.json({ limit: '100kb' }), graphqlDocumentGuard(), graphql.middleware);
+  // holding the steps, not a mounted layer each, each of which would trim and restore the URL
+  app.all(
+    '/graphql',
+    doorEdge(gateway, { browser: true }),
+    corsPolicy(options.corsOrigins ?? []),
+    express.json({ limit: '100kb' }),
+    graphqlDocumentGuard(),
+    graphql.middleware,
+    graphqlErrorHandler(services.logger),
+  );
   // the third door: subscriptions over graphql-ws on the same path
   const subscriptions = createWebSocketDoor(gateway, { httpServer, validationRules, logger: services.logger });
   const restRouter = createRestRouter(gateway, { corsOrigins: options.corsOrigins });

@@ -1,4 +1,4 @@
-import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
 import { AppError } from './errors';
 import { restError } from './gateway/error-mapping';
 import type { Logger } from './logger';
@@ -30,14 +30,34 @@ function fromBodyParser(error: BodyParserError): AppError | null {
   }
 }
 
+/** The mapped error of anything a handler or express's body parser throws; a 500 is logged, its internals never shown. */
+function mappedError(logger: Logger, error: unknown, req: Request) {
+  const known = error instanceof AppError ? error : fromBodyParser(error as BodyParserError);
+  const mapped = restError(known ?? error);
+  if (mapped.internal) logger.error({ err: error, method: req.method, path: req.path }, 'request failed');
+  return mapped;
+}
+
 /** Every error leaves as `{"detail": "..."}` with the status its code maps to; a 500 never shows internals. */
 export function jsonErrorHandler(logger: Logger): ErrorRequestHandler {
   return (error, req, res, _next) => {
-    const known = error instanceof AppError ? error : fromBodyParser(error as BodyParserError);
-    const mapped = restError(known ?? error);
-    if (mapped.internal) logger.error({ err: error, method: req.method, path: req.path }, 'request failed');
+    const mapped = mappedError(logger, error, req);
     if (res.headersSent) return;
     res.set(mapped.headers);
     res.status(mapped.status).json(mapped.body);
+  };
+}
+
+/**
+ * /graphql's errors raised before Apollo answers (the per-address limit at the door's edge, a body
+ * too large or not JSON, a document beyond the limits) in GraphQL's shape, as Apollo answers its
+ * own: `{"errors": [{"message", "extensions": {"code"}}]}` with the status and headers of the code.
+ */
+export function graphqlErrorHandler(logger: Logger): ErrorRequestHandler {
+  return (error, req, res, _next) => {
+    const mapped = mappedError(logger, error, req);
+    if (res.headersSent) return;
+    res.set(mapped.headers);
+    res.status(mapped.status).json({ errors: [{ message: mapped.detail, extensions: { code: mapped.code } }] });
   };
 }

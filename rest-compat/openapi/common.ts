@@ -14,6 +14,7 @@ const errorBody = (example?: string) => ({
 export const error = (description: string, example?: string) => ({ description, content: errorBody(example) });
 
 export const rateLimitHeaders = {
+  'X-RateLimit-Limit': { description: 'the size of the tightest applicable daily limit (the one X-RateLimit-Remaining counts down)', schema: { type: 'integer' } },
   'X-RateLimit-Remaining': { description: 'requests or predictions left today under the tightest applicable daily limit', schema: { type: 'integer' } },
   'X-RateLimit-Reset': { description: 'when the daily limits reset: Unix time in seconds of the next midnight UTC', schema: { type: 'integer' } },
   RateLimit: { description: 'IETF RateLimit header field: the tightest applicable limit, e.g. `"predictions";r=97;t=43200`', schema: { type: 'string' } },
@@ -22,19 +23,28 @@ export const rateLimitHeaders = {
 
 /** The errors any authenticated operation may answer. */
 export const commonErrors = {
-  '400': error('invalid parameters, or a query parameter or JSON body field the operation does not have; `detail` names it', 'unknown query parameter referenceDate; this operation takes reference_date'),
+  '400': error('invalid parameters, malformed JSON, or a query parameter or JSON body field the operation does not have; `detail` names it', 'unknown query parameter referenceDate: GET /predict/{bill_id} takes reference_date, explain'),
   '401': {
     ...error('missing, unknown or revoked API key', 'Invalid or revoked API key'),
     headers: { 'WWW-Authenticate': { description: 'always `Bearer realm="bill-progress"`: send the key as `Authorization: Bearer <key>`', schema: { type: 'string' } } },
   },
   '403': error('the tier does not allow this (free tier: no API access)', 'The free tier has no API access: upgrade to pilot or pro'),
   '405': {
-    ...error('the path exists but not with this method', 'POST is not allowed on /predict/{bill_id}; allowed: GET, HEAD'),
+    ...error('the path exists but not with this method', 'POST is not allowed on /api/v1/predict/2900; allowed: GET, HEAD'),
     headers: { Allow: { description: 'the methods the path answers', schema: { type: 'string' } } },
   },
+  '413': error('the request body is larger than 100 KB', 'The request body is larger than the limit of 102400 bytes'),
   '429': {
-    ...error('a daily limit is used up; `detail` says which and when it resets', 'Daily prediction limit reached: the pilot tier allows 100 a day; it resets at 2026-11-24T00:00:00.000Z'),
-    headers: { 'Retry-After': { description: 'seconds until the reset', schema: { type: 'integer' } } },
+    ...error(
+      'a limit refused the request; `detail` names it: a daily limit of the tier (calls, predictions, batches), the burst limit (`BURST_LIMIT` calls of one operation every 10 s) or the per-address limit (`ANON_RATE_LIMIT` requests a minute without a valid key, or failing)',
+      'Daily prediction limit reached: the pilot tier allows 100 a day; it resets at 2026-11-24T00:00:00.000Z',
+    ),
+    headers: {
+      'Retry-After': { description: 'seconds until the limit that refused the request allows one again', schema: { type: 'integer' } },
+      'X-RateLimit-Limit': { description: 'the size of the limit that refused the request', schema: { type: 'integer' } },
+      'X-RateLimit-Remaining': { description: 'always 0: what is left of that limit', schema: { type: 'integer' } },
+      'X-RateLimit-Reset': { description: 'Unix time in seconds when that limit allows a request again (the next midnight UTC for a daily limit)', schema: { type: 'integer' } },
+    },
   },
   '500': error('internal error (never with details)', 'Internal server error'),
   '503': error('data or models loading', 'Service unavailable: models loading'),

@@ -43,20 +43,37 @@ export class AddressLimiter {
     return { tokens, at: now };
   }
 
-  /** Refuses (429 with Retry-After) an address that has spent its allowance. */
-  admit(address: string | undefined): void {
-    if (!this.options.perMinute || !address) return;
-    const { tokens } = this.refilled(address);
-    if (tokens >= 1) return;
-    const retryAfter = Math.max(1, Math.ceil(((1 - tokens) * MINUTE_MS) / this.options.perMinute / 1000));
-    throw new AppError(
+  /**
+   * The 429 an address that has spent its allowance gets (Retry-After, and the X-RateLimit headers
+   * of this limit: its size a minute, nothing remaining, when a request is allowed again), or null.
+   * A map lookup: cheap enough to ask before anything is known of the caller.
+   */
+  refusal(address: string | undefined): AppError | null {
+    if (!this.options.perMinute || !address) return null;
+    const { tokens, at } = this.refilled(address);
+    if (tokens >= 1) return null;
+    const waitMs = ((1 - tokens) * MINUTE_MS) / this.options.perMinute;
+    const retryAfter = Math.max(1, Math.ceil(waitMs / 1000));
+    return new AppError(
       'RATE_LIMITED',
       `Too many requests without a valid API key, or failing, from this address: the limit is ${this.options.perMinute} a minute; retry in ${retryAfter} s`,
-      { headers: { 'Retry-After': String(retryAfter) } },
+      {
+        headers: {
+          'Retry-After': String(retryAfter),
+          'X-RateLimit-Limit': String(this.options.perMinute),
+          'X-RateLimit-Remaining': '0',
+          'X-RateLimit-Reset': String(Math.ceil((at + waitMs) / 1000)),
+        },
+      },
     );
   }
 
-  /** Counts one request against its address. */
+  /** Refuses (throws the 429 of `refusal`) an address that has spent its allowance. */
+  admit(address: string | undefined): void {
+    const refusal = this.refusal(address);
+    if (refusal) throw refusal;
+  }
+
   spend(address: string | undefined): void {
     if (!this.options.perMinute || !address) return;
     const bucket = this.refilled(address);
@@ -78,6 +95,8 @@ export class AddressLimiter {
  */
 export function countsAgainstAddress(outcome: GatewayOutcome): boolean {
   if (outcome.status === 429) return false;
+  // refused before any key was read (405, 413, malformed JSON): a client's mistake, whoever sent it
+  if (outcome.beforePipeline) return outcome.status >= 400 && outcome.status < 500 && outcome.status !== 404;
   if (!outcome.principal) return true;
   return outcome.status >= 400 && outcome.status < 500 && outcome.status !== 404;
 }
@@ -98,7 +117,10 @@ export function addressLimitHooks(limiter: AddressLimiter, apiKeys?: Pick<ApiKey
   };
   return {
     admit: (request: GatewayRequest) => {
-      if (!trusted(request)) limiter.admit(request.clientAddress);
+      // the address first: digesting the key to learn whether it is trusted costs more, and is
+      // only needed for an address that has spent its allowance
+      const refusal = limiter.refusal(request.clientAddress);
+      if (refusal && !trusted(request)) throw refusal;
     },
     settled: (request: GatewayRequest, outcome: GatewayOutcome) => {
       if (countsAgainstAddress(outcome)) limiter.spend(request.clientAddress);

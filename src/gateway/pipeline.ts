@@ -27,6 +27,10 @@ export interface GatewayRequest {
     /** the request came over HTTPS (directly or through a trusted proxy): the cookie is then Secure */
     secure: boolean;
   };
+  /** the door ran the admit hooks at its edge, before reading the body (`Gateway.admitAtEdge`) */
+  admitted?: boolean;
+  /** the settled hooks have heard how the request ended */
+  settled?: boolean;
 }
 
 /** How a request ended, for hooks that account per client. */
@@ -34,6 +38,8 @@ export interface GatewayOutcome {
   principal: Principal | null;
   /** the HTTP status the door answered (or would have: 200 for a GraphQL answer with data) */
   status: number;
+  /** the door refused the request before the pipeline ran (405, 413, malformed JSON, a document beyond the limits) */
+  beforePipeline?: boolean;
 }
 
 /**
@@ -64,9 +70,19 @@ export class Gateway {
     this.operations = new OperationCache(schema);
   }
 
+  /**
+   * The admit hooks at a door's edge, before it reads the body, so that requests it refuses
+   * before the pipeline (405, 413, malformed JSON) are refused to a client past its limits too.
+   * Throws (or rejects with) the AppError that refuses the request.
+   */
+  admitAtEdge(request: GatewayRequest): void | Promise<void> {
+    request.admitted = true;
+    return this.hooks.admit?.(request);
+  }
+
   /** Steps 1–3: who is calling, and the API call charged. Throws the AppError that refuses the request. */
   async start(request: GatewayRequest): Promise<RequestContext> {
-    await this.hooks.admit?.(request);
+    if (!request.admitted) await this.hooks.admit?.(request);
     const credential = readCredential(request.credentials);
     const crossSite = request.browser && request.credentials.kind === 'http-headers' ? isCrossSite(request.credentials.headers, request.browser.host) : false;
     // CSRF: a session cookie is sent by the browser whatever page asks, so only the dashboard's own pages may use it
@@ -177,7 +193,15 @@ export class Gateway {
 
   /** The door reports how the request ended. */
   finish(request: GatewayRequest, context: RequestContext | null | undefined, status: number): void {
+    request.settled = true;
     this.hooks.settled?.(request, { principal: context?.user ?? null, status });
+  }
+
+  /** The door reports a request that it answered before the pipeline ran, when that was a refusal (4xx, 5xx). */
+  finishBeforePipeline(request: GatewayRequest, status: number): void {
+    if (request.settled || status < 400) return;
+    request.settled = true;
+    this.hooks.settled?.(request, { principal: null, status, beforePipeline: true });
   }
 }
 

@@ -24,6 +24,12 @@ it('refuses an address past its allowance with 429, Retry-After and a detail, on
   const rest = await t.http().get('/api/v1/predict/2900').set('authorization', `Bearer ${forgedKey}`);
   expect(rest.status).toBe(429);
   expect(Number(rest.headers['retry-after'])).toBeGreaterThan(0);
+  // the headers of the limit that refused it: its size a minute, nothing left, when one request is allowed again
+  expect(rest.headers['x-ratelimit-limit']).toBe(String(LIMIT));
+  expect(rest.headers['x-ratelimit-remaining']).toBe('0');
+  const reset = Number(rest.headers['x-ratelimit-reset']) - Date.now() / 1000;
+  expect(reset).toBeGreaterThan(0);
+  expect(reset).toBeLessThanOrEqual(60 / LIMIT + 1);
   expect(rest.body).toEqual({ detail: expect.stringMatching(/^Too many requests without a valid API key, or failing, from this address: the limit is 5 a minute; retry in \d+ s$/) });
 
   const graphql = await t.graphql('{ serviceStatus { today } }');
@@ -35,4 +41,41 @@ it('refuses an address past its allowance with 429, Retry-After and a detail, on
 it('still serves a key verified moments ago from that address', async () => {
   expect((await t.graphql('{ me { email } }', { key })).status).toBe(200);
   expect((await t.http().get('/api/v1/predict/abc').set('authorization', `Bearer ${key}`)).status).toBe(400);
+});
+
+describe('requests a door refuses before the pipeline (405, 413, malformed JSON)', () => {
+  let app: TestApp;
+  let appKey: string;
+  beforeAll(async () => {
+    app = await startTestApp({ anonRateLimit: 4 });
+    appKey = await app.userWithKey('pilot');
+  });
+  afterAll(() => app.close());
+
+  const malformedBatch = () => app.http().post('/api/v1/predict/batch').set('content-type', 'application/json').send('{"bill_ids": [29');
+  const malformedGraphql = () => app.http().post('/graphql').set('content-type', 'application/json').send('{"query": ');
+
+  it('count against the address, and past its allowance are refused with 429 before the body is read', async () => {
+    expect((await app.graphql('{ me { email } }', { key: appKey })).status).toBe(200); // a key verified moments ago
+    expect((await malformedBatch()).status).toBe(400);
+    expect((await app.http().delete('/api/v1/predict/2900')).status).toBe(405);
+    expect((await malformedGraphql()).status).toBe(400);
+    const oversized = await app.http().post('/graphql').set('content-type', 'application/json').send(JSON.stringify({ query: `{ serviceStatus { today } } # ${'x'.repeat(200_000)}` }));
+    expect(oversized.status).toBe(413);
+
+    const rest = await malformedBatch();
+    expect(rest.status).toBe(429);
+    expect(rest.body.detail).toMatch(/^Too many requests without a valid API key, or failing, from this address: the limit is 4 a minute/);
+    expect(rest.headers['x-ratelimit-limit']).toBe('4');
+    const graphql = await malformedGraphql();
+    expect(graphql.status).toBe(429);
+    expect(graphql.body.errors[0]).toMatchObject({ extensions: { code: 'RATE_LIMITED' }, message: expect.stringMatching(/the limit is 4 a minute/) });
+    expect(graphql.headers['retry-after']).toBeDefined();
+  });
+
+  it('still answers a key verified moments ago from that address, its mistakes included', async () => {
+    const res = await app.http().post('/api/v1/predict/batch').set('authorization', `Bearer ${appKey}`).set('content-type', 'application/json').send('{"bill_ids": [29');
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ detail: 'The request body is not valid JSON' });
+  });
 });

@@ -177,7 +177,7 @@ describe('bad input to every argument is a 400 naming it', () => {
   it('answers malformed JSON and a missing query with 400, never 500', async () => {
     const bad = await t.http().post('/graphql').set('content-type', 'application/json').set('authorization', `Bearer ${key}`).send('{"query": ');
     expect(bad.status).toBe(400);
-    expect(bad.body).toEqual({ detail: 'The request body is not valid JSON' });
+    expect(bad.body).toEqual({ errors: [{ message: 'The request body is not valid JSON', extensions: { code: 'BAD_USER_INPUT' } }] });
     const empty = await t.http().post('/graphql').set('content-type', 'application/json').set('authorization', `Bearer ${key}`).send({});
     expect(empty.status).toBe(400);
   });

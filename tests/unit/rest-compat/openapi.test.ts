@@ -25,6 +25,18 @@ describe('the OpenAPI document', () => {
     expect(successes).toEqual([]);
   });
 
+  it('documents, on every operation answered through the gateway, the 413 and a 429 with the headers of the limit that refused it', () => {
+    const gaps = operations
+      .filter(({ op }) => op.responses['401'])
+      .flatMap(({ path, method, op }) => {
+        const headers = Object.keys(op.responses['429']?.headers ?? {}).sort();
+        const complete = op.responses['413'] && headers.join() === ['Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'].join();
+        return complete ? [] : [`${method} ${path}`];
+      });
+    expect(gaps).toEqual([]);
+    expect(operations.filter(({ op }) => op.responses['401']).length).toBeGreaterThan(20);
+  });
+
   it('gives every operation a unique operationId', () => {
     const ids = operations.map(({ op }) => op.operationId);
     expect(new Set(ids).size).toBe(ids.length);

@@ -77,6 +77,11 @@ describe('the per-address limit', () => {
     expect(countsAgainstAddress({ principal: user, status: 503 })).toBe(false);
   });
 
+  it('counts a client mistake refused before the pipeline (405, 413, malformed JSON), not a 404 or a 503 there', () => {
+    for (const status of [400, 405, 413]) expect(countsAgainstAddress({ principal: null, status, beforePipeline: true })).toBe(true);
+    for (const status of [404, 429, 503]) expect(countsAgainstAddress({ principal: null, status, beforePipeline: true })).toBe(false);
+  });
+
   it('works as gateway hooks: admit before the credential, count when settled', () => {
     const hooks = addressLimitHooks(limiter(2));
     for (let i = 0; i < 5; i++) hooks.settled!(request('10.0.0.9'), { principal: user, status: 200 });

@@ -53,4 +53,28 @@ describe('the gateway pipeline', () => {
     gateway.finish(request({}), null, 401);
     expect(outcomes.at(-1)).toEqual({ status: 401, accountId: null });
   });
+
+  it('runs the admit hook once for a request a door admitted at its edge', async () => {
+    const edge = request({}, '198.51.100.7');
+    const before = admitted.length;
+    await gateway.admitAtEdge(edge);
+    await gateway.start(edge);
+    expect(admitted.slice(before)).toEqual([edge]);
+    expect(() => gateway.admitAtEdge(request({}, '203.0.113.9'))).toThrow('blocked address');
+  });
+
+  it('reports a refusal answered before the pipeline once, and never a request the pipeline settled or a success', () => {
+    const refusedEarly = request({});
+    const count = outcomes.length;
+    gateway.finishBeforePipeline(refusedEarly, 405);
+    gateway.finishBeforePipeline(refusedEarly, 405);
+    const settled = request({});
+    gateway.finish(settled, null, 400);
+    gateway.finishBeforePipeline(settled, 400);
+    gateway.finishBeforePipeline(request({}), 200);
+    expect(outcomes.slice(count)).toEqual([
+      { status: 405, accountId: null },
+      { status: 400, accountId: null },
+    ]);
+  });
 });
