@@ -1,7 +1,9 @@
-import { Arg, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { WebhookDeliveryEntity } from '../entities/webhook-delivery.entity';
 import type { RequestContext } from '../src/context';
+import { inactiveEventTypes } from '../src/events/audience';
 import { Access } from './access';
+import { EventTypeEnum } from './enums';
 import { CreateWebhookInput, UpdateWebhookInput, WebhookDeliveryType, WebhookEndpointType, WebhookTestType, WebhookWithSecretType } from './webhook.type';
 
 const delivery = (d: WebhookDeliveryEntity): WebhookDeliveryType => ({
@@ -68,6 +70,16 @@ export class WebhookResolver {
   async testWebhook(@Arg('id', () => Int) id: number, @Ctx() { user, services }: RequestContext) {
     const event = await services.webhooks.queueTest(user!.accountId, id);
     return { eventId: event.id, eventType: event.type };
+  }
+
+  @FieldResolver(() => [EventTypeEnum])
+  inactiveEvents(@Root() endpoint: { events: EventTypeEnum[] }, @Ctx() { user }: RequestContext): EventTypeEnum[] {
+    return inactiveEventTypes(user!.tier, endpoint.events).types;
+  }
+
+  @FieldResolver(() => String, { nullable: true })
+  inactiveReason(@Root() endpoint: { events: EventTypeEnum[] }, @Ctx() { user }: RequestContext): string | null {
+    return inactiveEventTypes(user!.tier, endpoint.events).reason;
   }
 
   @Mutation(() => Int, { description: 'Queues again every delivery that failed since then; answers how many' })

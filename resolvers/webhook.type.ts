@@ -24,6 +24,12 @@ export class WebhookEndpointType {
   @Field(() => String, { nullable: true, description: 'why the service disabled it (every attempt failing for 3 days)' })
   disabledReason: string | null;
 
+  @Field(() => [EventTypeEnum], { description: 'its event types the account’s tier does not receive now (Pro-only types after a downgrade): kept, and sent again after an upgrade' })
+  inactiveEvents: EventTypeEnum[];
+
+  @Field(() => String, { nullable: true, description: 'why inactiveEvents are not sent; null when every event type is' })
+  inactiveReason: string | null;
+
   @Field(() => Date)
   createdAt: Date;
 }

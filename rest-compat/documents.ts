@@ -77,7 +77,7 @@ export const WATCHLIST_DOCUMENTS = {
 } ${TRIGGER_FIELDS}`,
 } as const;
 
-const WEBHOOK_FIELDS = `fragment WebhookFields on WebhookEndpoint { id url events description allBills active disabledReason createdAt }`;
+const WEBHOOK_FIELDS = `fragment WebhookFields on WebhookEndpoint { id url events description allBills active disabledReason inactiveEvents inactiveReason createdAt }`;
 
 /** Webhook endpoints (issue 10; specification 4.6 shows none). */
 export const WEBHOOK_DOCUMENTS = {

@@ -16,18 +16,24 @@ export interface GqlWebhook {
   allBills: boolean;
   active: boolean;
   disabledReason: string | null;
+  inactiveEvents: string[];
+  inactiveReason: string | null;
   createdAt: string;
 }
+
+const eventWords = (names: string[]) => names.map((name) => WORD_OF_NAME.get(name) ?? name);
 
 export function webhook(w: GqlWebhook) {
   return {
     id: w.id,
     url: w.url,
-    events: w.events.map((name) => WORD_OF_NAME.get(name) ?? name),
+    events: eventWords(w.events),
     description: w.description,
     all_bills: w.allBills,
     active: w.active,
     disabled_reason: w.disabledReason,
+    inactive_events: eventWords(w.inactiveEvents),
+    inactive_reason: w.inactiveReason,
     created_at: w.createdAt,
   };
 }

@@ -13,6 +13,8 @@ const WEBHOOK_EXAMPLE = {
   all_bills: false,
   active: true,
   disabled_reason: null,
+  inactive_events: [],
+  inactive_reason: null,
   created_at: '2026-11-24T12:00:00.000Z',
 };
 const SECRET_EXAMPLE = { ...WEBHOOK_EXAMPLE, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw7Nc9lXkJ2zE=' };
@@ -43,6 +45,8 @@ const endpointProperties = {
   all_bills: { type: 'boolean', description: 'true: every bill in the data; false: the bills on your watchlists' },
   active: { type: 'boolean', description: 'false when disabled by you or by the service (see disabled_reason); PATCH active: true re-enables' },
   disabled_reason: { type: ['string', 'null'], description: 'why the service disabled it: every attempt failed for 3 days' },
+  inactive_events: { type: 'array', items: EVENT_TYPE_SCHEMA, description: 'its event types your tier does not receive now (pro-only types after a downgrade from pro): kept, and sent again after an upgrade' },
+  inactive_reason: { type: ['string', 'null'], description: 'why inactive_events are not sent; null when every event type is' },
   created_at: timestamp,
 };
 const writable = {

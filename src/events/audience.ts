@@ -17,6 +17,17 @@ export function tierReceives(tier: Tier, type: string): boolean {
 }
 
 /**
+ * The event types of an endpoint (or subscription) its account's tier does not receive now, and
+ * why: Pro-only types after a downgrade from Pro. They are kept, and sent again after an upgrade.
+ */
+export function inactiveEventTypes<T extends string>(tier: Tier, types: readonly T[]): { types: T[]; reason: string | null } {
+  const inactive = types.filter((type) => !tierReceives(tier, type));
+  if (!inactive.length) return { types: inactive, reason: null };
+  if (tier === 'free') return { types: inactive, reason: 'the free tier receives no events' };
+  return { types: inactive, reason: `${inactive.join(', ')} ${inactive.length === 1 ? 'needs' : 'need'} the pro tier: not sent while the account is on the ${tier} tier` };
+}
+
+/**
  * Whether `recipient` receives `event`, on every channel alike (webhook deliveries, GraphQL
  * subscriptions): never on the Free tier; Pro-only types only on Pro; an event with an `accountId`
  * only for that account (whatever bills it follows); otherwise when the event's bill is one the

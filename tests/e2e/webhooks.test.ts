@@ -36,6 +36,8 @@ describe('webhook endpoints over REST', () => {
       all_bills: false,
       active: true,
       disabled_reason: null,
+      inactive_events: [],
+      inactive_reason: null,
       created_at: expect.any(String),
       secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]+=*$/),
     });
@@ -169,6 +171,30 @@ describe('webhook endpoints over REST', () => {
       expect({ url, status: res.status }).toEqual({ url, status: 400 });
       expect(res.body.detail).toMatch(detail);
     }
+  });
+
+  it('keep pro-only event types after a downgrade from pro, shown inactive with the reason, active again after an upgrade', async () => {
+    const email = `wh${++n}@example.com`;
+    const key = await t.userWithKey('pro', email);
+    const a = api(key);
+    const created = await a.post('/webhooks', { url: URL, events: ['bill.stage_changed', 'prediction.trending_up'] });
+    expect(created.body).toMatchObject({ inactive_events: [], inactive_reason: null });
+    await t.services.accounts.setTier(email, 'pilot');
+    const downgraded = await a.get(`/webhooks/${created.body.id}`);
+    expect(downgraded.body).toMatchObject({
+      events: ['bill.stage_changed', 'prediction.trending_up'],
+      active: true,
+      inactive_events: ['prediction.trending_up'],
+      inactive_reason: 'prediction.trending_up needs the pro tier: not sent while the account is on the pilot tier',
+    });
+    const graphql = await t.graphql(`{ webhook(id: ${created.body.id}) { events inactiveEvents inactiveReason } }`, { key });
+    expect(graphql.body.data.webhook).toEqual({
+      events: ['BILL_STAGE_CHANGED', 'PREDICTION_TRENDING_UP'],
+      inactiveEvents: ['PREDICTION_TRENDING_UP'],
+      inactiveReason: 'prediction.trending_up needs the pro tier: not sent while the account is on the pilot tier',
+    });
+    await t.services.accounts.setTier(email, 'pro');
+    expect((await a.get(`/webhooks/${created.body.id}`)).body).toMatchObject({ inactive_events: [], inactive_reason: null });
   });
 
   it('charge an API call like every request', async () => {

@@ -56,6 +56,22 @@ it('queues each event for the endpoints that receive it, in the caller’s trans
   expect(JSON.parse(queued[0].body)).toEqual({ id: 'evt_a', type: 'bill.stage_changed', timestamp: '2021-11-26T09:00:00.000Z', data: { bill_id: 2900, stage: 'second_reading' } });
 });
 
+it('stops queuing pro-only events to an endpoint after a downgrade from pro, and queues them again after an upgrade', async () => {
+  const email = `outbox${++n}@example.com`;
+  await t.userWithKey('pro', email);
+  const accountId = await t.accountIdOf(email);
+  const { endpoint: kept } = await t.services.webhooks.create(accountId, 'pro', { url: `http://127.0.0.1:9/${n}`, events: ['prediction.trending_up', 'bill.stage_changed'], allBills: true });
+  const queuedFor = async () => ((await t.services.dataSource.query('SELECT event_id FROM webhook_delivery WHERE endpoint_id = $1 ORDER BY event_id', [kept.id])) as { event_id: string }[]).map((r) => r.event_id);
+  const refresh = (events: ServiceEvent[]) => t.services.dataSource.transaction((manager) => t.services.webhookOutbox(manager, events));
+
+  await t.services.accounts.setTier(email, 'pilot');
+  await refresh([event('evt_down_trend', 'prediction.trending_up', 26), event('evt_down_stage', 'bill.stage_changed', 26)]);
+  expect(await queuedFor()).toEqual(['evt_down_stage']);
+  await t.services.accounts.setTier(email, 'pro');
+  await refresh([event('evt_up_trend', 'prediction.trending_up', 26)]);
+  expect(await queuedFor()).toEqual(['evt_down_stage', 'evt_up_trend']);
+});
+
 it('queues for an endpoint exactly the events a subscription of its owner with the same types receives', async () => {
   const pilot = await endpoint('pilot', ['bill.stage_changed', 'prediction.updated'], { watch: [2900] });
   const pro = await endpoint('pro', ['prediction.trending_up', 'prediction.crossed_threshold'], { watch: [26] });

@@ -2,7 +2,7 @@
 import type * as Schema from './generated/schema';
 
 /** What the pages select (ENDPOINT_FIELDS, DELIVERY_FIELDS), typed from the schema (generated/schema.ts). */
-export type WebhookEndpoint = Pick<Schema.WebhookEndpoint, 'id' | 'url' | 'description' | 'events' | 'allBills' | 'active' | 'disabledReason' | 'createdAt'>;
+export type WebhookEndpoint = Pick<Schema.WebhookEndpoint, 'id' | 'url' | 'description' | 'events' | 'allBills' | 'active' | 'disabledReason' | 'inactiveReason' | 'createdAt'>;
 export type WebhookDelivery = Pick<Schema.WebhookDelivery, 'eventId' | 'eventType' | 'status' | 'attempt' | 'statusCode' | 'error' | 'durationMs' | 'attemptedAt' | 'nextAttemptAt' | 'createdAt'>;
 
 /** A secret just made (by registering or rotating), shown once above the list. */
@@ -12,7 +12,7 @@ export interface NewSecret {
   rotated: boolean;
 }
 
-export const ENDPOINT_FIELDS = 'id url description events allBills active disabledReason createdAt';
+export const ENDPOINT_FIELDS = 'id url description events allBills active disabledReason inactiveReason createdAt';
 export const DELIVERY_FIELDS = 'eventId eventType status attempt statusCode error durationMs attemptedAt nextAttemptAt createdAt';
 
 /** Every event type (the schema's EventType), in plain words; `pro` ones need the Pro tier. */

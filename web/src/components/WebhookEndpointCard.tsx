@@ -98,6 +98,7 @@ export function WebhookEndpointCard({ endpoint, pro, onChange, onDelete, onSecre
       <p>
         {endpoint.active ? <span class="status on">Active</span> : <span class="status off">Disabled</span>}{' '}
         {endpoint.disabledReason && <span class="error">{endpoint.disabledReason}</span>}
+        {endpoint.inactiveReason && <span class="error">{endpoint.inactiveReason}</span>}
         <span class="muted">
           {' '}
           · {endpoint.allBills ? 'every bill' : 'the bills on your watchlists'} · registered {dateTime(endpoint.createdAt)}

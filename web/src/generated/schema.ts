@@ -588,6 +588,10 @@ export interface WebhookEndpoint {
   disabledReason: string | null;
   events: EventType[];
   id: number;
+  /** its event types the account’s tier does not receive now (Pro-only types after a downgrade): kept, and sent again after an upgrade */
+  inactiveEvents: EventType[];
+  /** why inactiveEvents are not sent; null when every event type is */
+  inactiveReason: string | null;
   url: string;
 }
 
