@@ -1,18 +1,18 @@
 import type { BillFacts, DivisionFact, House, SessionFact } from './bill-facts';
 import { daysBetween } from './dates';
-import { type BillStatus, MAIN_STAGES } from '../src/vocabulary';
+import { type BillStatus, MAIN_STAGES, type MainStage } from '../src/vocabulary';
 
 /** The stages that move a bill along its passage; procedural motions and resolutions are not among them. */
 export { MAIN_STAGES };
 const MAIN = new Set<string>(MAIN_STAGES);
-export const isMainStage = (stage: string) => MAIN.has(stage);
+export const isMainStage = (stage: string): stage is MainStage => MAIN.has(stage);
 
 const STEP_IN_HOUSE: Record<string, number> = { first_reading: 1, second_reading: 2, committee: 3, report: 4, third_reading: 5 };
 /** Passage position: 1–5 first house, 6–10 second house, 11 ping-pong, 12 Royal Assent. */
 export const MAX_PROGRESS = 12;
 
 export interface MainEvent {
-  stage: string;
+  stage: MainStage;
   house: House;
   date: string;
   seq: number;

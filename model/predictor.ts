@@ -10,7 +10,7 @@ import type { ModelArtifact } from './model-artifact';
 import { SittingCalendar } from './sitting-calendar';
 import { billAsOf } from './truncate';
 import { ensembleRun, etaFromOutput } from './train';
-import type { RiskLevel } from '../src/vocabulary';
+import type { MainStage, RiskLevel } from '../src/vocabulary';
 
 export type { RiskLevel };
 
@@ -28,7 +28,7 @@ export interface Nowcast {
   controversyScore: number;
   momentumScore: number;
   /** the last main stage that sat on or before the date */
-  lastStage: { stage: string; house: string; date: string } | null;
+  lastStage: { stage: MainStage; house: string; date: string } | null;
 }
 
 const clamp01 = (x: number) => Math.min(1, Math.max(0, x));

@@ -8,6 +8,7 @@ import {
   COMPARISONS,
   EVENT_TYPES,
   HOUSES,
+  MAIN_STAGES,
   RISK_LEVELS,
   STAGE_PHASES,
   TIERS,
@@ -37,6 +38,9 @@ export const House = graphqlEnum(HOUSES, 'House', 'House of Parliament (Royal As
 export type House = Words.House;
 export const BillOutcome = graphqlEnum(BILL_OUTCOMES, 'BillOutcome', 'What had become of the bill when the data was read: PENDING while still before Parliament');
 export type BillOutcome = Words.BillOutcome;
+export const MainStageEnum = graphqlEnum(MAIN_STAGES, 'MainStage', 'A main stage of a bill’s passage; procedural motions are not among them');
+export type MainStageEnum = Words.MainStage;
+
 export const StagePhase = graphqlEnum(STAGE_PHASES, 'StagePhase', 'Position of a stage in the passage of the bill');
 export type StagePhase = Words.StagePhase;
 export const Tier = graphqlEnum(TIERS, 'Tier', 'Subscription tier');

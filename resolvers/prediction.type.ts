@@ -1,11 +1,11 @@
 import { Field, Float, Int, ObjectType } from 'type-graphql';
 import { DateScalar } from './date.scalar';
-import { BatchItemStatus, BillStatusAsOf, House, RiskLevel, TimeBucket, UrgencyLevel } from './enums';
+import { BatchItemStatus, BillStatusAsOf, House, MainStageEnum, RiskLevel, TimeBucket, UrgencyLevel } from './enums';
 
 @ObjectType('LastStage', { description: 'The last main stage that sat on or before the reference date', simpleResolvers: true })
 export class LastStageType {
-  @Field(() => String)
-  stage: string;
+  @Field(() => MainStageEnum)
+  stage: MainStageEnum;
 
   @Field(() => String)
   house: string;

@@ -99,7 +99,7 @@ export function batchEnvelope(batch: GqlBatch) {
           title: p.billTitle,
           // where the bill is now: the house of its last main stage, else where it started
           chamber: p.lastStage?.house ?? HOUSE[p.originatingHouse] ?? 'Unassigned',
-          stage: p.lastStage?.stage ?? 'not_started',
+          stage: p.lastStage ? level(p.lastStage.stage) : 'not_started',
         },
       };
     }),

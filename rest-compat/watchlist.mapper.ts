@@ -22,7 +22,7 @@ export function watchlistSummary(w: GqlWatchlist) {
 function todaysPredictions(prediction: GqlPrediction | null, detail: string | null | undefined) {
   const single = prediction ? singlePrediction(prediction) : null;
   return {
-    current_stage: prediction?.lastStage ?? null,
+    current_stage: prediction?.lastStage ? { ...prediction.lastStage, stage: prediction.lastStage.stage.toLowerCase() } : null,
     predictions: single?.predictions ?? null,
     risk_indicators: single?.risk_indicators ?? null,
     ...(detail ? { predictions_detail: detail } : {}),

@@ -30,6 +30,8 @@ export type AlertCheckSource = ValueOf<typeof ALERT_CHECK_SOURCES>;
 /** The stages that move a bill along its passage, in order; procedural motions are not among them. */
 export const MAIN_STAGES = ['first_reading', 'second_reading', 'committee', 'report', 'third_reading', 'consideration_of_amendments', 'royal_assent'] as const;
 export type MainStage = ValueOf<typeof MAIN_STAGES>;
+/** The stage a bill is at, as REST spells it: its last main stage, or not_started before any. */
+export const CURRENT_STAGES = ['not_started', ...MAIN_STAGES] as const;
 /** Position of a stage in the passage of the bill. */
 export const STAGE_PHASES = ['first_house', 'second_house', 'ping_pong', 'royal_assent'] as const;
 export type StagePhase = ValueOf<typeof STAGE_PHASES>;

@@ -3,6 +3,9 @@ import {
   ALERT_TYPES,
   BATCH_ITEM_STATUSES,
   COMPARISONS,
+  CURRENT_STAGES,
+  HOUSES,
+  MAIN_STAGES,
   PREDICTION_MODES,
   PRO_ALERT_TYPES,
   RISK_ALERT_TYPES,
@@ -134,7 +137,7 @@ export const COMPONENTS = {
           properties: {
             title: { type: 'string' },
             chamber: { type: 'string', description: 'the house of the bill’s last main stage (Commons, Lords, Unassigned for Royal Assent), else its originating house' },
-            stage: { type: 'string', description: 'its last main stage, e.g. second_reading; not_started before any' },
+            stage: { type: 'string', enum: [...CURRENT_STAGES], description: 'its last main stage, e.g. second_reading; not_started before any' },
           },
         },
       },
@@ -189,7 +192,7 @@ export const COMPONENTS = {
         bill_id: { type: 'integer' },
         title: { type: ['string', 'null'] },
         added_at: timestamp,
-        current_stage: { type: ['object', 'null'], properties: { stage: { type: 'string' }, house: { type: 'string' }, date } },
+        current_stage: { type: ['object', 'null'], properties: { stage: { type: 'string', enum: [...MAIN_STAGES] }, house: { type: 'string', enum: [...HOUSES] }, date } },
         predictions: {
           oneOf: [{ $ref: '#/components/schemas/Predictions' }, { type: 'null' }],
           description: 'today’s predictions exactly as GET /predict/{bill_id} gives them (GET of one watchlist only); null with predictions_detail when they cannot be given, e.g. the daily prediction limit is used up',

@@ -115,6 +115,13 @@ export function normalise(value: unknown): unknown {
   return value;
 }
 
+/** Strings of a body spelt as GraphQL enum names: REST spells its words in lower case, so none may be there before normalise. */
+function enumNames(value: unknown): string[] {
+  if (Array.isArray(value)) return value.flatMap(enumNames);
+  if (value && typeof value === 'object') return Object.values(value).flatMap(enumNames);
+  return typeof value === 'string' && ENUM_VALUE.test(value) ? [value] : [];
+}
+
 const RESOURCE_ID = /^(id|watchlistId|thresholdId)$/;
 
 /**
@@ -160,7 +167,11 @@ async function throughRest(t: TestApp, req: RestRequest, headers: Record<string,
   call.set(headers);
   if (req.query) call.query(req.query);
   const res = req.body === undefined ? await call : await call.send(req.body as object);
-  if (res.status === 200) return { outcome: { ok: true, body: normalise(res.body) }, res };
+  if (res.status === 200) {
+    const leaked = enumNames(res.body);
+    if (leaked.length) return { outcome: { ok: false, code: 'GraphQL enum names in a REST body', message: leaked.join(', ') }, res };
+    return { outcome: { ok: true, body: normalise(res.body) }, res };
+  }
   const code = STATUS_TO_CODE.get(res.status) ?? `HTTP ${res.status}`;
   const bodyKeys = Object.keys(res.body ?? {});
   if (bodyKeys.length !== 1 || typeof res.body.detail !== 'string') return { outcome: { ok: false, code: `${code} without a {"detail"} body`, message: res.text }, res };

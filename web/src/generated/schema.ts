@@ -325,8 +325,11 @@ export interface ImminentBills {
 export interface LastStage {
   date: string;
   house: string;
-  stage: string;
+  stage: MainStage;
 }
+
+/** A main stage of a bill’s passage; procedural motions are not among them */
+export type MainStage = 'COMMITTEE' | 'CONSIDERATION_OF_AMENDMENTS' | 'FIRST_READING' | 'REPORT' | 'ROYAL_ASSENT' | 'SECOND_READING' | 'THIRD_READING';
 
 export interface PageInfo {
   /** pass as `after` to get the next page */
