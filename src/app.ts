@@ -90,7 +90,7 @@ export async function createApp(services: Services, options: AppOptions): Promis
     graphqlErrorHandler(services.logger),
   );
   // the third door: subscriptions over graphql-ws on the same path
-  const subscriptions = createWebSocketDoor(gateway, { httpServer, validationRules, logger: services.logger });
+  const subscriptions = createWebSocketDoor(gateway, { httpServer, validationRules, logger: services.logger, trustProxy: options.trustProxy });
   const restRouter = createRestRouter(gateway, { corsOrigins: options.corsOrigins });
   app.use('/api/v1', restRouter);
   app.use('/docs', docsRouter({ openapiUrl: '/api/v1/openapi.json' }));

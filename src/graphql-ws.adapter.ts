@@ -11,6 +11,7 @@ import { CONNECTION_INIT_KEY_REQUIRED } from './gateway/credential';
 import { guardDocument } from './gateway/document-guard';
 import { graphqlError, mapError } from './gateway/error-mapping';
 import type { Gateway, GatewayRequest } from './gateway/pipeline';
+import { clientAddressOf } from './http/client-address';
 import type { Logger } from './logger';
 
 /** WebSocket close codes for the HTTP statuses a connection can be refused with (graphql-ws uses 44xx likewise). */
@@ -22,6 +23,8 @@ export interface WebSocketDoorOptions {
   httpServer: http.Server;
   validationRules: ValidationRule[];
   logger: Logger;
+  /** TRUST_PROXY: the client's address is the proxy's X-Forwarded-For, as on the HTTP doors */
+  trustProxy?: boolean;
 }
 
 /**
@@ -53,7 +56,7 @@ export function createWebSocketDoor(gateway: Gateway, options: WebSocketDoorOpti
     {
       schema: gateway.schema,
       onConnect: async (ctx: Context<Record<string, unknown> | undefined, { socket: { close(code: number, reason: string): void }; request: http.IncomingMessage }>) => {
-        const request: GatewayRequest = { credentials: { kind: 'connection-init', payload: ctx.connectionParams }, requestId: randomUUID(), clientAddress: ctx.extra.request.socket.remoteAddress };
+        const request: GatewayRequest = { credentials: { kind: 'connection-init', payload: ctx.connectionParams }, requestId: randomUUID(), clientAddress: clientAddressOf(ctx.extra.request, options.trustProxy ?? false) };
         try {
           const context = await gateway.start(request);
           if (!context.user) {
