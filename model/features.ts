@@ -11,8 +11,9 @@ import { sessionOutlook } from './session-length';
  * 2: every feature reads the bill truncated at the date (sponsors as known then).
  * 3: a ballot bill's place in the ballot order (ballot_position, ballot_first_fridays).
  * 4: how long the session may still run (session_after_election, session_days_left_expected).
+ * 5: the ETA networks give a distribution over intervals of days (ETA_BIN_EDGES), not log1p(days).
  */
-export const FEATURE_SCHEMA_VERSION = 4;
+export const FEATURE_SCHEMA_VERSION = 5;
 
 const KIND_GROUPS: Record<BillKind, string> = {
   government: 'government',

@@ -17,7 +17,7 @@ export interface ModelArtifact {
   networks: Record<BinaryOutput, object[]>;
   /** applied to the ensemble's mean, by the bill's kind group */
   calibration: Record<BinaryOutput, KindCalibration>;
-  /** brain.js networks predicting log1p(days to next main stage) / log1p(ETA_CAP_DAYS), averaged */
+  /** brain.js networks giving the distribution of the days to the next main stage over the intervals of ETA_BIN_EDGES (one output each), averaged; the ETA is its median */
   eta: object[];
   /** the mean of each feature over the training samples: a factor's typical value in explanations */
   typicalFeatures: number[];
@@ -32,5 +32,10 @@ export interface ModelArtifact {
   calibrationPeriodMetrics: Record<BinaryOutput, { n: number; auc: number | null; brier: number | null }>;
 }
 
-/** The longest time to a next stage the ETA network can express. */
+/** The longest time to a next stage the ETA networks can express. */
 export const ETA_CAP_DAYS = 730;
+/**
+ * The ETA networks' intervals of days to the next main stage: (0, 7], (7, 14], … (365, 730]; a
+ * longer wait counts in the last. Finer at the start, where government bills' waits are.
+ */
+export const ETA_BIN_EDGES: readonly number[] = [0, 7, 14, 21, 30, 45, 60, 90, 120, 180, 270, 365, ETA_CAP_DAYS];

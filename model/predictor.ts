@@ -9,7 +9,7 @@ import { BINARY_OUTPUTS, type BinaryOutput } from './labels';
 import type { ModelArtifact } from './model-artifact';
 import { SittingCalendar } from './sitting-calendar';
 import { billAsOf } from './truncate';
-import { ensembleRun, etaFromOutput } from './train';
+import { ensembleRun, ensembleRunAll, etaFromOutputs } from './train';
 import type { MainStage, RiskLevel } from '../src/vocabulary';
 
 export type { RiskLevel };
@@ -66,7 +66,7 @@ export class Predictor {
     const probabilities = {} as Record<BinaryOutput, number>;
     const group = kindGroup(kind);
     for (const output of BINARY_OUTPUTS) probabilities[output] = round(this.probability(output, features, group));
-    return { probabilities, etaDays: Math.round(etaFromOutput(ensembleRun(this.etaNets, features)) * 10) / 10 };
+    return { probabilities, etaDays: Math.round(etaFromOutputs(ensembleRunAll(this.etaNets, features)) * 10) / 10 };
   }
 
   private probability(output: BinaryOutput, features: number[], group: string): number {

@@ -3,6 +3,7 @@ import { FEATURE_NAMES, featureVector } from '../../../model/features';
 import { billAsOf } from '../../../model/truncate';
 import { labelsAt } from '../../../model/labels';
 import { Predictor } from '../../../model/predictor';
+import { ETA_BIN_EDGES } from '../../../model/model-artifact';
 import { SittingCalendar } from '../../../model/sitting-calendar';
 import { DEFAULT_CALIBRATION_DAYS, FATE_CALIBRATION_DAYS, sessionsKnownAt, sittingDatesUpTo, trainModel } from '../../../model/train';
 import { loadSnapshotTrainingData } from '../../../src/services/training-data';
@@ -89,7 +90,9 @@ describe('training', () => {
     for (const [output, nets] of [...Object.entries(artifact.networks), ['timeline_eta', artifact.eta] as const]) {
       const size = output === 'royal_assent' ? 9 : 3;
       expect(nets).toHaveLength(size);
-      expect(nets.map((n) => (n as { sizes: number[] }).sizes)).toEqual(nets.map(() => [FEATURE_NAMES.length, 6, 1]));
+      // the ETA networks give one probability per interval of days (ETA_BIN_EDGES)
+      const outputs = output === 'timeline_eta' ? ETA_BIN_EDGES.length - 1 : 1;
+      expect(nets.map((n) => (n as { sizes: number[] }).sizes)).toEqual(nets.map(() => [FEATURE_NAMES.length, 6, outputs]));
       expect(new Set(nets.map((n) => JSON.stringify(n))).size).toBe(size);
     }
     // an explicit size is every output's
