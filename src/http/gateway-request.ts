@@ -1,8 +1,9 @@
 import type express from 'express';
 import type { GatewayRequest } from '../gateway/pipeline';
 
-const GATEWAY_REQUEST = Symbol('gateway request');
-type Kept = express.Request & { [GATEWAY_REQUEST]?: GatewayRequest };
+// beside the request, not a property of it: a property added to every request changes the shape
+// express's own code sees
+const made = new WeakMap<express.Request, GatewayRequest>();
 
 /**
  * What the gateway needs of an express request: its headers (the credential), id and client
@@ -11,16 +12,21 @@ type Kept = express.Request & { [GATEWAY_REQUEST]?: GatewayRequest };
  * door's edge admits it, then the route or Apollo starts the pipeline with the same one.
  */
 export function gatewayRequest(req: express.Request, { browser = false } = {}): GatewayRequest {
-  return ((req as Kept)[GATEWAY_REQUEST] ??= {
-    credentials: { kind: 'http-headers', headers: req.headers, sessionCookie: browser },
-    requestId: String((req as { id?: unknown }).id ?? ''),
-    // req.ip is the socket's address unless TRUST_PROXY trusts the proxy's X-Forwarded-For
-    clientAddress: req.ip ?? req.socket.remoteAddress,
-    ...(browser ? { browser: { host: req.host, secure: req.secure } } : {}),
-  });
+  let request = made.get(req);
+  if (!request) {
+    request = {
+      credentials: { kind: 'http-headers', headers: req.headers, sessionCookie: browser },
+      requestId: String((req as { id?: unknown }).id ?? ''),
+      // req.ip is the socket's address unless TRUST_PROXY trusts the proxy's X-Forwarded-For
+      clientAddress: req.ip ?? req.socket.remoteAddress,
+      ...(browser ? { browser: { host: req.host, secure: req.secure } } : {}),
+    };
+    made.set(req, request);
+  }
+  return request;
 }
 
 /** The request's GatewayRequest if a door has made it, else undefined. */
 export function madeGatewayRequest(req: express.Request): GatewayRequest | undefined {
-  return (req as Kept)[GATEWAY_REQUEST];
+  return made.get(req);
 }
