@@ -23,7 +23,8 @@ export interface RestOptions {
  * The specification's `/api/v1` paths. Each route runs a named GraphQL operation through the
  * gateway (the same pipeline as /graphql) and maps its result to the specified JSON. Before any
  * route, the gateway's admit hooks (the per-address limit), CORS and the OpenAPI document's rules
- * (405, unknown inputs); after them, errors in REST words. Unknown paths fall through to the app's JSON 404, and errors to its `{"detail"}` handler.
+ * (405, unknown inputs); after them, errors in REST words. Unknown paths fall through to the
+ * app's JSON 404, and errors to its `{"detail"}` handler.
  */
 export function createRestRouter(gateway: Gateway, options: RestOptions = {}): Router {
   const router = express.Router();

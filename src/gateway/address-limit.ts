@@ -74,6 +74,7 @@ export class AddressLimiter {
     if (refusal) throw refusal;
   }
 
+  /** Counts one request against its address. */
   spend(address: string | undefined): void {
     if (!this.options.perMinute || !address) return;
     const bucket = this.refilled(address);
