@@ -68,12 +68,6 @@ export class AddressLimiter {
     );
   }
 
-  /** Refuses (throws the 429 of `refusal`) an address that has spent its allowance. */
-  admit(address: string | undefined): void {
-    const refusal = this.refusal(address);
-    if (refusal) throw refusal;
-  }
-
   /** Counts one request against its address. */
   spend(address: string | undefined): void {
     if (!this.options.perMinute || !address) return;
@@ -96,9 +90,8 @@ export class AddressLimiter {
  */
 export function countsAgainstAddress(outcome: GatewayOutcome): boolean {
   if (outcome.status === 429) return false;
-  // refused before any key was read (405, 413, malformed JSON): a client's mistake, whoever sent it
-  if (outcome.beforePipeline) return outcome.status >= 400 && outcome.status < 500 && outcome.status !== 404;
-  if (!outcome.principal) return true;
+  // a request refused before any key was read (405, 413, malformed JSON) counts only as a mistake
+  if (!outcome.principal && !outcome.beforePipeline) return true;
   return outcome.status >= 400 && outcome.status < 500 && outcome.status !== 404;
 }
 
