@@ -10,7 +10,7 @@ import { DateScalar } from './date.scalar';
 import { AppError } from '../src/errors';
 import { BatchPredictionArgs, ImminentArgs } from './prediction.input';
 import { BatchItemStatus, type TimeBucket, type UrgencyLevel } from './enums';
-import { BatchPredictionsType, BatchPredictionItemType, ExplanationsType, ImminentBillsType, PredictionType } from './prediction.type';
+import { BatchPredictionsType, BatchPredictionItemType, ExplanationsType, ImminentBillsType, ImminentBillType, PredictionType } from './prediction.type';
 
 @Resolver(() => PredictionType)
 export class PredictionResolver {
@@ -76,19 +76,40 @@ export class PredictionResolver {
   @Query(() => ImminentBillsType, { description: 'Live bills likely to reach their next stage within daysAhead, most urgent first' })
   @Access('authenticated', { requires: ['data', 'model'] })
   async imminentBills(@Args(() => ImminentArgs) { daysAhead, minProbability }: ImminentArgs, @Ctx() { services }: RequestContext): Promise<ImminentBillsType> {
-    const bills = (await services.predictions.imminent(daysAhead, minProbability)).map((b) => ({
-      billId: b.prediction.billId,
-      timelineEtaDays: b.timelineEtaDays,
-      royalAssentProbability: b.prediction.probabilities.royal_assent,
-      nextStageProbability: b.prediction.probabilities.next_stage_30d,
-      predictedDate: b.predictedDate,
-      urgencyLevel: b.urgencyLevel as UrgencyLevel,
-      countdownDays: b.countdownDays,
-      timeBucket: b.timeBucket as TimeBucket | null,
-      urgencyScore: b.urgencyScore,
-      prediction: toPredictionType(b.prediction),
-    }));
+    const bills = (await services.predictions.imminent(daysAhead, minProbability)).map((b): ImminentBillType => {
+      const { billTitle, originatingHouse, stallRisk, amendmentRisk, closeVote, withdrawalRisk, riskIndicators } = toPredictionType(b.prediction);
+      return {
+        billId: b.prediction.billId,
+        timelineEtaDays: b.timelineEtaDays,
+        royalAssentProbability: b.prediction.probabilities.royal_assent,
+        nextStageProbability: b.prediction.probabilities.next_stage_30d,
+        predictedDate: b.predictedDate,
+        urgencyLevel: b.urgencyLevel as UrgencyLevel,
+        countdownDays: b.countdownDays,
+        timeBucket: b.timeBucket as TimeBucket | null,
+        urgencyScore: b.urgencyScore,
+        billTitle,
+        originatingHouse,
+        stallRisk,
+        amendmentRisk,
+        closeVote,
+        withdrawalRisk,
+        riskIndicators,
+      };
+    });
     return { bills, count: bills.length };
+  }
+}
+
+@Resolver(() => ImminentBillType)
+export class ImminentBillResolver {
+  /**
+   * The list's own fields are the imminent list, open to every tier; the full nowcast (and its
+   * explanations) is a prediction like any other, delivered and charged by the one rule.
+   */
+  @FieldResolver(() => PredictionType, { nullable: true, description: 'the full nowcast as of today, with its explanations on request: charged as one prediction' })
+  prediction(@Root() item: ImminentBillType, @Ctx() context: RequestContext, @Info() info: GraphQLResolveInfo): Promise<PredictionType> {
+    return deliverPrediction(context, item.billId, context.services.predictions.referenceDate(null), info);
   }
 }
 

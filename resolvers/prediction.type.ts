@@ -178,8 +178,29 @@ export class ImminentBillType {
   @Field(() => Float, { description: 'next-stage probability × (1 − days/30), floored at 0' })
   urgencyScore: number;
 
-  @Field(() => PredictionType, { description: 'the full nowcast: risks and indicators' })
-  prediction: PredictionType;
+  @Field(() => String, { description: 'the bill’s short title' })
+  billTitle: string;
+
+  @Field(() => House)
+  originatingHouse: House;
+
+  @Field(() => Float, { description: 'probability of no main stage in the next 200 days' })
+  stallRisk: number;
+
+  @Field(() => Float, { description: 'probability of significant amendment' })
+  amendmentRisk: number;
+
+  @Field(() => Float, { description: 'probability of a later Commons division closer than 10% of votes cast (experimental)' })
+  closeVote: number;
+
+  @Field(() => Float, { description: 'probability the bill is withdrawn or never reaches another main stage' })
+  withdrawalRisk: number;
+
+  @Field(() => RiskIndicatorsType)
+  riskIndicators: RiskIndicatorsType;
+
+  /** resolved by ImminentBillResolver.prediction, which charges it */
+  prediction?: PredictionType;
 }
 
 @ObjectType('ImminentBills', { simpleResolvers: true })

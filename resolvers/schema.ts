@@ -5,13 +5,13 @@ import { badInput } from '../src/errors';
 import { AccountResolver } from './account.resolver';
 import { BillResolver, StageResolver } from './bill.resolver';
 import { EventResolver } from './event.resolver';
-import { BatchPredictionItemResolver, PredictionResolver } from './prediction.resolver';
+import { BatchPredictionItemResolver, ImminentBillResolver, PredictionResolver } from './prediction.resolver';
 import { ServiceStatusResolver } from './service-status.resolver';
 import { SessionResolver } from './session.resolver';
 import { AlertResolver, WatchlistBillResolver, WatchlistResolver } from './watchlist.resolver';
 import { WebhookResolver } from './webhook.resolver';
 
-export const RESOLVERS = [BillResolver, StageResolver, SessionResolver, AccountResolver, ServiceStatusResolver, PredictionResolver, BatchPredictionItemResolver, WatchlistResolver, WatchlistBillResolver, AlertResolver, WebhookResolver, EventResolver] as const;
+export const RESOLVERS = [BillResolver, StageResolver, SessionResolver, AccountResolver, ServiceStatusResolver, PredictionResolver, BatchPredictionItemResolver, ImminentBillResolver, WatchlistResolver, WatchlistBillResolver, AlertResolver, WebhookResolver, EventResolver] as const;
 
 /** Input validation raises the service's own error type, so a bad argument is a 400 with a message naming it. */
 async function validateArgs(argValue: unknown): Promise<void> {

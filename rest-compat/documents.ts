@@ -3,12 +3,15 @@
  * (see operations.ts): a REST request costs one execution against the schema, nothing more.
  */
 
+const RISK_INDICATOR_FIELDS = `fragment RiskIndicatorFields on RiskIndicators { controversyScore momentumScore stallRiskLevel withdrawalRiskLevel amendmentRiskLevel closeVoteLevel }`;
+
 const PREDICTION_FIELDS = `
 fragment PredictionFields on Prediction {
   billId billTitle originatingHouse referenceDate status royalAssent nextStage30d timelineEtaDays stallRisk amendmentRisk closeVote withdrawalRisk
-  riskIndicators { controversyScore momentumScore stallRiskLevel withdrawalRiskLevel amendmentRiskLevel closeVoteLevel }
+  riskIndicators { ...RiskIndicatorFields }
   lastStage { stage house date }
-}`;
+}
+${RISK_INDICATOR_FIELDS}`;
 
 export const DOCUMENTS = {
   PredictOne: `
@@ -42,11 +45,11 @@ query Imminent($daysAhead: Int!, $minProbability: Float!) {
     count
     bills {
       billId timelineEtaDays royalAssentProbability nextStageProbability predictedDate urgencyLevel countdownDays timeBucket urgencyScore
-      prediction { ...PredictionFields }
+      stallRisk amendmentRisk closeVote withdrawalRisk riskIndicators { ...RiskIndicatorFields }
     }
   }
 }
-${PREDICTION_FIELDS}`,
+${RISK_INDICATOR_FIELDS}`,
 } as const;
 
 

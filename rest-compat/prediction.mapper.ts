@@ -64,7 +64,7 @@ export interface GqlExplanations {
 export const explanationsBody = (e: GqlExplanations) => ({ royal_assent: e.royalAssent, next_stage_30d: e.nextStage30d });
 
 /** 2.3 with all four levels, as batch and imminent results carry them. */
-export function fullRiskIndicators(p: GqlPrediction) {
+export function fullRiskIndicators(p: Pick<GqlPrediction, 'riskIndicators'>) {
   return {
     controversy_score: p.riskIndicators.controversyScore,
     momentum_score: p.riskIndicators.momentumScore,
@@ -120,8 +120,7 @@ export interface GqlImminent {
     countdownDays: number;
     timeBucket: string | null;
     urgencyScore: number;
-    prediction: GqlPrediction;
-  }>;
+  } & Pick<GqlPrediction, 'stallRisk' | 'amendmentRisk' | 'closeVote' | 'withdrawalRisk' | 'riskIndicators'>>;
 }
 
 /** 2.6: the imminent envelope, with the optional risk fields filled in. */
@@ -137,11 +136,11 @@ export function imminentEnvelope(imminent: GqlImminent) {
       countdown_days: b.countdownDays,
       time_bucket: b.timeBucket?.toLowerCase() ?? null,
       urgency_score: b.urgencyScore,
-      stall_risk: b.prediction.stallRisk,
-      amendment_risk: b.prediction.amendmentRisk,
-      close_vote: b.prediction.closeVote,
-      withdrawal_risk: b.prediction.withdrawalRisk,
-      risk_indicators: fullRiskIndicators(b.prediction),
+      stall_risk: b.stallRisk,
+      amendment_risk: b.amendmentRisk,
+      close_vote: b.closeVote,
+      withdrawal_risk: b.withdrawalRisk,
+      risk_indicators: fullRiskIndicators(b),
     })),
     count: imminent.count,
   };

@@ -19,7 +19,7 @@ import {
 import { ACCESS_EXTENSION } from '../resolvers/access';
 import type { RequestContext } from './context';
 import { badInput } from './errors';
-import { ANONYMOUS_QUERY_BUDGET, KEYED_QUERY_BUDGET, MAX_MUTATIONS, weightOf } from './query-weights';
+import { ANONYMOUS_QUERY_BUDGET, KEYED_QUERY_BUDGET, LIST_SIZE_BOUNDS, type ListSizes, MAX_MUTATIONS, SIZED_ROOT_FIELDS, weightOf } from './query-weights';
 
 /*
  * Both walks below remember what each named fragment adds, so a fragment spread a thousand
@@ -43,6 +43,8 @@ export interface CostOptions {
   /** a request without a key: fields it may not call cost only the refusal */
   anonymous: boolean;
   variables?: Record<string, unknown>;
+  /** the real lengths of the caller's lists (default: the most they can hold) */
+  sizes?: ListSizes;
 }
 
 interface Tally {
@@ -60,6 +62,7 @@ export function operationCost(schema: GraphQLSchema, document: DocumentNode, ope
   const variables = 'coerced' in coerced ? coerced.coerced : {};
   const rootTypes = new Set([schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()].filter(Boolean));
   const mutationType = schema.getMutationType();
+  const sizes = options.sizes ?? LIST_SIZE_BOUNDS;
   const known = new Map<string, Tally>();
   let fragmentWalks = 0;
 
@@ -78,7 +81,8 @@ export function operationCost(schema: GraphQLSchema, document: DocumentNode, ope
     } catch {
       // bad arguments: execution refuses them; the field is costed with its defaults
     }
-    return weightOf(parent!.name, name, parent === mutationType)(args, child);
+    const isRoot = rootTypes.has(parent as never);
+    return weightOf(parent!.name, name, parent === mutationType, !isRoot && !node.selectionSet)(args, child, sizes);
   };
 
   const fragmentTally = (name: string): Tally => {
@@ -126,18 +130,28 @@ class RememberedCosts {
 
   constructor(private readonly schema: GraphQLSchema) {}
 
-  of(document: DocumentNode, operation: OperationDefinitionNode, anonymous: boolean, variables: Record<string, unknown> | undefined): ReturnType<typeof operationCost> {
+  of(document: DocumentNode, operation: OperationDefinitionNode, anonymous: boolean, variables: Record<string, unknown> | undefined, sizes: ListSizes | undefined): ReturnType<typeof operationCost> {
     let known = this.byDocument.get(document);
     if (!known) this.byDocument.set(document, (known = new Map()));
-    const key = `${anonymous} ${operation.name?.value ?? ''} ${JSON.stringify(variables ?? {})}`;
+    const key = `${anonymous} ${operation.name?.value ?? ''} ${JSON.stringify(variables ?? {})} ${sizes ? Object.values(sizes).join() : ''}`;
     let cost = known.get(key);
     if (!cost) {
-      cost = operationCost(this.schema, document, operation, { anonymous, variables });
+      cost = operationCost(this.schema, document, operation, { anonymous, variables, sizes });
       if (known.size >= COSTS_PER_DOCUMENT) known.clear();
       known.set(key, cost);
     }
     return cost;
   }
+}
+
+/** Whether the operation's root fields return lists sized by the caller's data (fragments at the root are assumed to). */
+const readsSizedLists = (operation: OperationDefinitionNode) =>
+  operation.selectionSet.selections.some((s) => s.kind !== Kind.FIELD || SIZED_ROOT_FIELDS.has(s.name.value));
+
+/** The real lengths of the caller's lists: two small queries, made only for operations that read them. */
+async function listSizesOf({ services, user }: RequestContext): Promise<ListSizes> {
+  const [watchlists, liveBills] = await Promise.all([services.watchlists.sizes(user!.accountId), services.predictions.liveBillCount()]);
+  return { ...watchlists, liveBills: liveBills ?? LIST_SIZE_BOUNDS.liveBills };
 }
 
 /**
@@ -155,7 +169,8 @@ export function queryCostLimit(
         async didResolveOperation({ request, document, operation, contextValue }) {
           if (!operation) return;
           const anonymous = !contextValue.user;
-          const { cost, mutations } = costs.of(document, operation, anonymous, request.variables);
+          const sizes = anonymous || !readsSizedLists(operation) ? undefined : await listSizesOf(contextValue);
+          const { cost, mutations } = costs.of(document, operation, anonymous, request.variables, sizes);
           if (mutations > limits.mutations) {
             throw badInput(`This request holds ${mutations} mutations; at most ${limits.mutations} may be sent in one request`);
           }

@@ -150,6 +150,12 @@ export class PredictionService {
     return this.active.nowcasts;
   }
 
+  /** How many bills today's active nowcasts hold, when they have been computed (the imminent list holds at most these); null before. */
+  async liveBillCount(): Promise<number | null> {
+    const active = this.active;
+    return active ? (await active.nowcasts.catch(() => null))?.length ?? null : null;
+  }
+
   /**
    * The imminent list (see imminentBills) of today's active nowcasts, built once per window and
    * threshold for as long as those nowcasts stand (model version, data state, day).

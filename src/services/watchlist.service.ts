@@ -48,6 +48,17 @@ export class WatchlistService {
     return lists.map((l) => Object.assign(l, { billCount: n.get(l.id) ?? 0 }));
   }
 
+  /** How many watchlists the account has, and how many bills its fullest one holds (what a request reading them all can return). */
+  async sizes(accountId: number): Promise<{ watchlists: number; watchlistBills: number }> {
+    const [row] = (await this.dataSource.query(
+      `SELECT count(*)::int AS watchlists, coalesce(max(n), 0)::int AS "watchlistBills"
+         FROM watchlist w LEFT JOIN LATERAL (SELECT count(*) AS n FROM watchlist_bill b WHERE b.watchlist_id = w.id) c ON true
+        WHERE w.account_id = $1`,
+      [accountId],
+    )) as { watchlists: number; watchlistBills: number }[];
+    return row;
+  }
+
   /** The caller's watchlist, or 404 whether it does not exist or is someone else's. */
   async owned(accountId: number, id: number): Promise<WatchlistEntity> {
     const watchlist = Number.isSafeInteger(id) ? await this.dataSource.getRepository(WatchlistEntity).findOneBy({ id, accountId }) : null;

@@ -131,8 +131,8 @@ export function graphqlBatch(data: any) {
 
 export const IMMINENT_SELECTION = `count bills {
     billId timelineEtaDays royalAssentProbability nextStageProbability predictedDate urgencyLevel countdownDays timeBucket urgencyScore
-    prediction { stallRisk amendmentRisk closeVote withdrawalRisk
-      riskIndicators { controversyScore momentumScore stallRiskLevel withdrawalRiskLevel amendmentRiskLevel closeVoteLevel } } }`;
+    stallRisk amendmentRisk closeVote withdrawalRisk
+    riskIndicators { controversyScore momentumScore stallRiskLevel withdrawalRiskLevel amendmentRiskLevel closeVoteLevel } }`;
 
 export const anImminentBill = {
   billId: expect.any(Number),
@@ -154,7 +154,7 @@ export const anImminentBill = {
 /** GraphQL `imminentBills` → the flat REST item (2.6): the risks come up from the nowcast. */
 export function graphqlImminent(data: any) {
   const { bills, count } = data.imminentBills;
-  return { bills: bills.map(({ prediction, ...bill }: any) => ({ ...bill, ...prediction })), count };
+  return { bills, count };
 }
 
 // ---------- watchlists ----------

@@ -99,6 +99,31 @@ describe('a bill asked for twice in one request is computed and charged once', (
   });
 });
 
+describe('every path that reaches a prediction charges it as a prediction (issue 21)', () => {
+  const IMMINENT_ALL = 'imminentBills(daysAhead: 30, minProbability: 0)';
+
+  it('GraphQL: the imminent list charges nothing; the full prediction nested in it charges one per bill delivered', async () => {
+    const u = await user('pilot');
+    const list = await u.gql(`{ ${IMMINENT_ALL} { count bills { billId billTitle stallRisk riskIndicators { stallRiskLevel } } } }`);
+    expect(list.body.data.imminentBills.count).toBeGreaterThan(1);
+    expect(await u.used('predictions')).toBe(0);
+    await u.use('predictions', 99);
+    const nested = await u.gql(`{ ${IMMINENT_ALL} { bills { billId prediction { royalAssent } } } }`);
+    const bills = nested.body.data.imminentBills.bills as { prediction: unknown }[];
+    expect(bills.filter((b) => b.prediction)).toHaveLength(1);
+    expect(bills.filter((b) => b.prediction === null)).toHaveLength(bills.length - 1);
+    expect(nested.body.errors[0].extensions.code).toBe('RATE_LIMITED');
+    expect(await u.used('predictions')).toBe(100);
+  });
+
+  it('GraphQL: a chart (predictionHistory) nested in a list of bills charges one prediction per bill', async () => {
+    const u = await user('pilot');
+    const res = await u.gql('{ bills(first: 2, filter: { outcome: PENDING }) { nodes { id predictionHistory { royalAssent } } } }');
+    expect(res.body.errors).toBeUndefined();
+    expect(await u.used('predictions')).toBe(res.body.data.bills.nodes.length);
+  });
+});
+
 describe('a watchlist created or listed charges no prediction unless predictions are returned', () => {
   it('REST: create and list charge none; the detail, which shows predictions, charges one per bill', async () => {
     const u = await user('pilot');

@@ -138,6 +138,13 @@ export const PREDICTION_CASES: ContractCase<any>[] = [
     expect: { ok: { bills: everyItem(anImminentBill), count: expect.any(Number) } },
     charge: { calls: 1 },
   },
+  {
+    name: 'lists the imminent bills with their risks when no prediction is left: the list is no prediction',
+    arrange: async (t, user) => (await useQuota(t, user, 'predictions', 100), {}),
+    ...imminent(30, 0),
+    expect: { ok: { bills: everyItem(anImminentBill), count: expect.any(Number) } },
+    charge: { calls: 1 },
+  },
 ];
 
 export const PREDICTION_CASES_PENDING_ON_MAIN: PendingCase[] = [];

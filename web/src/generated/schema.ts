@@ -298,21 +298,33 @@ export interface Explanations {
 export type House = 'COMMONS' | 'LORDS' | 'UNASSIGNED';
 
 export interface ImminentBill {
+  /** probability of significant amendment */
+  amendmentRisk: number;
   billId: number;
+  /** the bill’s short title */
+  billTitle: string;
+  /** probability of a later Commons division closer than 10% of votes cast (experimental) */
+  closeVote: number;
   /** days until the next stage */
   countdownDays: number;
   /** probability of a main stage within 30 days */
   nextStageProbability: number;
+  originatingHouse: House;
   /** today + the ETA, rounded to whole days */
   predictedDate: string;
-  /** the full nowcast: risks and indicators */
-  prediction: Prediction;
+  /** the full nowcast as of today, with its explanations on request: charged as one prediction */
+  prediction: Prediction | null;
+  riskIndicators: RiskIndicators;
   royalAssentProbability: number;
+  /** probability of no main stage in the next 200 days */
+  stallRisk: number;
   timeBucket: TimeBucket | null;
   timelineEtaDays: number;
   urgencyLevel: UrgencyLevel;
   /** next-stage probability × (1 − days/30), floored at 0 */
   urgencyScore: number;
+  /** probability the bill is withdrawn or never reaches another main stage */
+  withdrawalRisk: number;
 }
 
 export interface ImminentBills {

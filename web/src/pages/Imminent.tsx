@@ -5,12 +5,10 @@ import { errorMessage, gql } from '../graphql';
 import { Table } from '../components/Table';
 import type * as Schema from '../generated/schema';
 
-type ImminentBill = Pick<Schema.ImminentBill, 'billId' | 'timelineEtaDays' | 'nextStageProbability' | 'royalAssentProbability' | 'predictedDate' | 'urgencyLevel'> & {
-  prediction: Pick<Schema.Prediction, 'billTitle' | 'originatingHouse'>;
-};
+type ImminentBill = Pick<Schema.ImminentBill, 'billId' | 'timelineEtaDays' | 'nextStageProbability' | 'royalAssentProbability' | 'predictedDate' | 'urgencyLevel' | 'billTitle' | 'originatingHouse'>;
 
 const IMMINENT = `query($days: Int!, $min: Float!) { imminentBills(daysAhead: $days, minProbability: $min) { count bills {
-  billId timelineEtaDays nextStageProbability royalAssentProbability predictedDate urgencyLevel prediction { billTitle originatingHouse } } } }`;
+  billId timelineEtaDays nextStageProbability royalAssentProbability predictedDate urgencyLevel billTitle originatingHouse } } }`;
 
 /** The bills likely to move soon (specification 4.3): open to every tier, and it costs no prediction. */
 export function Imminent() {
@@ -51,7 +49,7 @@ export function Imminent() {
           {bills.map((b) => (
             <tr key={b.billId}>
               <td>
-                <a href={`#/bills/${b.billId}`}>{b.prediction.billTitle}</a> <span class="muted">({label(b.prediction.originatingHouse)})</span>
+                <a href={`#/bills/${b.billId}`}>{b.billTitle}</a> <span class="muted">({label(b.originatingHouse)})</span>
               </td>
               <td>
                 <span class={`urgency ${b.urgencyLevel.toLowerCase()}`}>{label(b.urgencyLevel)}</span>
