@@ -13,6 +13,7 @@ import { depthLimit, queryCostLimit } from './query-cost';
 import { createMetrics, type MetricsOptions } from './http/metrics';
 import { requestLogging } from './http/request-id';
 import { dashboardStatic } from './http/dashboard-static';
+import { freshnessBody } from './http/freshness-body';
 import type { Services } from './services';
 
 export interface AppOptions {
@@ -67,7 +68,7 @@ export async function createApp(services: Services, options: AppOptions): Promis
     res.json({ status: 'ok' });
   });
   app.get('/readyz', (_req, res) => {
-    if (services.readiness.isReady()) res.json({ status: 'ready', today: services.clock.today() });
+    if (services.readiness.isReady()) res.json({ status: 'ready', today: services.clock.today(), data: freshnessBody(services.freshness.report()) });
     else res.status(503).json({ detail: `Not ready: ${services.readiness.reasons().join('; ')}` });
   });
 

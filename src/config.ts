@@ -16,7 +16,9 @@ const envSchema = z.object({
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z.string().url().optional(),
   REDIS_URL: z.string().url().optional(),
+  /** a snapshot folder, or `none` for the live Bills API even where the default snapshot exists */
   BILLS_SNAPSHOT: z.string().optional(),
+  SYNC_INTERVAL: z.coerce.number().int().min(0).max(86_400).optional(),
   BILLS_API_URL: z.string().url().default('https://bills-api.parliament.uk/api/v1'),
   SERVICE_DATE: isoDate.optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -68,6 +70,8 @@ export interface Config {
   redisUrl: string | undefined;
   /** the snapshot folder to ingest, or undefined to use the live Bills API */
   snapshotDir: string | undefined;
+  /** seconds between scheduled syncs of the bill source (0: none); by default 900 on the live Bills API, none on a snapshot */
+  syncIntervalSeconds: number;
   billsApiUrl: string;
   serviceDate: string | undefined;
   logLevel: string;
@@ -95,6 +99,11 @@ export interface Config {
   retentionDays: number;
 }
 
+/** BILLS_SNAPSHOT's value that selects the live Bills API. */
+export const LIVE_SOURCE = 'none';
+/** Seconds between syncs of the live Bills API unless SYNC_INTERVAL says otherwise: 15 minutes. */
+export const DEFAULT_LIVE_SYNC_INTERVAL = 900;
+
 /** The repository's sibling data folder, used when BILLS_SNAPSHOT is unset. */
 export const DEFAULT_SNAPSHOT_DIR = path.resolve(__dirname, '..', '..', '..', 'shared', 'data', 'uk-bills');
 
@@ -112,6 +121,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Invalid configuration: ${problems}`);
   }
   const e = parsed.data;
+  const snapshotDir = e.BILLS_SNAPSHOT === LIVE_SOURCE ? undefined : e.BILLS_SNAPSHOT ? path.resolve(e.BILLS_SNAPSHOT) : defaultSnapshotDir();
   return {
     nodeEnv: e.NODE_ENV,
     port: e.PORT,
@@ -119,7 +129,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
-    snapshotDir: e.BILLS_SNAPSHOT ? path.resolve(e.BILLS_SNAPSHOT) : defaultSnapshotDir(),
+    snapshotDir,
+    syncIntervalSeconds: e.SYNC_INTERVAL ?? (snapshotDir ? 0 : DEFAULT_LIVE_SYNC_INTERVAL),
     billsApiUrl: e.BILLS_API_URL,
     serviceDate: e.SERVICE_DATE,
     logLevel: e.LOG_LEVEL,

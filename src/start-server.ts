@@ -24,6 +24,8 @@ import { RetentionJob } from './jobs/retention';
 import { DeliveryWorker } from './webhooks/delivery-worker';
 import { loadSecretBox } from './webhooks/secret-box';
 import { replay } from './jobs/replay';
+import { ScheduledSync } from './jobs/scheduled-sync';
+import { DataFreshness } from './ingest/freshness';
 
 export interface RunningServer {
   port: number;
@@ -52,7 +54,8 @@ export async function startServer(config: Config, logger: Logger, options: { tra
   const database = await openServedDatabase(config, logger, readiness, options.signal);
   const db = database.db;
   const clock = new ServiceClock(config.serviceDate);
-  const services = createServices({ dataSource: db.dataSource, embeddedDatabase: db.kind === 'pglite', clock, readiness, logger, trainingOptions: options.trainingOptions, redisUrl: config.redisUrl, burstLimit: { max: config.burstLimit, windowSeconds: 10 },
+  const freshness = new DataFreshness(config.snapshotDir ? 'snapshot' : 'live', config.syncIntervalSeconds);
+  const services = createServices({ dataSource: db.dataSource, embeddedDatabase: db.kind === 'pglite', clock, readiness, freshness, logger, trainingOptions: options.trainingOptions, redisUrl: config.redisUrl, burstLimit: { max: config.burstLimit, windowSeconds: 10 },
     webhooks: { urlPolicy: { allowPrivate: config.webhookAllowPrivate }, secretBox: loadSecretBox({ configuredKey: config.webhookSecretKey, dataDir: config.dataDir }) },
   });
   const embedded = db.kind === 'pglite';
@@ -85,6 +88,7 @@ export async function startServer(config: Config, logger: Logger, options: { tra
     const run = syncing.then(async () => {
       const report = await syncBills(db.dataSource, billSourceFor(config, snapshotDir), logger, stopping.signal);
       clock.setDataAsOf(await servedDataAsOf(db.dataSource));
+      await freshness.load(db.dataSource);
       await services.predictions.checkDataState();
       readiness.unblock('data');
       if (!firstStartSyncRunning) startModels();
@@ -111,6 +115,7 @@ export async function startServer(config: Config, logger: Logger, options: { tra
   let firstStart: boolean;
   try {
     clock.setDataAsOf(await servedDataAsOf(db.dataSource));
+    await freshness.load(db.dataSource);
     // the baseline later polls compare with, read before any key is trusted
     await services.apiKeys.checkForChanges();
     firstStart = !(await hasCompletedSync(db.dataSource));
@@ -152,6 +157,10 @@ export async function startServer(config: Config, logger: Logger, options: { tra
 
   void initialSync.then(startModels);
 
+  // the source followed by itself: every SYNC_INTERVAL, one instance syncs, and a change runs the refresh (sync() does)
+  const scheduledSync = new ScheduledSync(db.dataSource, () => sync(), freshness, logger, { intervalSeconds: config.syncIntervalSeconds, postgres: !embedded });
+  void initialSync.then(() => stopping.signal.aborted || scheduledSync.start());
+
   // Revocations and tier changes made elsewhere, noticed within CREDENTIALS_POLL_MS. On the
   // embedded database there is no elsewhere: no other process opens it while the server runs (the
   // admin CLI goes through the server), and changes made here drop the verified keys at once.
@@ -164,6 +173,7 @@ export async function startServer(config: Config, logger: Logger, options: { tra
     void (async () => {
       // one read of the sync state a tick; the as-of date only when a sync has completed since
       const { state, changed } = await services.predictions.checkDataState();
+      await freshness.load(db.dataSource);
       if (!state) return;
       if (changed) clock.setDataAsOf(await servedDataAsOf(db.dataSource));
       if (!readiness.isReady('data') && !firstStartSyncRunning) readiness.unblock('data');
@@ -203,6 +213,7 @@ export async function startServer(config: Config, logger: Logger, options: { tra
       // attempts under way finish (or are handed back) while requests drain
       const deliveriesStopped = deliveries.stop();
       services.models.stop();
+      await scheduledSync.stop();
       await hourlyAlerts.stop();
       await retention.stop();
       await refreshing;

@@ -4,6 +4,7 @@ import type { Request, RequestHandler } from 'express';
 import type { RequestObserver } from './request-id';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Services } from '../services';
+import { registerSyncMetrics } from './sync-metrics';
 
 export interface MetricsOptions {
   /**
@@ -122,6 +123,7 @@ export function createMetrics(services: Services, options: MetricsOptions = {}):
       if (active) this.set(Date.parse(active.created_at) / 1000);
     },
   });
+  registerSyncMetrics(registry, services.freshness);
   const refresh = services.refresh.statistics;
   new Counter({
     name: 'bill_progress_event_refreshes_total',

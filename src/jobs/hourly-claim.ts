@@ -17,14 +17,27 @@ export interface HourlyClaim {
  * lock on a connection of its own, so that of several instances one runs it. The lock is let go
  * only by the instance that got it. Returns whether `work` ran.
  */
-export async function runClaimedHour(dataSource: DataSource, claim: HourlyClaim, work: () => Promise<void>): Promise<boolean> {
+export function runClaimedHour(dataSource: DataSource, claim: HourlyClaim, work: () => Promise<void>): Promise<boolean> {
+  return runClaimedPeriod(dataSource, { job: claim.job, advisoryLockKey: claim.advisoryLockKey, periodStart: startOfHour(claim.now), now: claim.now }, work);
+}
+
+export interface PeriodClaim {
+  job: string;
+  advisoryLockKey: number | null;
+  /** the start of the period claimed: a claim succeeds only for a period later than the last one claimed */
+  periodStart: Date;
+  now: Date;
+}
+
+/** runClaimedHour for periods of any length (e.g. the sync interval). */
+export async function runClaimedPeriod(dataSource: DataSource, claim: PeriodClaim, work: () => Promise<void>): Promise<boolean> {
   const claimAndRun = async () => {
     const claimed = (await dataSource.query(
       `INSERT INTO job_run (name, period_start, claimed_at) VALUES ($1, $2, $3)
        ON CONFLICT (name) DO UPDATE SET period_start = EXCLUDED.period_start, claimed_at = EXCLUDED.claimed_at
        WHERE job_run.period_start < EXCLUDED.period_start
        RETURNING name`,
-      [claim.job, startOfHour(claim.now), claim.now],
+      [claim.job, claim.periodStart, claim.now],
     )) as unknown[];
     if (!claimed.length) return false;
     await work();

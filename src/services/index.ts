@@ -29,12 +29,15 @@ import type { UrlPolicy } from '../webhooks/url-safety';
 import { WakeSignal } from '../webhooks/wake-signal';
 import { type DeliveryCounts, newDeliveryCounts } from '../webhooks/delivery-worker';
 import { WebhookService } from './webhook.service';
+import { DataFreshness } from '../ingest/freshness';
 
 /** The domain API every door (GraphQL, REST, admin, CLI) uses; none of it sees a request. */
 export interface Services {
   dataSource: DataSource;
   clock: ServiceClock;
   readiness: Readiness;
+  /** how fresh the served data is: the source, its date, the last syncs (/readyz, serviceStatus) */
+  freshness: DataFreshness;
   logger: Logger;
   accounts: AccountService;
   apiKeys: ApiKeyService;
@@ -67,6 +70,8 @@ export interface ServiceDeps {
   embeddedDatabase: boolean;
   clock: ServiceClock;
   readiness: Readiness;
+  /** default: a snapshot served without scheduled syncs */
+  freshness?: DataFreshness;
   logger: Logger;
   /** smaller networks or fewer iterations, for tests */
   trainingOptions?: ConstructorParameters<typeof ModelService>[4];
@@ -87,7 +92,7 @@ export interface ServiceDeps {
 
 export const DEFAULT_BURST_LIMIT: BurstLimitOptions = { max: 300, windowSeconds: 10 };
 
-export function createServices({ trainingOptions, redisUrl, now, burstLimit, embeddedDatabase, webhooks, eventSinks = [], eventChannel, passwordCost, ...deps }: ServiceDeps): Services {
+export function createServices({ trainingOptions, redisUrl, now, burstLimit, embeddedDatabase, webhooks, eventSinks = [], eventChannel, passwordCost, freshness, ...deps }: ServiceDeps): Services {
   const { accounts, apiKeys } = createAccountServices(deps.dataSource, { embedded: embeddedDatabase });
   const bills = new BillService(deps.dataSource);
   const models = new ModelService(deps.dataSource, deps.readiness, deps.clock, deps.logger, trainingOptions);
@@ -110,6 +115,7 @@ export function createServices({ trainingOptions, redisUrl, now, burstLimit, emb
   const loginFailures = quotas.store instanceof RedisQuotaStore ? new RedisLoginFailureStore(quotas.store) : new SqlLoginFailureStore(deps.dataSource);
   return {
     ...deps,
+    freshness: freshness ?? new DataFreshness('snapshot', 0),
     accounts,
     apiKeys,
     sessions: new SessionService(deps.dataSource, accounts, new LoginThrottle(DEFAULT_LOGIN_THROTTLE, loginFailures), Date.now, passwordCost),

@@ -47,6 +47,14 @@ describe('configuration', () => {
     expect(loadConfig({ RETENTION_DAYS: '400' }).retentionDays).toBe(400);
   });
 
+  it('follows the live Bills API with BILLS_SNAPSHOT=none, syncing every 15 minutes unless SYNC_INTERVAL says otherwise; a snapshot is not re-read unless asked', () => {
+    expect(loadConfig({ BILLS_SNAPSHOT: 'none' })).toMatchObject({ snapshotDir: undefined, syncIntervalSeconds: 900 });
+    expect(loadConfig({ BILLS_SNAPSHOT: 'none', SYNC_INTERVAL: '0' }).syncIntervalSeconds).toBe(0);
+    expect(loadConfig({ BILLS_SNAPSHOT: '/tmp/snap' })).toMatchObject({ snapshotDir: '/tmp/snap', syncIntervalSeconds: 0 });
+    expect(loadConfig({ BILLS_SNAPSHOT: '/tmp/snap', SYNC_INTERVAL: '60' }).syncIntervalSeconds).toBe(60);
+    expect(() => loadConfig({ SYNC_INTERVAL: '-5' })).toThrow(/SYNC_INTERVAL/);
+  });
+
   it('accepts a real date for SERVICE_DATE', () => {
     expect(loadConfig({ SERVICE_DATE: '2020-02-29' }).serviceDate).toBe('2020-02-29');
   });

@@ -250,6 +250,20 @@ export interface Credentials {
   password: string;
 }
 
+/** How fresh the served data is (also in GET /readyz) */
+export interface DataFreshness {
+  /** the date the data is complete up to: the snapshot’s date, or the day of the last successful live sync */
+  asOf: string | null;
+  /** the last sync that completed, by any instance */
+  lastSuccessAt: string | null;
+  /** the last sync started, by any instance */
+  lastSyncAt: string | null;
+  /** "live" (the UK Parliament Bills API, synced every SYNC_INTERVAL) or "snapshot" (a data folder) */
+  source: string;
+  /** no successful sync for 3 sync intervals: the data may be behind Parliament */
+  stale: boolean;
+}
+
 /** A House of Commons division on the bill (The Public Whip, to July 2018) */
 export interface Division {
   /** ayes including tellers */
@@ -445,6 +459,7 @@ export interface ServiceStatus {
   attribution: string;
   /** bills in the database */
   billCount: number;
+  data: DataFreshness;
   /** what the service still waits for */
   pending: string[];
   /** true when data (and later models) are loaded */

@@ -1,0 +1,123 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { ApiStageSummary } from '../../src/ingest/bills-api/api-types';
+import { FakeBillsApi } from '../support/fake-bills-api';
+import { adminCli, type ServerProcess, startServerProcess, waitUntilReady } from '../support/processes';
+import { createPostgresDatabase, usingPostgres } from '../support/test-database';
+import { type Receiver, startReceiver } from '../support/webhook-receiver';
+
+// Live operation (issue 22): the server follows the Bills API by itself. A stage that appears in
+// the API reaches a webhook receiver within an interval; an API that fails for several intervals
+// leaves the service serving, marked stale, and it recovers by itself.
+
+const TODAY = '2026-10-14';
+const BILL = 4065;
+const INTERVAL_SECONDS = 1;
+
+let api: FakeBillsApi;
+let receiver: Receiver;
+let server: ServerProcess;
+let env: Record<string, string>;
+let dropDatabase: (() => Promise<void>) | undefined;
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bp-live-sync-'));
+
+beforeAll(async () => {
+  api = new FakeBillsApi();
+  await api.start();
+  receiver = await startReceiver(200);
+  env = { DATA_DIR: dataDir, BILLS_SNAPSHOT: 'none', BILLS_API_URL: api.baseUrl, SYNC_INTERVAL: String(INTERVAL_SECONDS), SERVICE_DATE: TODAY, WEBHOOK_ALLOW_PRIVATE: 'true' };
+  if (usingPostgres()) {
+    const db = await createPostgresDatabase();
+    env.DATABASE_URL = db.url;
+    dropDatabase = db.drop;
+  }
+  server = await startServerProcess(env);
+  await waitUntilReady(server.url, 120_000);
+});
+afterAll(async () => {
+  await server?.stop();
+  await receiver?.close();
+  await api?.stop();
+  await dropDatabase?.();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+const readyz = async () => {
+  const res = await fetch(`${server.url}/readyz`);
+  return { status: res.status, body: (await res.json()) as { status: string; data: { source: string; as_of: string | null; last_sync_at: string | null; last_success_at: string | null; stale: boolean } } };
+};
+
+async function until<T>(probe: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (done(value) || Date.now() > deadline) return value;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** The API shows a new stage of BILL sitting today, and the bill's lastUpdate moves, as the real API does. */
+function parliamentMovesTheBill(): void {
+  const stages = api.stages.get(BILL)!;
+  const last = stages.at(-1)!;
+  const report: ApiStageSummary = {
+    ...last,
+    id: last.id! + 1,
+    stageId: 4,
+    description: 'Report stage',
+    abbreviation: 'RS',
+    sortOrder: (last.sortOrder ?? 0) + 1,
+    stageSittings: [{ id: 99_001, stageId: 4, billStageId: last.id! + 1, billId: BILL, date: `${TODAY}T00:00:00` }],
+  };
+  stages.push(report);
+  const updated = `${TODAY}T09:00:00.1234567`;
+  api.summaries.find((b) => b.billId === BILL)!.lastUpdate = updated;
+  api.details.get(BILL)!.lastUpdate = updated;
+}
+
+it('says in /readyz that it follows the live source, and when it last synced', async () => {
+  const { status, body } = await until(readyz, (r) => r.body.data?.last_success_at !== null, 5_000);
+  expect(status).toBe(200);
+  expect(body.data).toEqual({ source: 'live', as_of: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), last_sync_at: expect.any(String), last_success_at: expect.any(String), stale: false });
+});
+
+it('sends a stage that appears in the Bills API to a webhook receiver as bill.stage_changed, within an interval of the change', async () => {
+  await adminCli(['create-user', '--email', 'live@example.com', '--tier', 'pro'], env);
+  const key = (await adminCli(['create-key', '--email', 'live@example.com'], env)).json.api_key as string;
+  const created = await fetch(`${server.url}/api/v1/webhooks`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ url: receiver.url, events: ['bill.stage_changed'], all_bills: true }),
+  });
+  expect(created.status).toBe(200);
+
+  parliamentMovesTheBill();
+  await receiver.receivedAtLeast(1);
+  const event = JSON.parse(receiver.received[0].body) as { type: string; data: { bill_id: number; stage: string } };
+  expect(event.type).toBe('bill.stage_changed');
+  expect(event.data).toMatchObject({ bill_id: BILL });
+}, 60_000);
+
+it('keeps serving while the Bills API fails, says the data is stale after 3 intervals, logs the failure once, and recovers by itself', async () => {
+  const failing = Array.from({ length: 1_000 }, () => ({ status: 503 }));
+  api.script('/Bills', ...failing);
+  const stale = await until(readyz, (r) => r.body.data.stale, 20_000);
+  expect(stale.status).toBe(200);
+  expect(stale.body.data.stale).toBe(true);
+  expect((await fetch(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ serviceStatus { billCount data { source stale } } }' }) }).then((r) => r.json())) as unknown).toEqual({
+    data: { serviceStatus: { billCount: 7, data: { source: 'live', stale: true } } },
+  });
+  const FAILED = 'scheduled sync failed: the stored data is served as it was; retrying with backoff';
+  await server.logged(FAILED);
+  // a second failed interval, still no second line
+  const failedAttempts = () => api.requestsTo('/Bills').length;
+  const before = failedAttempts();
+  await until(async () => failedAttempts(), (n) => n > before, 20_000);
+
+  api.scripted.clear();
+  const recovered = await until(readyz, (r) => !r.body.data.stale, 30_000);
+  expect(recovered.body.data.stale).toBe(false);
+  await server.logged('scheduled sync recovered');
+  expect(server.logs.filter((l) => l.msg === FAILED)).toHaveLength(1);
+}, 60_000);
