@@ -60,7 +60,7 @@ export class SessionService {
       await this.throttle.failed(normalised, address);
       throw new AppError('UNAUTHENTICATED', WRONG_CREDENTIALS);
     }
-    await this.throttle.succeeded(normalised);
+    await this.throttle.succeeded(normalised, address);
     return { account: accountView(account), session: await this.open(account.id) };
   }
 
