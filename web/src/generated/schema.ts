@@ -250,6 +250,12 @@ export interface Credentials {
   password: string;
 }
 
+/** The account dashboard’s signed-in browser */
+export interface DashboardSession {
+  /** The account signed in */
+  account: Account;
+}
+
 /** A House of Commons division on the bill (The Public Whip, to July 2018) */
 export interface Division {
   /** ayes including tellers */
