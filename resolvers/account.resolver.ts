@@ -3,7 +3,7 @@ import type { RequestContext } from '../src/context';
 import { AppError } from '../src/errors';
 import type { IssuedSession } from '../src/services/session.service';
 import { Access } from './access';
-import { AccountType, ApiKeyType, CreatedApiKeyType, CredentialsInput, UsageType } from './account.type';
+import { AccountType, ApiKeyType, CreatedApiKeyType, CredentialsInput, DashboardSessionType, UsageType } from './account.type';
 import type { Tier } from './enums';
 
 /** The browser's side of a request; sign-up and log-in refuse a page of another site (login CSRF). */
@@ -25,19 +25,31 @@ export class AccountResolver {
     return { id: user!.accountId, email: user!.email, tier: user!.tier as Tier };
   }
 
+  @Query(() => DashboardSessionType, {
+    nullable: true,
+    description: 'Dashboard: who is signed in on this browser, or null when no one is (a signed-out visitor is answered, not refused); null with an API key',
+  })
+  @Access('public')
+  session(@Ctx() { user }: RequestContext): DashboardSessionType | null {
+    if (user?.credential !== 'session') return null;
+    return { account: { id: user.accountId, email: user.email, tier: user.tier as Tier } };
+  }
+
   @Query(() => [UsageType], { description: 'Today’s use of each daily limit of the calling account, with when they reset' })
   @Access('authenticated')
   usage(@Ctx() { quota }: RequestContext): Promise<UsageType[]> {
     return quota!.usage();
   }
 
-  @Mutation(() => AccountType, { description: 'Dashboard: makes a Free account and signs the browser in (sets the session cookie)' })
+  @Mutation(() => Boolean, {
+    description:
+      'Dashboard: makes a Free account for the address, which can then log in. The answer is true whether or not the address already had an account (that one is left as it was), so it tells no one which addresses are registered; it signs no one in',
+  })
   @Access('public')
-  async signUp(@Arg('input', () => CredentialsInput) input: CredentialsInput, @Ctx() context: RequestContext): Promise<AccountType> {
+  async signUp(@Arg('input', () => CredentialsInput) input: CredentialsInput, @Ctx() context: RequestContext): Promise<boolean> {
     browserOf(context, { sameSiteOnly: true });
-    const { account, session } = await context.services.sessions.signUp(input.email, input.password);
-    keepSession(context, session);
-    return { ...account, tier: account.tier as Tier };
+    await context.services.sessions.signUp(input.email, input.password);
+    return true;
   }
 
   @Mutation(() => AccountType, { description: 'Dashboard: signs the browser in; a wrong email and a wrong password get the same answer' })

@@ -13,6 +13,12 @@ export class AccountType {
   tier: Tier;
 }
 
+@ObjectType('DashboardSession', { description: 'The account dashboard’s signed-in browser' })
+export class DashboardSessionType {
+  @Field(() => AccountType, { description: 'The account signed in' })
+  account: AccountType;
+}
+
 @ObjectType('Usage', { description: 'Today’s use of one daily limit (per account, per UTC day)' })
 export class UsageType {
   @Field(() => String, { description: 'calls (API calls), batches (batch requests) or predictions' })

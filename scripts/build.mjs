@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run build` compiles src/ (and the folders tsconfig.build.json includes) to dist/, and
-// builds the account dashboard (web/, Vite) into dist/web; with
+// builds the account dashboard (web/, Vite) into dist/dashboard; with
 // --if-stale (npm ci's `prepare`, and every `npm start`/`npm run admin` through scripts/run.mjs)
 // it compiles only when a source is newer than the last build, so a command starts in well
 // under a second when nothing changed.
@@ -63,7 +63,7 @@ export function build(reason = 'building') {
   utimesSync(STAMP, started, started);
 }
 
-/** Type-checks the dashboard (Vite does not), bundles it into dist/web, and precompresses it. */
+/** Type-checks the dashboard (Vite does not), bundles it into dist/dashboard, and precompresses it. */
 function buildDashboard(tsc) {
   const vite = path.join(path.dirname(createRequire(import.meta.url).resolve('vite/package.json')), 'bin', 'vite.js');
   process.stderr.write('bill-progress: building the dashboard: tsc -p web/tsconfig.json, vite build web\n');
@@ -74,7 +74,7 @@ function buildDashboard(tsc) {
   // brotli and gzip variants beside each text file, sent by the server to browsers that accept them
   // (src/http/precompress.ts, compiled by the tsc step above)
   const { precompressDirectory } = createRequire(import.meta.url)(path.join(ROOT, 'dist', 'src', 'http', 'precompress.js'));
-  const sizes = precompressDirectory(path.join(ROOT, 'dist', 'web'));
+  const sizes = precompressDirectory(path.join(ROOT, 'dist', 'dashboard'));
   const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
   process.stderr.write(`bill-progress: dashboard: ${sizes.files} text files, ${kb(sizes.bytes)}; brotli ${kb(sizes.br)}, gzip ${kb(sizes.gzip)}\n`);
 }

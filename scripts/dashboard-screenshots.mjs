@@ -32,6 +32,10 @@ try {
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill('screenshots password');
   await page.getByRole('button', { name: 'Sign up' }).click();
+  // sign-up signs no one in: the log-in form follows, the email kept
+  await page.getByRole('heading', { name: 'Log in', level: 1 }).waitFor();
+  await page.getByLabel('Password').fill('screenshots password');
+  await page.getByRole('button', { name: 'Log in' }).click();
   await page.getByRole('heading', { name: 'Bills', level: 1 }).waitFor();
   const admin = spawnSync('npm', ['run', '-s', 'admin', '--', 'set-tier', '--email', email, '--tier', 'pro'], { cwd: ROOT, stdio: 'inherit' });
   if (admin.status !== 0) throw new Error('the admin command failed');

@@ -5,7 +5,7 @@ import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDi
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import type { RequestHandler } from 'express';
 import type { ValidationRule } from 'graphql';
-import { gatewayRequest } from './http/gateway-request';
+import { gatewayRequest, graphqlDocumentOf } from './http/gateway-request';
 import type { RequestContext } from './context';
 import { ERROR_CODES } from './errors';
 import { graphqlError, mapError } from './gateway/error-mapping';
@@ -94,6 +94,7 @@ export async function createApolloDoor(gateway: Gateway, options: ApolloDoorOpti
   const middleware = expressMiddleware(apollo, {
     context: async ({ req }) => {
       const request = gatewayRequest(req, { browser: true });
+      request.document = graphqlDocumentOf(req);
       try {
         return { ...(await gateway.start(request)), gatewayRequest: request };
       } catch (error) {

@@ -15,12 +15,12 @@ export interface AddressLimitOptions {
 const MINUTE_MS = 60_000;
 
 /**
- * Limits, per client address, the requests that no account answers for: those without a valid
- * key (anonymous, unknown or revoked keys, Free-tier keys) and those that fail as the client's
- * mistake (400, 401, 403, 405, 413, …; not 404, which a keyed client meets in normal use, nor
- * 429, which has limits of its own). A token bucket per address: `perMinute` tokens, refilled
- * evenly over the minute, so a client may spend its minute at once and then one every
- * 60/perMinute seconds. Requests with a valid key that succeed never count.
+ * Limits, per client address, the requests that no API quota answers for: those without a valid
+ * key (anonymous, unknown or revoked keys, Free-tier keys, the dashboard's session cookie) and
+ * those that fail as the client's mistake (400, 401, 403, 405, 413, …; not 404, which a keyed
+ * client meets in normal use, nor 429, which has limits of its own). A token bucket per address:
+ * `perMinute` tokens, refilled evenly over the minute, so a client may spend its minute at once
+ * and then one every 60/perMinute seconds. Requests with a valid key that succeed never count.
  *
  * Behind a reverse proxy every client shares the proxy's address (the app does not trust
  * X-Forwarded-For): raise the limit or turn it off there, and limit at the proxy.
@@ -84,12 +84,15 @@ export class AddressLimiter {
 }
 
 /**
- * Whether a request counts against its address: no account behind it, or the client's mistake.
- * A 429 never counts (without an account it is this limiter's own refusal), so a client that
- * keeps knocking still gets its allowance each minute.
+ * Whether a request counts against its address: no account behind it, a dashboard request, or the
+ * client's mistake. A 429 never counts (without an account it is this limiter's own refusal), so a
+ * client that keeps knocking still gets its allowance each minute.
  */
 export function countsAgainstAddress(outcome: GatewayOutcome): boolean {
   if (outcome.status === 429) return false;
+  // the website's requests charge no API calls (only the predictions they show): this is their
+  // limit, as the daily calls are a key's
+  if (outcome.principal?.credential === 'session') return true;
   // a request refused before any key was read (405, 413, malformed JSON) counts only as a mistake
   if (!outcome.principal && !outcome.beforePipeline) return true;
   return outcome.status >= 400 && outcome.status < 500 && outcome.status !== 404;

@@ -13,6 +13,7 @@ import { OperationCache, type PreparedOperation } from './execute';
 import { type Principal, resolvePrincipal } from './principal';
 import { sharedSubscribe } from './shared-subscribe';
 import { rejectNulCharacters } from './text-input';
+import { isWebsiteDocument, websiteDocumentsOnly } from './website-documents';
 
 /** What a door knows of a request before the gateway takes it. */
 export interface GatewayRequest {
@@ -27,6 +28,8 @@ export interface GatewayRequest {
     /** the request came over HTTPS (directly or through a trusted proxy): the cookie is then Secure */
     secure: boolean;
   };
+  /** the GraphQL document the request asks to run, set by the door the dashboard uses once it has read the body: a session cookie runs only the dashboard's own */
+  document?: unknown;
   /** the door ran the admit hooks at its edge, before reading the body (`Gateway.admitAtEdge`) */
   admitted?: boolean;
   /** the settled hooks have heard how the request ended */
@@ -54,7 +57,7 @@ export interface GatewayHooks {
 
 /**
  * The one request pipeline every door goes through, in this order:
- * credential → principal → charge the call (`start`), then burst limit → execute → settle the
+ * credential (a session cookie: the dashboard's documents only) → principal → charge the call (`start`), then burst limit → execute → settle the
  * charges against the response (`execute`); doors map errors with error-mapping.ts.
  * A door (REST route, Apollo, graphql-ws) only translates its transport to these calls.
  */
@@ -87,6 +90,8 @@ export class Gateway {
     const crossSite = request.browser && request.credentials.kind === 'http-headers' ? isCrossSite(request.credentials.headers, request.browser.host) : false;
     // CSRF: a session cookie is sent by the browser whatever page asks, so only the dashboard's own pages may use it
     if (credential?.kind === 'session' && crossSite) throw new AppError('FORBIDDEN', 'Cross-site request refused: the dashboard session works only from the dashboard’s own pages');
+    // the cookie is the website's, not a second door to the API: it runs the dashboard's documents only
+    if (credential?.kind === 'session' && !isWebsiteDocument(request.document)) throw websiteDocumentsOnly();
     const principal = await resolvePrincipal(this.services, credential);
     const browser = request.browser ? { clientAddress: request.clientAddress, crossSite, sessionChange: credential?.kind === 'session' && !principal ? ('ended' as const) : null } : null;
     const context = createRequestContext(this.services, principal, request.requestId, browser);

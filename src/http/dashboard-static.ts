@@ -5,11 +5,11 @@ import { AppError } from '../errors';
 import { chooseEncoding, ENCODINGS, findPrecompressed } from './precompress';
 
 /**
- * The built dashboard (web/, built by `npm run build` into dist/web): dist/src/http/../../web
- * when compiled, dist/web from the sources under ts-jest. Undefined when it has not been built.
+ * The built dashboard (web/, built by `npm run build` into dist/dashboard): dist/src/http/../../dashboard
+ * when compiled, dist/dashboard from the sources under ts-jest. Undefined when it has not been built.
  */
 export function dashboardDirectory(): string | undefined {
-  return [path.resolve(__dirname, '..', '..', 'web'), path.resolve(__dirname, '..', '..', 'dist', 'web')].find((dir) => existsSync(path.join(dir, 'index.html')) && existsSync(path.join(dir, 'assets')));
+  return [path.resolve(__dirname, '..', '..', 'dashboard'), path.resolve(__dirname, '..', '..', 'dist', 'dashboard')].find((dir) => existsSync(path.join(dir, 'index.html')) && existsSync(path.join(dir, 'assets')));
 }
 
 /**

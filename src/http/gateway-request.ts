@@ -30,3 +30,11 @@ export function gatewayRequest(req: express.Request, { browser = false } = {}): 
 export function madeGatewayRequest(req: express.Request): GatewayRequest | undefined {
   return made.get(req);
 }
+
+/**
+ * The GraphQL document an HTTP request to /graphql asks to run, where Apollo Server reads it (the
+ * body of a POST, the query string of a GET), once the body has been read.
+ */
+export function graphqlDocumentOf(req: express.Request): unknown {
+  return req.method === 'GET' ? (req.query as Record<string, unknown>).query : (req.body as Record<string, unknown> | undefined)?.query;
+}

@@ -4,7 +4,7 @@ import { keepWithin } from '../bounded-map';
 /**
  * Where the log-in limiter keeps its failed log-ins (src/services/login-throttle.ts): beside the
  * quotas, so every instance sees the same counts (the database table, or Redis when the quotas are
- * there), and a restart forgets nothing. Keys are `account:<email>` and `address:<ip>`; times are
+ * there), and a restart forgets nothing. Keys are `account:<email>|<ip>` (`account:<email>` when the address is unknown) and `address:<ip>`; times are
  * milliseconds since the epoch.
  */
 export interface LoginFailureStore {

@@ -41,6 +41,17 @@ export class AccountService {
 
   /** `passwordHash`: a dashboard sign-up's (src/services/password.ts); the admin command makes accounts without one */
   async create(email: unknown, tier: unknown, passwordHash: string | null = null): Promise<AccountView> {
+    const row = await this.insert(email, tier, passwordHash);
+    if (!row) throw new AppError('BAD_USER_INPUT', `an account with email ${parseEmail(email)} already exists`);
+    return row;
+  }
+
+  /** As `create`, but an existing account of that email is left as it is: the new one, or null. */
+  createIfAbsent(email: unknown, tier: unknown, passwordHash: string | null = null): Promise<AccountView | null> {
+    return this.insert(email, tier, passwordHash);
+  }
+
+  private async insert(email: unknown, tier: unknown, passwordHash: string | null): Promise<AccountView | null> {
     const account = { email: parseEmail(email), tier: parseTier(tier), passwordHash };
     const inserted = await this.repo
       .createQueryBuilder()
@@ -50,8 +61,7 @@ export class AccountService {
       .returning(['id', 'email', 'tier'])
       .execute();
     const row = inserted.raw[0] as AccountView | undefined;
-    if (!row) throw new AppError('BAD_USER_INPUT', `an account with email ${account.email} already exists`);
-    return { id: row.id, email: row.email, tier: row.tier };
+    return row ? { id: row.id, email: row.email, tier: row.tier } : null;
   }
 
   async findByEmail(email: unknown): Promise<AccountEntity> {

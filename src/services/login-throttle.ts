@@ -2,7 +2,7 @@ import { AppError } from '../errors';
 import { type LoginFailureStore, MemoryLoginFailureStore } from '../quota/login-failure-store';
 
 export interface LoginThrottleOptions {
-  /** failed log-ins allowed per account in a window */
+  /** failed log-ins allowed per account from one client address in a window */
   perAccount: number;
   /** failed log-ins allowed per client address in a window */
   perAddress: number;
@@ -12,9 +12,12 @@ export interface LoginThrottleOptions {
 export const DEFAULT_LOGIN_THROTTLE: LoginThrottleOptions = { perAccount: 10, perAddress: 50, windowMs: 15 * 60_000 };
 
 /**
- * Limits password guessing: failed log-ins are counted per account (whatever the address) and per
- * client address (whatever the account) over a sliding window; past either limit, log-ins for that
- * account or from that address are refused until the oldest failure leaves the window. The
+ * Limits password guessing: failed log-ins are counted per account and address together, and per
+ * client address (whatever the account), over a sliding window; past either limit, log-ins for that
+ * account from that address, or any from that address, are refused until the oldest failure leaves
+ * the window. An account is never locked as a whole: a stranger's failures from their address do
+ * not refuse its owner at another, while no one address may guess at an account (or at many) for
+ * long. The
  * failures live in a store beside the quotas (the database, or Redis), so every instance counts
  * the same failures and a restart forgets none. A check and its failure are two steps: guesses
  * racing on several instances may pass the limit by the number in flight, each paying its scrypt.
@@ -26,9 +29,10 @@ export class LoginThrottle {
     private readonly now: () => number = Date.now,
   ) {}
 
-  private keys = (email: string, address: string | undefined) => [`account:${email}`, ...(address ? [`address:${address}`] : [])];
+  /** The account's failures from this address (from anywhere when the address is unknown), then the address's. */
+  private keys = (email: string, address: string | undefined) => (address ? [`account:${email}|${address}`, `address:${address}`] : [`account:${email}`]);
 
-  /** Throws a 429 when the account or the address has failed too often lately. */
+  /** Throws a 429 when the account has failed too often lately from this address, or the address has. */
   async admit(email: string, address: string | undefined): Promise<void> {
     const now = this.now();
     const since = now - this.options.windowMs;
@@ -51,8 +55,8 @@ export class LoginThrottle {
     await this.store.add(this.keys(email, address), now, now - this.options.windowMs);
   }
 
-  /** A successful log-in clears the account's failures (not the address's: one right password must not unlock guessing at others). */
-  async succeeded(email: string): Promise<void> {
-    await this.store.clear(`account:${email}`);
+  /** A successful log-in clears the account's failures from this address (not the address's: one right password must not unlock guessing at others). */
+  async succeeded(email: string, address: string | undefined): Promise<void> {
+    await this.store.clear(this.keys(email, address)[0]);
   }
 }

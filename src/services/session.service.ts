@@ -43,10 +43,14 @@ export class SessionService {
     return this.dataSource.getRepository(DashboardSessionEntity);
   }
 
-  async signUp(email: unknown, password: unknown): Promise<{ account: AccountView; session: IssuedSession }> {
+  /**
+   * Makes a Free account for the address unless it has one, and says neither way: an existing
+   * account keeps its password and sessions. Both ways hash the password and make one insert, so
+   * the time taken does not tell them apart either. No session: whoever owns the address logs in.
+   */
+  async signUp(email: unknown, password: unknown): Promise<void> {
     const normalised = parseEmail(email);
-    const account = await this.accounts.create(normalised, 'free', await hashPassword(parseNewPassword(password), this.passwordCost));
-    return { account, session: await this.open(account.id) };
+    await this.accounts.createIfAbsent(normalised, 'free', await hashPassword(parseNewPassword(password), this.passwordCost));
   }
 
   async logIn(email: unknown, password: unknown, address: string | undefined): Promise<{ account: AccountView; session: IssuedSession }> {
@@ -60,7 +64,7 @@ export class SessionService {
       await this.throttle.failed(normalised, address);
       throw new AppError('UNAUTHENTICATED', WRONG_CREDENTIALS);
     }
-    await this.throttle.succeeded(normalised);
+    await this.throttle.succeeded(normalised, address);
     return { account: accountView(account), session: await this.open(account.id) };
   }
 

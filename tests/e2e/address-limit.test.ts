@@ -1,3 +1,4 @@
+import * as WEB from '../../web/src/operations';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 // Requests without a valid key, and failing ones, are limited per client address (every request
@@ -77,5 +78,25 @@ describe('requests a door refuses before the pipeline (405, 413, malformed JSON)
     const res = await app.http().post('/api/v1/predict/batch').set('authorization', `Bearer ${appKey}`).set('content-type', 'application/json').send('{"bill_ids": [29');
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ detail: 'The request body is not valid JSON' });
+  });
+});
+
+describe('the dashboard’s requests (session cookie)', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp({ anonRateLimit: 6 });
+  });
+  afterAll(() => app.close());
+
+  it('count against the address, successful ones included: they are no API calls, so this is their limit', async () => {
+    await app.services.sessions.signUp('clicker@example.com', 'a long enough password');
+    const logIn = await app.http().post('/graphql').set('content-type', 'application/json').send({ query: WEB.LOG_IN, variables: { input: { email: 'clicker@example.com', password: 'a long enough password' } } });
+    expect(logIn.status).toBe(200);
+    const cookie = (logIn.headers['set-cookie'] as unknown as string[]).find((c) => c.startsWith('bp_session='))!.split(';')[0];
+    const page = () => app.http().post('/graphql').set('content-type', 'application/json').set('cookie', cookie).send({ query: WEB.ACCOUNT });
+    for (let i = 0; i < 5; i++) expect((await page()).status).toBe(200);
+    const refused = await page();
+    expect(refused.status).toBe(429);
+    expect(refused.body.errors[0]).toMatchObject({ extensions: { code: 'RATE_LIMITED' }, message: expect.stringMatching(/the limit is 6 a minute/) });
   });
 });

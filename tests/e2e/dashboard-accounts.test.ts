@@ -1,6 +1,10 @@
+import * as WEB from '../../web/src/operations';
 import { startTestApp, type TestApp } from '../support/test-app';
 
-/** The dashboard's accounts and sessions over HTTP, as a browser would use them: a session cookie on /graphql. */
+/**
+ * The dashboard's accounts and sessions over HTTP, as a browser would use them: a session cookie on
+ * /graphql, with the dashboard's own documents (web/src/operations.ts), the only ones a cookie runs.
+ */
 let t: TestApp;
 beforeAll(async () => {
   t = await startTestApp({ trainModel: true });
@@ -21,9 +25,9 @@ function gql(query: string, variables: Record<string, unknown> = {}, { cookie, o
   return req.send({ query, variables });
 }
 
-const SIGN_UP = 'mutation($input: Credentials!) { signUp(input: $input) { email tier } }';
-const LOG_IN = 'mutation($input: Credentials!) { logIn(input: $input) { email tier } }';
-const ME = '{ me { email tier } }';
+const { SIGN_UP, LOG_IN, SESSION } = WEB;
+/** The signed-in account a cookie stands for, or null. */
+const sessionOf = async (cookie: string) => (await gql(SESSION, {}, { cookie })).body.data.session?.account ?? null;
 
 /** The `name=value` part of the response's session cookie, to send back as a browser would. */
 function sessionCookie(res: { headers: Record<string, unknown> }): string {
@@ -34,41 +38,55 @@ function sessionCookie(res: { headers: Record<string, unknown> }): string {
 }
 
 let accounts = 0;
+/** A new account (made by the service), signed in through the log-in form. */
 async function signUp(email = `person${++accounts}@example.com`) {
-  const res = await gql(SIGN_UP, { input: { email, password: PASSWORD } });
+  await t.services.sessions.signUp(email, PASSWORD);
+  const res = await gql(LOG_IN, { input: { email, password: PASSWORD } });
   expect(res.status).toBe(200);
   return { email, cookie: sessionCookie(res) };
 }
 
 describe('sign-up and log-in', () => {
-  it('makes a Free account, signs the browser in with an HttpOnly, SameSite=Lax cookie that expires, and keeps only a scrypt hash of the password', async () => {
+  it('makes a Free account that can then log in, signing no one in, and keeps only a scrypt hash of the password', async () => {
     const res = await gql(SIGN_UP, { input: { email: 'Ann@Example.com', password: PASSWORD } });
-    expect(res.body).toEqual({ data: { signUp: { email: 'ann@example.com', tier: 'FREE' } } });
-    const cookie = (res.headers['set-cookie'] as unknown as string[]).find((c) => c.startsWith('bp_session='))!;
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ data: { signUp: true } });
+    expect(res.headers['set-cookie']).toBeUndefined();
+    const logIn = await gql(LOG_IN, { input: { email: 'ann@example.com', password: PASSWORD } });
+    expect(logIn.body).toEqual({ data: { logIn: { email: 'ann@example.com', tier: 'FREE' } } });
+    const cookie = (logIn.headers['set-cookie'] as unknown as string[]).find((c) => c.startsWith('bp_session='))!;
     expect(cookie).toMatch(/^bp_session=[A-Za-z0-9_-]{43}; Path=\/; Expires=[^;]+ GMT; HttpOnly; SameSite=Lax$/);
-    const me = await gql(ME, {}, { cookie: sessionCookie(res) });
-    expect(me.body).toEqual({ data: { me: { email: 'ann@example.com', tier: 'FREE' } } });
+    expect(await sessionOf(sessionCookie(logIn))).toEqual({ email: 'ann@example.com', tier: 'FREE' });
     const [{ password_hash: hash }] = await t.db.dataSource.query(`SELECT password_hash FROM account WHERE email = 'ann@example.com'`);
     expect(hash).toMatch(/^scrypt\$1024\$8\$1\$[A-Za-z0-9_-]{22}\$[A-Za-z0-9_-]{43}$/);
     expect(hash).not.toContain(PASSWORD);
     const [{ token_hash: tokenHash }] = await t.db.dataSource.query(`SELECT token_hash FROM dashboard_session s JOIN account a ON a.id = s.account_id WHERE a.email = 'ann@example.com'`);
-    expect(tokenHash).not.toContain(sessionCookie(res).split('=')[1]);
+    expect(tokenHash).not.toContain(sessionCookie(logIn).split('=')[1]);
     expect(t.logLines.join('')).not.toContain(PASSWORD);
   });
 
-  it('refuses a short password and a taken email with 400', async () => {
+  it('refuses a short password with 400', async () => {
     const short = await gql(SIGN_UP, { input: { email: 'short@example.com', password: 'abc' } });
     expect(short.body.errors[0]).toMatchObject({ message: 'password must be between 10 and 200 characters', extensions: { code: 'BAD_USER_INPUT' } });
-    await signUp('taken@example.com');
-    const again = await gql(SIGN_UP, { input: { email: 'taken@example.com', password: PASSWORD } });
-    expect(again.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+  });
+
+  it('answers a taken email exactly as a new one, and leaves the existing account untouched (its password unchanged)', async () => {
+    const { email } = await signUp();
+    const fresh = await gql(SIGN_UP, { input: { email: `new-${email}`, password: 'another long password' } });
+    const taken = await gql(SIGN_UP, { input: { email, password: 'another long password' } });
+    expect(fresh.body).toEqual({ data: { signUp: true } });
+    expect(taken.status).toBe(fresh.status);
+    expect(taken.body).toEqual(fresh.body);
+    expect(taken.headers['set-cookie']).toBeUndefined();
+    expect((await gql(LOG_IN, { input: { email, password: 'another long password' } })).status).toBe(401);
+    expect((await gql(LOG_IN, { input: { email, password: PASSWORD } })).status).toBe(200);
   });
 
   it('logs in with the right password, and answers a wrong password and an unknown email with the same message', async () => {
     const { email } = await signUp();
     const ok = await gql(LOG_IN, { input: { email, password: PASSWORD } });
     expect(ok.body.data.logIn).toEqual({ email, tier: 'FREE' });
-    expect((await gql(ME, {}, { cookie: sessionCookie(ok) })).body.data.me.email).toBe(email);
+    expect((await sessionOf(sessionCookie(ok))).email).toBe(email);
     const wrongPassword = await gql(LOG_IN, { input: { email, password: 'not the password' } });
     const unknownEmail = await gql(LOG_IN, { input: { email: 'nobody@example.com', password: PASSWORD } });
     expect(wrongPassword.status).toBe(401);
@@ -91,45 +109,45 @@ describe('sign-up and log-in', () => {
 describe('sessions', () => {
   it('log out ends the session on the server and clears the cookie', async () => {
     const { cookie } = await signUp();
-    const out = await gql('mutation { logOut }', {}, { cookie });
+    const out = await gql(WEB.LOG_OUT, {}, { cookie });
     expect(out.body).toEqual({ data: { logOut: true } });
     expect((out.headers['set-cookie'] as unknown as string[])[0]).toMatch(/^bp_session=; Path=\/; Expires=Thu, 01 Jan 1970/);
-    const after = await gql(ME, {}, { cookie });
-    expect(after.status).toBe(401);
+    const after = await gql(SESSION, {}, { cookie });
+    expect(after.body).toEqual({ data: { session: null } });
   });
 
   it('a password change ends every session of the account, and this browser gets a new one', async () => {
     const { email, cookie: first } = await signUp();
     const second = sessionCookie(await gql(LOG_IN, { input: { email, password: PASSWORD } }));
-    const change = await gql('mutation($c: String!, $n: String!) { changePassword(currentPassword: $c, newPassword: $n) }', { c: PASSWORD, n: 'a new long password' }, { cookie: second });
+    const change = await gql(WEB.CHANGE_PASSWORD, { c: PASSWORD, n: 'a new long password' }, { cookie: second });
     expect(change.body).toEqual({ data: { changePassword: true } });
     const fresh = sessionCookie(change);
-    expect((await gql(ME, {}, { cookie: first })).status).toBe(401);
-    expect((await gql(ME, {}, { cookie: second })).status).toBe(401);
-    expect((await gql(ME, {}, { cookie: fresh })).body.data.me.email).toBe(email);
+    expect(await sessionOf(first)).toBeNull();
+    expect(await sessionOf(second)).toBeNull();
+    expect((await sessionOf(fresh)).email).toBe(email);
     expect((await gql(LOG_IN, { input: { email, password: PASSWORD } })).status).toBe(401);
     expect((await gql(LOG_IN, { input: { email, password: 'a new long password' } })).status).toBe(200);
   });
 
   it('a wrong current password changes nothing', async () => {
     const { cookie } = await signUp();
-    const change = await gql('mutation($c: String!, $n: String!) { changePassword(currentPassword: $c, newPassword: $n) }', { c: 'not my password', n: 'a new long password' }, { cookie });
+    const change = await gql(WEB.CHANGE_PASSWORD, { c: 'not my password', n: 'a new long password' }, { cookie });
     expect(change.body.errors[0]).toMatchObject({ message: 'The current password is wrong', extensions: { code: 'BAD_USER_INPUT' } });
-    expect((await gql(ME, {}, { cookie })).status).toBe(200);
+    expect(await sessionOf(cookie)).not.toBeNull();
   });
 
   it('ends after a day idle, and the browser is told to forget the cookie', async () => {
     const { email, cookie } = await signUp();
     await t.db.dataSource.query(`UPDATE dashboard_session SET last_seen_at = now() - interval '25 hours' WHERE account_id = (SELECT id FROM account WHERE email = $1)`, [email]);
-    const res = await gql(ME, {}, { cookie });
-    expect(res.status).toBe(401);
+    const res = await gql(SESSION, {}, { cookie });
+    expect(res.body).toEqual({ data: { session: null } });
     expect((res.headers['set-cookie'] as unknown as string[])[0]).toMatch(/^bp_session=;/);
   });
 
   it('ends at its expiry however active it is', async () => {
     const { email, cookie } = await signUp();
     await t.db.dataSource.query(`UPDATE dashboard_session SET expires_at = now() - interval '1 second' WHERE account_id = (SELECT id FROM account WHERE email = $1)`, [email]);
-    expect((await gql(ME, {}, { cookie })).status).toBe(401);
+    expect(await sessionOf(cookie)).toBeNull();
   });
 });
 
@@ -152,16 +170,50 @@ describe('one credential per door', () => {
   });
 });
 
+describe('the session cookie runs only the dashboard’s own documents', () => {
+  it('refuses any other document sent with the cookie (403), saying that the API takes keys; with a key it runs', async () => {
+    const { email, cookie } = await signUp();
+    await t.services.accounts.setTier(email, 'pilot');
+    const other = '{ bills(first: 5) { nodes { id } } }';
+    const refused = await gql(other, {}, { cookie });
+    expect(refused.status).toBe(403);
+    expect(refused.body.data).toBeUndefined();
+    expect(refused.body.errors[0].extensions.code).toBe('FORBIDDEN');
+    expect(refused.body.errors[0].message).toMatch(/API key \(Authorization: Bearer <key>, or X-API-Key: <key>\)/);
+    // one character changed in a dashboard document makes another document
+    expect((await gql(WEB.BILL_SEARCH.replace('first: 25', 'first: 50'), { text: 'Bill' }, { cookie })).status).toBe(403);
+    expect((await gql('mutation { testWebhook(id: 1) { eventId } }', {}, { cookie })).body.errors[0].extensions.code).toBe('FORBIDDEN');
+    // the dashboard's own documents run, and so does any document with a key
+    const search = await gql(WEB.BILL_SEARCH, { text: 'Marriage' }, { cookie });
+    expect(search.status).toBe(200);
+    expect(search.body.data.bills.nodes.length).toBeGreaterThan(0);
+    const key = await t.userWithKey('pilot');
+    expect((await gql(other, {}, { key, origin: null })).body.data.bills.nodes).toHaveLength(5);
+    expect((await gql(other, {}, { key, cookie })).status).toBe(200);
+    expect(await used(cookie, 'calls')).toBe(0);
+  });
+});
+
+describe('who is signed in', () => {
+  it('a signed-out visitor is answered null, not refused; a signed-in one, the account', async () => {
+    const anonymous = await gql(SESSION);
+    expect(anonymous.status).toBe(200);
+    expect(anonymous.body).toEqual({ data: { session: null } });
+    const { email, cookie } = await signUp();
+    expect((await gql(SESSION, {}, { cookie })).body).toEqual({ data: { session: { account: { email, tier: 'FREE' } } } });
+  });
+});
+
 describe('CSRF', () => {
   it('refuses a cookie-authenticated request from another site’s page, by Origin or by Fetch Metadata', async () => {
     const { cookie } = await signUp();
-    const foreign = await gql('mutation { logOut }', {}, { cookie, origin: 'https://evil.example' });
+    const foreign = await gql(WEB.LOG_OUT, {}, { cookie, origin: 'https://evil.example' });
     expect(foreign.status).toBe(403);
     expect(foreign.body.errors[0].message).toMatch(/Cross-site request refused/);
-    const fetchMetadata = await t.http().post('/graphql').set('host', HOST).set('sec-fetch-site', 'cross-site').set('cookie', cookie).send({ query: 'mutation { logOut }' });
+    const fetchMetadata = await t.http().post('/graphql').set('host', HOST).set('sec-fetch-site', 'cross-site').set('cookie', cookie).send({ query: WEB.LOG_OUT });
     expect(fetchMetadata.status).toBe(403);
     // the session survived both
-    expect((await gql(ME, {}, { cookie })).status).toBe(200);
+    expect(await sessionOf(cookie)).not.toBeNull();
   });
 
   it('refuses a log-in from another site’s page (login CSRF)', async () => {
@@ -173,15 +225,14 @@ describe('CSRF', () => {
 
   it('keeps Apollo’s CSRF prevention: a simple (form-like) POST with the cookie is refused before it runs', async () => {
     const { cookie } = await signUp();
-    const res = await t.http().post('/graphql').set('host', HOST).set('cookie', cookie).set('content-type', 'text/plain').send(JSON.stringify({ query: 'mutation { logOut }' }));
+    const res = await t.http().post('/graphql').set('host', HOST).set('cookie', cookie).set('content-type', 'text/plain').send(JSON.stringify({ query: WEB.LOG_OUT }));
     expect(res.status).toBe(400);
-    expect((await gql(ME, {}, { cookie })).status).toBe(200);
+    expect(await sessionOf(cookie)).not.toBeNull();
   });
 });
 
-const BILL_PAGE = 'query($id: Int!) { bill(id: $id) { title prediction { royalAssent nextStage30d } predictionHistory { referenceDate royalAssent nextStage30d } } }';
-const USAGE = '{ usage { kind used limit resetsAt } }';
-const used = async (cookie: string, kind: string) => ((await gql(USAGE, {}, { cookie })).body.data.usage as { kind: string; used: number }[]).find((u) => u.kind === kind)!.used;
+const BILL_PAGE = WEB.BILL_PREDICTIONS;
+const used = async (cookie: string, kind: string) => ((await gql(WEB.ACCOUNT, {}, { cookie })).body.data.usage as { kind: string; used: number }[]).find((u) => u.kind === kind)!.used;
 
 describe('website predictions', () => {
   it('Free: one bill a day, its predictions and chart together, reopened for free; the next bill is refused with when it resets and what Pilot gives', async () => {
@@ -200,7 +251,7 @@ describe('website predictions', () => {
       "Daily prediction limit reached: the free tier allows 1 a day; it resets at 2026-11-23T00:00:00.000Z. The pilot tier gives 100 predictions a day and API keys: ask the service's operator to upgrade your account",
     );
     // the bill itself (its stage history) stays readable
-    expect((await gql('query($id: Int!) { bill(id: $id) { title stages { stage } } }', { id: 2950 }, { cookie })).status).toBe(200);
+    expect((await gql(WEB.BILL, { id: 2950 }, { cookie })).status).toBe(200);
   });
 
   it('Free: the limit resets at midnight UTC', async () => {
@@ -213,7 +264,7 @@ describe('website predictions', () => {
 
   it('the imminent list is open to Free and charges nothing', async () => {
     const { cookie } = await signUp();
-    const res = await gql('{ imminentBills(daysAhead: 30, minProbability: 0) { count bills { billId urgencyLevel } } }', {}, { cookie });
+    const res = await gql(WEB.IMMINENT, { days: 30, min: 0 }, { cookie });
     expect(res.status).toBe(200);
     expect(res.body.data.imminentBills.count).toBe(res.body.data.imminentBills.bills.length);
     expect(await used(cookie, 'predictions')).toBe(0);
@@ -240,26 +291,26 @@ describe('website predictions', () => {
     const { email, cookie } = await signUp();
     await t.services.accounts.setTier(email, 'pilot');
     await gql(BILL_PAGE, { id: 2900 }, { cookie });
-    const created = await gql('mutation { createWatchlist(input: { name: "mine", billIds: [2900, 26] }) { id } }', {}, { cookie });
+    const created = await gql(WEB.CREATE_WATCHLIST, { input: { name: 'mine', billIds: [2900, 26] } }, { cookie });
     const watchlistId = created.body.data.createWatchlist.id;
-    await gql('mutation($id: Int!) { createAlertThreshold(input: { watchlistId: $id, alertType: PROBABILITY, thresholdValue: 0.5 }) { id } }', { id: watchlistId }, { cookie });
-    const check = await gql('mutation { checkAlerts { billsChecked } }', {}, { cookie });
+    await gql(WEB.CREATE_ALERT_THRESHOLD, { input: { watchlistId, alertType: 'PROBABILITY', thresholdValue: 0.5 } }, { cookie });
+    const check = await gql(WEB.CHECK_ALERTS, {}, { cookie });
     expect(check.body.data.checkAlerts.billsChecked).toBe(2);
     expect(await used(cookie, 'predictions')).toBe(2);
-    await gql('mutation { checkAlerts { billsChecked } }', {}, { cookie });
+    await gql(WEB.CHECK_ALERTS, {}, { cookie });
     expect(await used(cookie, 'predictions')).toBe(2);
   });
 
   it('Free: watchlists need Pilot (403), whatever the page shows', async () => {
     const { cookie } = await signUp();
-    const res = await gql('mutation { createWatchlist(input: { name: "mine" }) { id } }', {}, { cookie });
+    const res = await gql(WEB.CREATE_WATCHLIST, { input: { name: 'mine' } }, { cookie });
     expect(res.status).toBe(403);
     expect(res.body.errors[0].message).toBe('This operation needs the pilot tier or above');
   });
 
   it('Free: webhooks need Pilot (403) too', async () => {
     const { cookie } = await signUp();
-    const res = await gql('{ webhooks { id } }', {}, { cookie });
+    const res = await gql(WEB.WEBHOOKS, {}, { cookie });
     expect(res.status).toBe(403);
   });
 });
@@ -282,7 +333,8 @@ describe('a bill’s prediction history (its chart)', () => {
 });
 
 describe('API keys in the dashboard', () => {
-  const CREATE = 'mutation($name: String) { createApiKey(name: $name) { apiKey key { prefix name createdAt lastUsedAt revokedAt } } }';
+  const CREATE = WEB.CREATE_API_KEY;
+  const keysOf = async (cookie: string) => (await gql(WEB.ACCOUNT, {}, { cookie })).body.data.apiKeys as { prefix: string; name: string; lastUsedAt: string | null; revokedAt: string | null }[];
 
   it('Free: refused with 403 whatever the page does', async () => {
     const { cookie } = await signUp();
@@ -296,23 +348,25 @@ describe('API keys in the dashboard', () => {
     await t.services.accounts.setTier(email, 'pilot');
     const created = await gql(CREATE, { name: 'laptop' }, { cookie });
     expect(created.status).toBe(200);
-    const { apiKey, key } = created.body.data.createApiKey;
+    const { apiKey } = created.body.data.createApiKey;
+    const [key] = await keysOf(cookie);
     expect(apiKey.startsWith(`${key.prefix}_`)).toBe(true);
     expect(key).toMatchObject({ name: 'laptop', lastUsedAt: null, revokedAt: null });
     expect((await t.http().get('/api/v1/predict/2900').set('authorization', `Bearer ${apiKey}`)).status).toBe(200);
-    const list = await gql('{ apiKeys { prefix name lastUsedAt revokedAt } }', {}, { cookie });
+    const list = await gql(WEB.ACCOUNT, {}, { cookie });
     expect(JSON.stringify(list.body)).not.toContain(apiKey);
     expect(list.body.data.apiKeys).toEqual([expect.objectContaining({ prefix: key.prefix, name: 'laptop', revokedAt: null })]);
     expect(list.body.data.apiKeys[0].lastUsedAt).not.toBeNull();
-    const revoked = await gql('mutation($p: String!) { revokeApiKey(prefix: $p) { prefix revokedAt } }', { p: key.prefix }, { cookie });
-    expect(revoked.body.data.revokeApiKey.revokedAt).not.toBeNull();
+    const revoked = await gql(WEB.REVOKE_API_KEY, { prefix: key.prefix }, { cookie });
+    expect(revoked.body.data.revokeApiKey.prefix).toBe(key.prefix);
+    expect((await keysOf(cookie))[0].revokedAt).not.toBeNull();
     expect((await t.http().get('/api/v1/predict/2900').set('authorization', `Bearer ${apiKey}`)).status).toBe(401);
   });
 
   it('another account’s key is NOT_FOUND, and stays working', async () => {
     const otherKey = await t.userWithKey('pilot');
     const { cookie } = await signUp();
-    const res = await gql('mutation($p: String!) { revokeApiKey(prefix: $p) { prefix } }', { p: otherKey.slice(0, 11) }, { cookie });
+    const res = await gql(WEB.REVOKE_API_KEY, { prefix: otherKey.slice(0, 11) }, { cookie });
     expect(res.status).toBe(404);
     expect((await t.http().get('/api/v1/predict/2900').set('authorization', `Bearer ${otherKey}`)).status).toBe(200);
   });

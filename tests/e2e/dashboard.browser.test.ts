@@ -4,6 +4,7 @@ import path from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { runAdminCommand } from '../../src/admin/admin-commands';
 import { dashboardDirectory } from '../../src/http/dashboard-static';
+import * as WEB from '../../web/src/operations';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 /**
@@ -34,7 +35,9 @@ beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   // webhook hosts resolve by this table (no DNS in tests): one public name, one private
   const names: Record<string, string[]> = { 'hook.example.com': ['93.184.215.14'], 'intranet.example.com': ['10.1.2.3'] };
-  t = await startTestApp({ trainModel: true, webhookUrlPolicy: { allowPrivate: false, resolve: async (host) => names[host] ?? Promise.reject(new Error('ENOTFOUND')) } });
+  // the default per-address allowance (ANON_RATE_LIMIT), which every dashboard request spends: a
+  // person clicking through every page, as this file does, stays within it
+  t = await startTestApp({ trainModel: true, anonRateLimit: 120, webhookUrlPolicy: { allowPrivate: false, resolve: async (host) => names[host] ?? Promise.reject(new Error('ENOTFOUND')) } });
   await new Promise<void>((resolve) => t.app.httpServer.listen(0, '127.0.0.1', resolve));
   base = `http://localhost:${(t.app.httpServer.address() as AddressInfo).port}`;
   browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
@@ -51,12 +54,33 @@ afterAll(async () => {
 const predictWith = (key: string) => fetch(`${base}/api/v1/predict/2900`, { headers: { authorization: `Bearer ${key}` } });
 
 describeInBrowser('the dashboard in Chromium', () => {
-  it('signs a new user up from the home page, as Free', async () => {
+  it('loads for a signed-out visitor without a console error or a failing request', async () => {
+    const visitor = await browser.newContext();
+    const first = await visitor.newPage();
+    const problems: string[] = [];
+    first.on('console', (message) => void (message.type() === 'error' && problems.push(`console: ${message.text()}`)));
+    first.on('response', (response) => void (response.status() >= 400 && problems.push(`${response.status()} ${response.url()}`)));
+    await first.goto(`${base}/`);
+    await first.getByRole('link', { name: 'Sign up' }).first().waitFor();
+    await first.goto(`${base}/#/account`);
+    await first.getByRole('heading', { name: 'Log in', level: 1 }).waitFor();
+    await first.waitForLoadState('networkidle');
+    expect(problems).toEqual([]);
+    await visitor.close();
+  });
+
+  it('signs a new user up from the home page, as Free, then logs in', async () => {
     await page.goto(`${base}/`);
     await page.getByRole('link', { name: 'Sign up' }).first().click();
     await page.getByLabel('Email').fill(EMAIL);
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign up' }).click();
+    // the same answer whether or not the address had an account: it signs no one in
+    await page.getByRole('status').filter({ hasText: `${EMAIL} can now log in` }).waitFor();
+    await page.getByRole('heading', { name: 'Log in', level: 1 }).waitFor();
+    expect(await page.getByLabel('Email').inputValue()).toBe(EMAIL);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Log in' }).click();
     await page.getByRole('heading', { name: 'Bills', level: 1 }).waitFor();
     await page.getByRole('button', { name: 'Log out' }).waitFor();
     for (const name of ['Bills', 'Imminent', 'Watchlists', 'Webhooks', 'Account']) await page.getByRole('navigation').getByRole('link', { name, exact: true }).waitFor();
@@ -103,11 +127,12 @@ describeInBrowser('the dashboard in Chromium', () => {
     await page.getByRole('navigation').getByRole('link', { name: 'Account' }).click();
     await page.getByText('API keys are for the Pilot tier or above').waitFor();
     expect(await page.getByRole('button', { name: 'Create API key' }).count()).toBe(0);
-    const status = await page.evaluate(async () => {
-      const res = await fetch('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: 'mutation { createApiKey { apiKey } }' }) });
-      return res.status;
-    });
-    expect(status).toBe(403);
+    const answer = await page.evaluate(async (query) => {
+      const res = await fetch('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
+      return { status: res.status, body: (await res.json()) as { errors: { message: string }[] } };
+    }, WEB.CREATE_API_KEY);
+    expect(answer.status).toBe(403);
+    expect(answer.body.errors[0].message).toMatch(/pilot tier or above/);
   });
 
   it('after an upgrade by the admin command, creates a key that works on /api/v1 and revokes it in the page', async () => {
@@ -235,7 +260,7 @@ describeInBrowser('the dashboard in Chromium', () => {
     const forged = await fetch(`${base}/graphql`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', cookie: `bp_session=${cookie.value}`, origin: 'http://evil.example' },
-      body: JSON.stringify({ query: 'mutation { logOut }' }),
+      body: JSON.stringify({ query: WEB.LOG_OUT }),
     });
     expect(forged.status).toBe(403);
     await page.reload();

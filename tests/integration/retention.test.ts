@@ -158,7 +158,8 @@ describe('quota days, website bill views and sessions', () => {
       await f.db.dataSource.query(`INSERT INTO quota_counter (account_id, day, kind, used, last_grant) VALUES ($1, $2, 'calls', 5, 1)`, [accountId, daysBefore(days)]);
     }
     for (const days of [0, 1, 2, 40]) await f.db.dataSource.query(`INSERT INTO website_bill_view (account_id, day, bill_id) VALUES ($1, $2, 2900)`, [accountId, daysBefore(days)]);
-    const signedUp = await f.services.sessions.signUp('sessions@example.com', 'a long enough password');
+    await f.services.sessions.signUp('sessions@example.com', 'a long enough password');
+    const signedUp = await f.services.sessions.logIn('sessions@example.com', 'a long enough password', undefined);
     const owner = signedUp.account.id;
     const session = (tag: string, expiresAt: Date, lastSeenAt: Date) =>
       f.db.dataSource.query(`INSERT INTO dashboard_session (account_id, token_hash, last_seen_at, expires_at) VALUES ($1, $2, $3, $4)`, [owner, tag, lastSeenAt, expiresAt]);

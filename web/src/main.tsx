@@ -2,7 +2,8 @@ import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { Nav } from './components/Nav';
 import { ErrorMessage, Loading } from './components/Status';
-import { errorMessage, gql, GraphQLRequestError, onSignedOut } from './graphql';
+import { errorMessage, gql, onSignedOut } from './graphql';
+import { SESSION } from './operations';
 import { Account } from './pages/Account';
 import { BillPage } from './pages/BillPage';
 import { Bills } from './pages/Bills';
@@ -13,7 +14,7 @@ import { WatchlistPage } from './pages/WatchlistPage';
 import { Watchlists } from './pages/Watchlists';
 import { Webhooks } from './pages/Webhooks';
 import { useRoute } from './router';
-import { type Me, ME_QUERY, SessionContext } from './session';
+import { type Me, SessionContext } from './session';
 import './styles.css';
 
 const TITLES: Record<string, string> = { bills: 'Bills', imminent: 'Imminent', watchlists: 'Watchlists', webhooks: 'Webhooks', account: 'Account', login: 'Log in', signup: 'Sign up' };
@@ -44,11 +45,12 @@ function App() {
   useEffect(() => onSignedOut(() => setMe(null)), []);
 
   const section = path[0] ?? '';
-  // who is signed in, asked again on each page: a tier changed by the operator shows at once
+  // who is signed in, asked again on each page: a tier changed by the operator shows at once; a
+  // signed-out visitor is answered null, not refused, so a first visit makes no failing request
   useEffect(() => {
-    gql<{ me: Me }>(ME_QUERY).then(
-      (data) => setMe(data.me),
-      (e) => (e instanceof GraphQLRequestError && e.code === 'UNAUTHENTICATED' ? setMe(null) : setError(errorMessage(e))),
+    gql<{ session: { account: Me } | null }>(SESSION).then(
+      (data) => setMe(data.session?.account ?? null),
+      (e) => setError(errorMessage(e)),
     );
   }, [section]);
   useEffect(() => {

@@ -4,7 +4,7 @@ import type { Account, Tier } from './generated/schema';
 
 export type { Tier };
 
-/** Who is signed in (ME_QUERY), typed from the schema. */
+/** Who is signed in (operations.ts: SESSION), typed from the schema. */
 export type Me = Pick<Account, 'email' | 'tier'>;
 
 /** Who is signed in (null: nobody), and how to tell the app it changed. */
@@ -15,7 +15,5 @@ export interface SessionState {
 
 export const SessionContext = createContext<SessionState>({ me: null, setMe: () => undefined });
 export const useSession = () => useContext(SessionContext);
-
-export const ME_QUERY = '{ me { email tier } }';
 
 export const tierName = (tier: Tier) => tier.charAt(0) + tier.slice(1).toLowerCase();

@@ -1,7 +1,7 @@
 /** The webhook API's types and words, shared by the Webhooks page and its endpoint cards. */
 import type * as Schema from './generated/schema';
 
-/** What the pages select (ENDPOINT_FIELDS, DELIVERY_FIELDS), typed from the schema (generated/schema.ts). */
+/** What the pages select (operations.ts: WEBHOOKS, WEBHOOK_DELIVERIES, …), typed from the schema (generated/schema.ts). */
 export type WebhookEndpoint = Pick<Schema.WebhookEndpoint, 'id' | 'url' | 'description' | 'events' | 'allBills' | 'active' | 'disabledReason' | 'inactiveReason' | 'createdAt'>;
 export type WebhookDelivery = Pick<Schema.WebhookDelivery, 'eventId' | 'eventType' | 'status' | 'attempt' | 'statusCode' | 'error' | 'durationMs' | 'attemptedAt' | 'nextAttemptAt' | 'createdAt'>;
 
@@ -11,9 +11,6 @@ export interface NewSecret {
   secret: string;
   rotated: boolean;
 }
-
-export const ENDPOINT_FIELDS = 'id url description events allBills active disabledReason inactiveReason createdAt';
-export const DELIVERY_FIELDS = 'eventId eventType status attempt statusCode error durationMs attemptedAt nextAttemptAt createdAt';
 
 /** Every event type (the schema's EventType), in plain words; `pro` ones need the Pro tier. */
 export const EVENT_TYPES: { value: Schema.EventType; label: string; pro?: boolean }[] = [

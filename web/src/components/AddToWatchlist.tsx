@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { errorMessage, gql } from '../graphql';
+import { ADD_BILLS_TO_WATCHLIST, WATCHLIST_NAMES } from '../operations';
 import { ErrorMessage, Notice } from './Status';
 
 /** On a bill's page (Pilot and above): puts the bill on one of the user's watchlists. */
@@ -10,7 +11,7 @@ export function AddToWatchlist({ billId }: { billId: number }) {
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
-    gql<{ watchlists: { id: number; name: string }[] }>('{ watchlists { id name } }').then(
+    gql<{ watchlists: { id: number; name: string }[] }>(WATCHLIST_NAMES).then(
       (data) => {
         setWatchlists(data.watchlists);
         setChosen(String(data.watchlists[0]?.id ?? ''));
@@ -25,7 +26,7 @@ export function AddToWatchlist({ billId }: { billId: number }) {
     setError(null);
     setDone(null);
     try {
-      const { addBillsToWatchlist } = await gql<{ addBillsToWatchlist: { name: string } }>('mutation($id: Int!, $bills: [Int!]!) { addBillsToWatchlist(id: $id, billIds: $bills) { name } }', {
+      const { addBillsToWatchlist } = await gql<{ addBillsToWatchlist: { name: string } }>(ADD_BILLS_TO_WATCHLIST, {
         id: Number(chosen),
         bills: [billId],
       });

@@ -1,4 +1,5 @@
 import { gql } from '../graphql';
+import { LOG_OUT } from '../operations';
 import { navigate } from '../router';
 import { useSession } from '../session';
 
@@ -14,7 +15,7 @@ export function Nav({ current }: { current: string }) {
   const { me, setMe } = useSession();
   const logOut = async () => {
     try {
-      await gql('mutation { logOut }');
+      await gql(LOG_OUT);
     } finally {
       setMe(null);
       navigate('#/');

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { dateTime, label } from '../format';
 import { errorMessage, gql } from '../graphql';
+import { ALERT_HISTORY, ALERT_THRESHOLDS, CHECK_ALERTS, CREATE_ALERT_THRESHOLD, DELETE_ALERT_THRESHOLD } from '../operations';
 import { useSession } from '../session';
 import { ErrorMessage, Notice } from './Status';
 import { ACTIONS, Table } from './Table';
@@ -23,9 +24,6 @@ const TYPES: { value: Schema.AlertType; text: string; pro?: boolean; unit: strin
 ];
 const typeText = (value: string) => TYPES.find((t) => t.value === value)?.text ?? label(value);
 
-const THRESHOLDS = '{ alertThresholds { id watchlistId billId alertType comparison thresholdValue active inactiveReason lastTriggeredAt } }';
-const HISTORY = '{ alertHistory(first: 20) { totalCount triggers { id billId alertType valueSeen thresholdValue triggeredAt watchlistName } analytics { byType { key count } byBill { key count } } } }';
-
 /** A watchlist's alert thresholds with the tier rules, "Check now", and the alert history (Pro). */
 export function Thresholds({ watchlistId, bills }: { watchlistId: number; bills: { id: number; title: string }[] }) {
   const { me } = useSession();
@@ -40,9 +38,9 @@ export function Thresholds({ watchlistId, bills }: { watchlistId: number; bills:
   const [history, setHistory] = useState<{ totalCount: number; triggers: Trigger[]; analytics: { byType: { key: string; count: number }[] } } | null>(null);
 
   const load = async () => {
-    const data = await gql<{ alertThresholds: Threshold[] }>(THRESHOLDS);
+    const data = await gql<{ alertThresholds: Threshold[] }>(ALERT_THRESHOLDS);
     setThresholds(data.alertThresholds.filter((t) => t.watchlistId === watchlistId));
-    if (pro) setHistory((await gql<{ alertHistory: NonNullable<typeof history> }>(HISTORY)).alertHistory);
+    if (pro) setHistory((await gql<{ alertHistory: NonNullable<typeof history> }>(ALERT_HISTORY)).alertHistory);
   };
   useEffect(() => void load().catch((e) => setError(errorMessage(e))), [watchlistId, pro]);
 
@@ -59,16 +57,14 @@ export function Thresholds({ watchlistId, bills }: { watchlistId: number; bills:
   const create = (event: Event) => {
     event.preventDefault();
     void act(async () => {
-      await gql('mutation($input: CreateAlertThresholdInput!) { createAlertThreshold(input: $input) { id } }', {
+      await gql(CREATE_ALERT_THRESHOLD, {
         input: { watchlistId, alertType, thresholdValue: Number(value), ...(comparison ? { comparison } : {}), ...(billId ? { billId: Number(billId) } : {}) },
       });
     });
   };
   const checkNow = () =>
     act(async () => {
-      const { checkAlerts } = await gql<{ checkAlerts: { billsChecked: number; thresholdsChecked: number; triggered: Trigger[]; billsBlocked: number[] } }>(
-        'mutation { checkAlerts { billsChecked thresholdsChecked billsBlocked triggered { id billId alertType valueSeen thresholdValue triggeredAt watchlistName } } }',
-      );
+      const { checkAlerts } = await gql<{ checkAlerts: { billsChecked: number; thresholdsChecked: number; triggered: Trigger[]; billsBlocked: number[] } }>(CHECK_ALERTS);
       const fired = checkAlerts.triggered.map((t) => `${typeText(t.alertType)} on bill ${t.billId} (${t.valueSeen.toFixed(3)})`).join('; ');
       setChecked(
         `Checked ${checkAlerts.thresholdsChecked} thresholds on ${checkAlerts.billsChecked} bills: ${checkAlerts.triggered.length ? `fired: ${fired}` : 'nothing fired'}` +
@@ -99,7 +95,7 @@ export function Thresholds({ watchlistId, bills }: { watchlistId: number; bills:
               <td>{t.billId === null ? 'every bill' : (bills.find((b) => b.id === t.billId)?.title ?? `Bill ${t.billId}`)}</td>
               <td>{dateTime(t.lastTriggeredAt)}</td>
               <td>
-                <button type="button" aria-label={`Delete the ${typeText(t.alertType)} threshold`} onClick={() => act(async () => void (await gql('mutation($id: Int!) { deleteAlertThreshold(id: $id) }', { id: t.id })))}>
+                <button type="button" aria-label={`Delete the ${typeText(t.alertType)} threshold`} onClick={() => act(async () => void (await gql(DELETE_ALERT_THRESHOLD, { id: t.id })))}>
                   Delete
                 </button>
               </td>

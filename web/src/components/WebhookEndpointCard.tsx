@@ -1,7 +1,8 @@
 import { useState } from 'preact/hooks';
 import { dateTime } from '../format';
 import { errorMessage, gql } from '../graphql';
-import { DELIVERY_FIELDS, ENDPOINT_FIELDS, EVENT_TYPES, eventName, type NewSecret, type WebhookDelivery, type WebhookEndpoint } from '../webhooks';
+import { DELETE_WEBHOOK, RECOVER_WEBHOOK_DELIVERIES, ROTATE_WEBHOOK_SECRET, TEST_WEBHOOK, UPDATE_WEBHOOK, WEBHOOK_DELIVERIES } from '../operations';
+import { EVENT_TYPES, eventName, type NewSecret, type WebhookDelivery, type WebhookEndpoint } from '../webhooks';
 import { ErrorMessage, Loading, Notice } from './Status';
 import { Table } from './Table';
 import { type EndpointChoice, WebhookEndpointForm } from './WebhookEndpointForm';
@@ -46,30 +47,30 @@ export function WebhookEndpointCard({ endpoint, pro, onChange, onDelete, onSecre
     }
   };
   const loadDeliveries = async () => {
-    const data = await gql<{ webhookDeliveries: WebhookDelivery[] }>(`query($id: Int!) { webhookDeliveries(id: $id, first: 20) { ${DELIVERY_FIELDS} } }`, { id: endpoint.id });
+    const data = await gql<{ webhookDeliveries: WebhookDelivery[] }>(WEBHOOK_DELIVERIES, { id: endpoint.id });
     setDeliveries(data.webhookDeliveries);
     setShowDeliveries(true);
   };
   const setActive = (active: boolean) =>
     act(async () => {
-      const data = await gql<{ updateWebhook: WebhookEndpoint }>(`mutation($id: Int!, $input: UpdateWebhookInput!) { updateWebhook(id: $id, input: $input) { ${ENDPOINT_FIELDS} } }`, { id: endpoint.id, input: { active } });
+      const data = await gql<{ updateWebhook: WebhookEndpoint }>(UPDATE_WEBHOOK, { id: endpoint.id, input: { active } });
       onChange(data.updateWebhook);
       setNotice(active ? 'Enabled: deliveries resume with the next event.' : 'Disabled: no deliveries are made until you enable it.');
     });
   const sendTest = () =>
     act(async () => {
-      const data = await gql<{ testWebhook: { eventId: string } }>('mutation($id: Int!) { testWebhook(id: $id) { eventId } }', { id: endpoint.id });
+      const data = await gql<{ testWebhook: { eventId: string } }>(TEST_WEBHOOK, { id: endpoint.id });
       setNotice(`Test event ${data.testWebhook.eventId} queued.`);
       await loadDeliveries();
     });
   const rotate = () =>
     act(async () => {
       if (!confirm(`Make a new signing secret for ${endpoint.url}? The current one keeps signing for 24 hours.`)) return;
-      const data = await gql<{ rotateWebhookSecret: { secret: string } }>('mutation($id: Int!) { rotateWebhookSecret(id: $id) { secret } }', { id: endpoint.id });
+      const data = await gql<{ rotateWebhookSecret: { secret: string } }>(ROTATE_WEBHOOK_SECRET, { id: endpoint.id });
       onSecret({ endpointId: endpoint.id, secret: data.rotateWebhookSecret.secret, rotated: true });
     });
   const save = async (input: EndpointChoice) => {
-    const data = await gql<{ updateWebhook: WebhookEndpoint }>(`mutation($id: Int!, $input: UpdateWebhookInput!) { updateWebhook(id: $id, input: $input) { ${ENDPOINT_FIELDS} } }`, { id: endpoint.id, input });
+    const data = await gql<{ updateWebhook: WebhookEndpoint }>(UPDATE_WEBHOOK, { id: endpoint.id, input });
     onChange(data.updateWebhook);
     setEditing(false);
     setNotice('Saved: the next events are sent with these settings.');
@@ -77,7 +78,7 @@ export function WebhookEndpointCard({ endpoint, pro, onChange, onDelete, onSecre
   const recover = () =>
     act(async () => {
       const since = new Date(Date.now() - recoverDays * 86_400_000).toISOString();
-      const data = await gql<{ recoverWebhookDeliveries: number }>('mutation($id: Int!, $since: DateTimeISO!) { recoverWebhookDeliveries(id: $id, since: $since) }', { id: endpoint.id, since });
+      const data = await gql<{ recoverWebhookDeliveries: number }>(RECOVER_WEBHOOK_DELIVERIES, { id: endpoint.id, since });
       const queued = data.recoverWebhookDeliveries;
       setNotice(queued ? `${queued} failed ${queued === 1 ? 'delivery' : 'deliveries'} queued again, from the first retry.` : 'No failed deliveries in that period.');
       if (queued) await loadDeliveries();
@@ -85,7 +86,7 @@ export function WebhookEndpointCard({ endpoint, pro, onChange, onDelete, onSecre
   const remove = () =>
     act(async () => {
       if (!confirm(`Delete the webhook ${endpoint.url}? Its pending deliveries are dropped.`)) return;
-      await gql('mutation($id: Int!) { deleteWebhook(id: $id) }', { id: endpoint.id });
+      await gql(DELETE_WEBHOOK, { id: endpoint.id });
       onDelete(endpoint.id);
     });
 

@@ -250,6 +250,12 @@ export interface Credentials {
   password: string;
 }
 
+/** The account dashboard’s signed-in browser */
+export interface DashboardSession {
+  /** The account signed in */
+  account: Account;
+}
+
 /** How fresh the served data is (also in GET /readyz) */
 export interface DataFreshness {
   /** the date the data is complete up to: the snapshot’s date, or the day of the last successful live sync */

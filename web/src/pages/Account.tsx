@@ -3,6 +3,7 @@ import { ShownOnce } from '../components/ShownOnce';
 import { ErrorMessage, Loading, Notice } from '../components/Status';
 import { dateTime } from '../format';
 import { errorMessage, gql } from '../graphql';
+import { ACCOUNT, CHANGE_PASSWORD, CREATE_API_KEY, REVOKE_API_KEY } from '../operations';
 import { tierName, useSession } from '../session';
 import { ACTIONS, Table } from '../components/Table';
 import type * as Schema from '../generated/schema';
@@ -12,8 +13,6 @@ type ApiKey = Pick<Schema.ApiKey, 'prefix' | 'name' | 'createdAt' | 'lastUsedAt'
 
 const KIND_LABEL: Record<string, string> = { calls: 'API calls', batches: 'Batch requests', predictions: 'Predictions' };
 const UNLIMITED = 1_000_000;
-
-const ACCOUNT = '{ usage { kind used limit resetsAt } apiKeys { prefix name createdAt lastUsedAt revokedAt } }';
 
 export function Account() {
   const { me } = useSession();
@@ -39,7 +38,7 @@ export function Account() {
     event.preventDefault();
     setError(null);
     try {
-      const data = await gql<{ createApiKey: { apiKey: string } }>('mutation($name: String) { createApiKey(name: $name) { apiKey } }', { name: name.trim() || null });
+      const data = await gql<{ createApiKey: { apiKey: string } }>(CREATE_API_KEY, { name: name.trim() || null });
       setCreated(data.createApiKey.apiKey);
       setName('');
       await load();
@@ -51,7 +50,7 @@ export function Account() {
     if (!confirm(`Revoke the key ${prefix}? Programs using it stop working at once.`)) return;
     setError(null);
     try {
-      await gql('mutation($prefix: String!) { revokeApiKey(prefix: $prefix) { prefix } }', { prefix });
+      await gql(REVOKE_API_KEY, { prefix });
       await load();
     } catch (e) {
       setError(errorMessage(e));
@@ -139,7 +138,7 @@ function ChangePassword() {
     setError(null);
     setDone(false);
     try {
-      await gql('mutation($c: String!, $n: String!) { changePassword(currentPassword: $c, newPassword: $n) }', { c: current, n: next });
+      await gql(CHANGE_PASSWORD, { c: current, n: next });
       setCurrent('');
       setNext('');
       setDone(true);

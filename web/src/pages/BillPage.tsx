@@ -5,6 +5,7 @@ import { ErrorMessage, Loading } from '../components/Status';
 import { AddToWatchlist } from '../components/AddToWatchlist';
 import { date, days, kindName, label, percent } from '../format';
 import { errorMessage, gql, GraphQLRequestError } from '../graphql';
+import { BILL, BILL_PREDICTIONS } from '../operations';
 import { useSession } from '../session';
 import { Table } from '../components/Table';
 import type * as Schema from '../generated/schema';
@@ -18,14 +19,6 @@ type Prediction = Pick<
   Schema.Prediction,
   'referenceDate' | 'status' | 'royalAssent' | 'nextStage30d' | 'timelineEtaDays' | 'stallRisk' | 'amendmentRisk' | 'closeVote' | 'withdrawalRisk' | 'modelVersion' | 'explanations'
 > & { riskIndicators: Schema.RiskIndicators };
-
-const BILL = `query($id: Int!) { bill(id: $id) { id title longTitle kind originatingHouse outcome introducedDate royalAssentDate url stages { stage house date } } }`;
-/** One request for the predictions and the chart: the website charges them together as one prediction, once a day per bill. */
-const PREDICTIONS = `query($id: Int!) { bill(id: $id) {
-  prediction { referenceDate status royalAssent nextStage30d timelineEtaDays stallRisk amendmentRisk closeVote withdrawalRisk modelVersion
-    riskIndicators { stallRiskLevel withdrawalRiskLevel amendmentRiskLevel closeVoteLevel controversyScore momentumScore }
-    explanations { royalAssent { factor effect } nextStage30d { factor effect } } }
-  predictionHistory { referenceDate royalAssent nextStage30d } } }`;
 
 function RiskRow({ name, probability, level }: { name: string; probability: number; level?: string }) {
   return (
@@ -55,7 +48,7 @@ export function BillPage({ id }: { id: number }) {
       .then(({ bill }) => {
         setBill(bill);
         if (!bill) return;
-        return gql<{ bill: { prediction: Prediction; predictionHistory: ChartPoint[] } }>(PREDICTIONS, { id }).then(
+        return gql<{ bill: { prediction: Prediction; predictionHistory: ChartPoint[] } }>(BILL_PREDICTIONS, { id }).then(
           (data) => {
             setPrediction(data.bill.prediction);
             setHistory(data.bill.predictionHistory);

@@ -2,23 +2,22 @@ import { useEffect, useState } from 'preact/hooks';
 import { ErrorMessage, Loading } from '../components/Status';
 import { date, kindName, label, words } from '../format';
 import { errorMessage, gql } from '../graphql';
+import { BILL_BY_ID, BILL_SEARCH } from '../operations';
 import { navigate } from '../router';
 import { Table } from '../components/Table';
 import type * as Schema from '../generated/schema';
 
-/** What a search selects (BILL_FIELDS), typed from the schema. */
+/** What a search selects (BILL_BY_ID, BILL_SEARCH), typed from the schema. */
 export type BillSummary = Pick<Schema.Bill, 'id' | 'title' | 'kind' | 'originatingHouse' | 'outcome'> & { stages: Pick<Schema.Stage, 'stage' | 'house' | 'date'>[] };
-
-const BILL_FIELDS = 'id title kind originatingHouse outcome stages { stage house date }';
 
 /** Bills whose title holds the text, or the bill with that id. */
 export async function searchBills(text: string): Promise<BillSummary[]> {
   const trimmed = text.trim();
   if (/^\d{1,9}$/.test(trimmed)) {
-    const { bill } = await gql<{ bill: BillSummary | null }>(`query($id: Int!) { bill(id: $id) { ${BILL_FIELDS} } }`, { id: Number(trimmed) });
+    const { bill } = await gql<{ bill: BillSummary | null }>(BILL_BY_ID, { id: Number(trimmed) });
     return bill ? [bill] : [];
   }
-  const { bills } = await gql<{ bills: { nodes: BillSummary[] } }>(`query($text: String!) { bills(first: 25, filter: { titleContains: $text }) { nodes { ${BILL_FIELDS} } } }`, { text: trimmed });
+  const { bills } = await gql<{ bills: { nodes: BillSummary[] } }>(BILL_SEARCH, { text: trimmed });
   return bills.nodes;
 }
 

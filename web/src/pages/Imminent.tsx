@@ -2,13 +2,11 @@ import { useEffect, useState } from 'preact/hooks';
 import { ErrorMessage, Loading } from '../components/Status';
 import { date, days, label, percent } from '../format';
 import { errorMessage, gql } from '../graphql';
+import { IMMINENT } from '../operations';
 import { Table } from '../components/Table';
 import type * as Schema from '../generated/schema';
 
 type ImminentBill = Pick<Schema.ImminentBill, 'billId' | 'timelineEtaDays' | 'nextStageProbability' | 'royalAssentProbability' | 'predictedDate' | 'urgencyLevel' | 'billTitle' | 'originatingHouse'>;
-
-const IMMINENT = `query($days: Int!, $min: Float!) { imminentBills(daysAhead: $days, minProbability: $min) { count bills {
-  billId timelineEtaDays nextStageProbability royalAssentProbability predictedDate urgencyLevel billTitle originatingHouse } } }`;
 
 /** The bills likely to move soon (specification 4.3): open to every tier, and it costs no prediction. */
 export function Imminent() {

@@ -3,6 +3,7 @@ import { ErrorMessage, Loading, Notice } from '../components/Status';
 import { Thresholds } from '../components/Thresholds';
 import { percent } from '../format';
 import { errorMessage, gql } from '../graphql';
+import { ADD_BILLS_TO_WATCHLIST, DELETE_WATCHLIST, REMOVE_BILL_FROM_WATCHLIST, RENAME_WATCHLIST, WATCHLIST } from '../operations';
 import { navigate } from '../router';
 import { type BillSummary, searchBills } from './Bills';
 import { ACTIONS, Table } from '../components/Table';
@@ -14,9 +15,6 @@ type Watchlist = Pick<Schema.Watchlist, 'id' | 'name'> & {
     prediction: (Pick<Schema.Prediction, 'royalAssent' | 'nextStage30d'> & { riskIndicators: Pick<Schema.RiskIndicators, 'stallRiskLevel'> }) | null;
   })[];
 };
-
-const WATCHLIST = `query($id: Int!) { watchlist(id: $id) { id name bills { billId bill { title } predictionDetail
-  prediction { royalAssent nextStage30d riskIndicators { stallRiskLevel } } } } }`;
 
 /** One watchlist: rename, delete, its bills with today's predictions, adding bills from search, and its thresholds. */
 export function WatchlistPage({ id }: { id: number }) {
@@ -50,12 +48,12 @@ export function WatchlistPage({ id }: { id: number }) {
 
   const rename = (event: Event) => {
     event.preventDefault();
-    void run(() => gql('mutation($id: Int!, $name: String!) { renameWatchlist(id: $id, name: $name) { id } }', { id, name: name.trim() }), 'Renamed.');
+    void run(() => gql(RENAME_WATCHLIST, { id, name: name.trim() }), 'Renamed.');
   };
   const remove = async () => {
     if (!confirm(`Delete the watchlist “${watchlist.name}” and its thresholds?`)) return;
     try {
-      await gql('mutation($id: Int!) { deleteWatchlist(id: $id) }', { id });
+      await gql(DELETE_WATCHLIST, { id });
       navigate('#/watchlists');
     } catch (e) {
       setError(errorMessage(e));
@@ -102,7 +100,7 @@ export function WatchlistPage({ id }: { id: number }) {
                 <button
                   type="button"
                   aria-label={`Remove ${b.bill?.title ?? b.billId} from the watchlist`}
-                  onClick={() => run(() => gql('mutation($id: Int!, $bill: Int!) { removeBillFromWatchlist(id: $id, billId: $bill) { id } }', { id, bill: b.billId }))}
+                  onClick={() => run(() => gql(REMOVE_BILL_FROM_WATCHLIST, { id, bill: b.billId }))}
                 >
                   Remove
                 </button>
@@ -113,7 +111,7 @@ export function WatchlistPage({ id }: { id: number }) {
       ) : (
         <p>No bills yet: add some below.</p>
       )}
-      <AddBills onAdd={(billId) => run(() => gql('mutation($id: Int!, $bills: [Int!]!) { addBillsToWatchlist(id: $id, billIds: $bills) { id } }', { id, bills: [billId] }), 'Bill added.')} />
+      <AddBills onAdd={(billId) => run(() => gql(ADD_BILLS_TO_WATCHLIST, { id, bills: [billId] }), 'Bill added.')} />
       <Thresholds watchlistId={id} bills={watchlist.bills.map((b) => ({ id: b.billId, title: b.bill?.title ?? `Bill ${b.billId}` }))} />
     </section>
   );

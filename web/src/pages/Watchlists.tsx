@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { ErrorMessage, Loading } from '../components/Status';
 import { dateTime } from '../format';
 import { errorMessage, gql } from '../graphql';
+import { CREATE_WATCHLIST, WATCHLISTS } from '../operations';
 import { navigate } from '../router';
 import { useSession } from '../session';
 import type * as Schema from '../generated/schema';
@@ -17,7 +18,7 @@ export function Watchlists() {
 
   useEffect(() => {
     if (me?.tier === 'FREE') return;
-    gql<{ watchlists: WatchlistSummary[] }>('{ watchlists { id name description billCount updatedAt } }')
+    gql<{ watchlists: WatchlistSummary[] }>(WATCHLISTS)
       .then((data) => setWatchlists(data.watchlists))
       .catch((e) => setError(errorMessage(e)));
   }, [me]);
@@ -38,7 +39,7 @@ export function Watchlists() {
     event.preventDefault();
     setError(null);
     try {
-      const { createWatchlist } = await gql<{ createWatchlist: { id: number } }>('mutation($input: CreateWatchlistInput!) { createWatchlist(input: $input) { id } }', { input: { name: name.trim() } });
+      const { createWatchlist } = await gql<{ createWatchlist: { id: number } }>(CREATE_WATCHLIST, { input: { name: name.trim() } });
       navigate(`#/watchlists/${createWatchlist.id}`);
     } catch (e) {
       setError(errorMessage(e));

@@ -4,8 +4,9 @@ import { ErrorMessage, Loading } from '../components/Status';
 import { WebhookEndpointCard } from '../components/WebhookEndpointCard';
 import { type EndpointChoice, WebhookEndpointForm } from '../components/WebhookEndpointForm';
 import { errorMessage, gql } from '../graphql';
+import { CREATE_WEBHOOK, WEBHOOKS } from '../operations';
 import { useSession } from '../session';
-import { ENDPOINT_FIELDS, type NewSecret, type WebhookEndpoint } from '../webhooks';
+import { type NewSecret, type WebhookEndpoint } from '../webhooks';
 
 /** The user's webhook endpoints and a form to register one (Pilot and above, like the API). */
 export function Webhooks() {
@@ -15,7 +16,7 @@ export function Webhooks() {
   const [secret, setSecret] = useState<NewSecret | null>(null);
 
   const load = () =>
-    gql<{ webhooks: WebhookEndpoint[] }>(`{ webhooks { ${ENDPOINT_FIELDS} } }`)
+    gql<{ webhooks: WebhookEndpoint[] }>(WEBHOOKS)
       .then((data) => setEndpoints(data.webhooks))
       .catch((e) => setError(errorMessage(e)));
   useEffect(() => {
@@ -73,10 +74,7 @@ export function Webhooks() {
 
 function RegisterWebhook({ pro, onCreated }: { pro: boolean; onCreated(endpoint: WebhookEndpoint, secret: string): void }) {
   const register = async (input: EndpointChoice) => {
-    const { createWebhook } = await gql<{ createWebhook: { secret: string; endpoint: WebhookEndpoint } }>(
-      `mutation($input: CreateWebhookInput!) { createWebhook(input: $input) { secret endpoint { ${ENDPOINT_FIELDS} } } }`,
-      { input },
-    );
+    const { createWebhook } = await gql<{ createWebhook: { secret: string; endpoint: WebhookEndpoint } }>(CREATE_WEBHOOK, { input });
     onCreated(createWebhook.endpoint, createWebhook.secret);
   };
   return (

@@ -69,6 +69,12 @@ describe('the per-address limit', () => {
     expect(countsAgainstAddress({ principal: user, status: 503 })).toBe(false);
   });
 
+  it('counts every dashboard request (session cookie), as a key’s requests count against its daily calls; never a 429', () => {
+    const dashboardUser = { ...user, credential: 'session' as const, keyId: null, sessionId: 7 };
+    for (const status of [200, 403, 404, 503]) expect(countsAgainstAddress({ principal: dashboardUser, status })).toBe(true);
+    expect(countsAgainstAddress({ principal: dashboardUser, status: 429 })).toBe(false);
+  });
+
   it('counts a client mistake refused before the pipeline (405, 413, malformed JSON), not a 404 or a 503 there', () => {
     for (const status of [400, 405, 413]) expect(countsAgainstAddress({ principal: null, status, beforePipeline: true })).toBe(true);
     for (const status of [404, 429, 503]) expect(countsAgainstAddress({ principal: null, status, beforePipeline: true })).toBe(false);

@@ -1,0 +1,65 @@
+/**
+ * Every GraphQL document the dashboard sends, and nothing else: the server runs a request that
+ * carries the session cookie only when its document is one of these, character for character
+ * (src/gateway/website-documents.ts reads this module when it is built and compares SHA-256
+ * hashes). A page that needs another document adds it here; changing one here is all it takes.
+ * Plain strings, no imports: the server compiles this file too.
+ */
+
+const BILL_FIELDS = 'id title kind originatingHouse outcome stages { stage house date }';
+const ENDPOINT_FIELDS = 'id url description events allBills active disabledReason inactiveReason createdAt';
+const DELIVERY_FIELDS = 'eventId eventType status attempt statusCode error durationMs attemptedAt nextAttemptAt createdAt';
+
+// signing in and out
+/** Who is signed in: null for a signed-out visitor (no error, so a first visit logs none). */
+export const SESSION = 'query Session { session { account { email tier } } }';
+export const SIGN_UP = 'mutation SignUp($input: Credentials!) { signUp(input: $input) }';
+export const LOG_IN = 'mutation LogIn($input: Credentials!) { logIn(input: $input) { email tier } }';
+export const LOG_OUT = 'mutation LogOut { logOut }';
+export const CHANGE_PASSWORD = 'mutation ChangePassword($c: String!, $n: String!) { changePassword(currentPassword: $c, newPassword: $n) }';
+
+// bills
+export const BILL_BY_ID = `query BillById($id: Int!) { bill(id: $id) { ${BILL_FIELDS} } }`;
+export const BILL_SEARCH = `query BillSearch($text: String!) { bills(first: 25, filter: { titleContains: $text }) { nodes { ${BILL_FIELDS} } } }`;
+export const BILL = `query Bill($id: Int!) { bill(id: $id) { id title longTitle kind originatingHouse outcome introducedDate royalAssentDate url stages { stage house date } } }`;
+/** One request for the predictions and the chart: the website charges them together as one prediction, once a day per bill. */
+export const BILL_PREDICTIONS = `query BillPredictions($id: Int!) { bill(id: $id) {
+  prediction { referenceDate status royalAssent nextStage30d timelineEtaDays stallRisk amendmentRisk closeVote withdrawalRisk modelVersion
+    riskIndicators { stallRiskLevel withdrawalRiskLevel amendmentRiskLevel closeVoteLevel controversyScore momentumScore }
+    explanations { royalAssent { factor effect } nextStage30d { factor effect } } }
+  predictionHistory { referenceDate royalAssent nextStage30d } } }`;
+export const IMMINENT = `query Imminent($days: Int!, $min: Float!) { imminentBills(daysAhead: $days, minProbability: $min) { count bills {
+  billId timelineEtaDays nextStageProbability royalAssentProbability predictedDate urgencyLevel billTitle originatingHouse } } }`;
+
+// watchlists and alerts
+export const WATCHLISTS = 'query Watchlists { watchlists { id name description billCount updatedAt } }';
+export const WATCHLIST_NAMES = 'query WatchlistNames { watchlists { id name } }';
+export const WATCHLIST = `query Watchlist($id: Int!) { watchlist(id: $id) { id name bills { billId bill { title } predictionDetail
+  prediction { royalAssent nextStage30d riskIndicators { stallRiskLevel } } } } }`;
+export const CREATE_WATCHLIST = 'mutation CreateWatchlist($input: CreateWatchlistInput!) { createWatchlist(input: $input) { id } }';
+export const RENAME_WATCHLIST = 'mutation RenameWatchlist($id: Int!, $name: String!) { renameWatchlist(id: $id, name: $name) { id } }';
+export const DELETE_WATCHLIST = 'mutation DeleteWatchlist($id: Int!) { deleteWatchlist(id: $id) }';
+export const ADD_BILLS_TO_WATCHLIST = 'mutation AddBillsToWatchlist($id: Int!, $bills: [Int!]!) { addBillsToWatchlist(id: $id, billIds: $bills) { id name } }';
+export const REMOVE_BILL_FROM_WATCHLIST = 'mutation RemoveBillFromWatchlist($id: Int!, $bill: Int!) { removeBillFromWatchlist(id: $id, billId: $bill) { id } }';
+export const ALERT_THRESHOLDS = 'query AlertThresholds { alertThresholds { id watchlistId billId alertType comparison thresholdValue active inactiveReason lastTriggeredAt } }';
+export const ALERT_HISTORY =
+  'query AlertHistory { alertHistory(first: 20) { totalCount triggers { id billId alertType valueSeen thresholdValue triggeredAt watchlistName } analytics { byType { key count } byBill { key count } } } }';
+export const CREATE_ALERT_THRESHOLD = 'mutation CreateAlertThreshold($input: CreateAlertThresholdInput!) { createAlertThreshold(input: $input) { id } }';
+export const DELETE_ALERT_THRESHOLD = 'mutation DeleteAlertThreshold($id: Int!) { deleteAlertThreshold(id: $id) }';
+export const CHECK_ALERTS =
+  'mutation CheckAlerts { checkAlerts { billsChecked thresholdsChecked billsBlocked triggered { id billId alertType valueSeen thresholdValue triggeredAt watchlistName } } }';
+
+// webhooks
+export const WEBHOOKS = `query Webhooks { webhooks { ${ENDPOINT_FIELDS} } }`;
+export const WEBHOOK_DELIVERIES = `query WebhookDeliveries($id: Int!) { webhookDeliveries(id: $id, first: 20) { ${DELIVERY_FIELDS} } }`;
+export const CREATE_WEBHOOK = `mutation CreateWebhook($input: CreateWebhookInput!) { createWebhook(input: $input) { secret endpoint { ${ENDPOINT_FIELDS} } } }`;
+export const UPDATE_WEBHOOK = `mutation UpdateWebhook($id: Int!, $input: UpdateWebhookInput!) { updateWebhook(id: $id, input: $input) { ${ENDPOINT_FIELDS} } }`;
+export const TEST_WEBHOOK = 'mutation TestWebhook($id: Int!) { testWebhook(id: $id) { eventId } }';
+export const ROTATE_WEBHOOK_SECRET = 'mutation RotateWebhookSecret($id: Int!) { rotateWebhookSecret(id: $id) { secret } }';
+export const RECOVER_WEBHOOK_DELIVERIES = 'mutation RecoverWebhookDeliveries($id: Int!, $since: DateTimeISO!) { recoverWebhookDeliveries(id: $id, since: $since) }';
+export const DELETE_WEBHOOK = 'mutation DeleteWebhook($id: Int!) { deleteWebhook(id: $id) }';
+
+// the account
+export const ACCOUNT = 'query Account { usage { kind used limit resetsAt } apiKeys { prefix name createdAt lastUsedAt revokedAt } }';
+export const CREATE_API_KEY = 'mutation CreateApiKey($name: String) { createApiKey(name: $name) { apiKey } }';
+export const REVOKE_API_KEY = 'mutation RevokeApiKey($prefix: String!) { revokeApiKey(prefix: $prefix) { prefix } }';
