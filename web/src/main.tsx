@@ -15,6 +15,7 @@ import { Watchlists } from './pages/Watchlists';
 import { Webhooks } from './pages/Webhooks';
 import { useRoute } from './router';
 import { type Me, SessionContext } from './session';
+import { DataFreshnessNote, type Freshness, StaleDataWarning } from './components/DataFreshness';
 import './styles.css';
 
 const TITLES: Record<string, string> = { bills: 'Bills', imminent: 'Imminent', watchlists: 'Watchlists', webhooks: 'Webhooks', account: 'Account', login: 'Log in', signup: 'Sign up' };
@@ -40,6 +41,7 @@ function Page({ path, query }: { path: string[]; query: URLSearchParams }) {
 function App() {
   const { path, query } = useRoute();
   const [me, setMe] = useState<Me | null | undefined>(undefined);
+  const [freshness, setFreshness] = useState<Freshness | null>(null);
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => onSignedOut(() => setMe(null)), []);
@@ -48,8 +50,11 @@ function App() {
   // who is signed in, asked again on each page: a tier changed by the operator shows at once; a
   // signed-out visitor is answered null, not refused, so a first visit makes no failing request
   useEffect(() => {
-    gql<{ session: { account: Me } | null }>(SESSION).then(
-      (data) => setMe(data.session?.account ?? null),
+    gql<{ session: { account: Me } | null; serviceStatus: { data: Freshness } }>(SESSION).then(
+      (data) => {
+        setMe(data.session?.account ?? null);
+        setFreshness(data.serviceStatus.data);
+      },
       (e) => setError(errorMessage(e)),
     );
   }, [section]);
@@ -77,9 +82,11 @@ function App() {
       </a>
       <Nav current={section} />
       <main id="main" tabIndex={-1}>
+        {freshness?.stale && <StaleDataWarning freshness={freshness} />}
         {content}
       </main>
       <footer>
+        {freshness && <DataFreshnessNote freshness={freshness} />}
         Contains Parliamentary information licensed under the Open Parliament Licence v3.0. · <a href="/docs">API reference</a>
       </footer>
     </SessionContext.Provider>

@@ -12,7 +12,7 @@ const DELIVERY_FIELDS = 'eventId eventType status attempt statusCode error durat
 
 // signing in and out
 /** Who is signed in: null for a signed-out visitor (no error, so a first visit logs none). */
-export const SESSION = 'query Session { session { account { email tier } } }';
+export const SESSION = 'query Session { session { account { email tier } } serviceStatus { data { source asOf lastSuccessAt stale } } }';
 export const SIGN_UP = 'mutation SignUp($input: Credentials!) { signUp(input: $input) }';
 export const LOG_IN = 'mutation LogIn($input: Credentials!) { logIn(input: $input) { email tier } }';
 export const LOG_OUT = 'mutation LogOut { logOut }';
