@@ -151,7 +151,7 @@ describeInBrowser('the dashboard in Chromium', () => {
     expect(await page.getByLabel('One of your alert thresholds fires').isDisabled()).toBe(true); // Pro only; this user is Pilot
     await page.getByLabel('Endpoint URL').fill('https://intranet.example.com/hook');
     await page.getByRole('button', { name: 'Register webhook' }).click();
-    await page.getByRole('alert').filter({ hasText: 'intranet.example.com resolves to 10.1.2.3 is a loopback or private address' }).waitFor();
+    await page.getByRole('alert').filter({ hasText: 'intranet.example.com resolves to 10.1.2.3, a loopback, private or special-purpose address' }).waitFor();
 
     const url = 'https://hook.example.com/bill-progress';
     await page.getByLabel('Endpoint URL').fill(url);
@@ -194,7 +194,7 @@ describeInBrowser('the dashboard in Chromium', () => {
     await endpoint.getByRole('button', { name: 'Edit' }).click();
     await endpoint.getByLabel('Endpoint URL').fill('https://intranet.example.com/hook');
     await endpoint.getByRole('button', { name: 'Save changes' }).click();
-    await endpoint.getByRole('alert').filter({ hasText: 'is a loopback or private address' }).waitFor();
+    await endpoint.getByRole('alert').filter({ hasText: 'a loopback, private or special-purpose address' }).waitFor();
     const newUrl = 'https://hook.example.com/bill-progress/v2';
     await endpoint.getByLabel('Endpoint URL').fill(newUrl);
     await endpoint.getByLabel('A prediction changes').uncheck();
