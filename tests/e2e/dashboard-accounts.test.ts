@@ -160,7 +160,10 @@ describe('CSRF', () => {
     expect(foreign.body.errors[0].message).toMatch(/Cross-site request refused/);
     const fetchMetadata = await t.http().post('/graphql').set('host', HOST).set('sec-fetch-site', 'cross-site').set('cookie', cookie).send({ query: 'mutation { logOut }' });
     expect(fetchMetadata.status).toBe(403);
-    // the session survived both
+    // the same host under the other scheme is another site: the request came over http
+    const otherScheme = await gql('mutation { logOut }', {}, { cookie, origin: 'https://dashboard.test' });
+    expect(otherScheme.status).toBe(403);
+    // the session survived all three
     expect((await gql(ME, {}, { cookie })).status).toBe(200);
   });
 
