@@ -26,6 +26,7 @@ let page: Page;
 let base: string;
 const EMAIL = 'browser-user@example.com';
 const PASSWORD = 'a long enough password';
+const policyViolations: string[] = [];
 
 beforeAll(async () => {
   if (!onEmbeddedRun) return;
@@ -41,6 +42,10 @@ beforeAll(async () => {
   page = await (await browser.newContext({ viewport: { width: 1100, height: 900 } })).newPage();
   page.setDefaultTimeout(15_000);
   page.on('dialog', (dialog) => void dialog.accept());
+  // Chromium reports what the pages' Content-Security-Policy blocked on the console
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) policyViolations.push(message.text());
+  });
 }, 120_000);
 
 afterAll(async () => {
@@ -247,5 +252,11 @@ describeInBrowser('the dashboard in Chromium', () => {
     await page.getByRole('link', { name: 'Log in' }).first().waitFor();
     await page.goto(`${base}/#/account`);
     await page.getByRole('heading', { name: 'Log in', level: 1 }).waitFor();
+  });
+
+  it('ran every page above, and the API reference at /docs, without anything blocked by their Content-Security-Policy', async () => {
+    await page.goto(`${base}/docs`);
+    await page.locator('.swagger-ui .opblock').first().waitFor();
+    expect(policyViolations).toEqual([]);
   });
 });
