@@ -56,7 +56,7 @@ const INIT_SCRIPT = `window.ui = SwaggerUIBundle({
 export function docsRouter(options: { openapiUrl: string }): Router {
   const router = express.Router();
   router.get('/', (req, res) => {
-    res.set('Content-Security-Policy', CONTENT_SECURITY_POLICY).type('html').send(page(req.baseUrl, options.openapiUrl));
+    res.set({ 'Content-Security-Policy': CONTENT_SECURITY_POLICY, 'X-Frame-Options': 'DENY' }).type('html').send(page(req.baseUrl, options.openapiUrl));
   });
   router.get('/init.js', (_req, res) => {
     res.type('text/javascript').send(INIT_SCRIPT);

@@ -7,7 +7,7 @@ import type { RequestHandler } from 'express';
 import type { ValidationRule } from 'graphql';
 import { gatewayRequest, graphqlDocumentOf } from './http/gateway-request';
 import type { RequestContext } from './context';
-import { ERROR_CODES } from './errors';
+import { badInput, ERROR_CODES } from './errors';
 import { graphqlError, mapError } from './gateway/error-mapping';
 import type { Gateway, GatewayRequest } from './gateway/pipeline';
 import type { Logger } from './logger';
@@ -59,6 +59,26 @@ function answerHead(gateway: Gateway): ApolloServerPlugin<ApolloContext> {
   };
 }
 
+/**
+ * Subscriptions are the WebSocket door's (src/graphql-ws.adapter.ts): over HTTP one is a client's
+ * mistake, answered 400 with where to go, before anything runs (graphql-js would start an event
+ * stream no HTTP answer can carry).
+ */
+function subscriptionsGoToWebSocket(): ApolloServerPlugin<ApolloContext> {
+  return {
+    async requestDidStart() {
+      return {
+        async didResolveOperation({ operation, contextValue }) {
+          if (operation?.operation !== 'subscription') return;
+          const browser = contextValue.gatewayRequest?.browser;
+          const endpoint = browser ? `${browser.secure ? 'wss' : 'ws'}://${browser.host}/graphql` : 'ws(s)://…/graphql';
+          throw badInput(`Subscriptions are served over WebSocket only: connect to ${endpoint} with the graphql-transport-ws protocol (graphql-ws)`);
+        },
+      };
+    },
+  };
+}
+
 export interface ApolloDoorOptions {
   httpServer: http.Server;
   validationRules: ValidationRule[];
@@ -86,6 +106,7 @@ export async function createApolloDoor(gateway: Gateway, options: ApolloDoorOpti
       // Open requests get 7 s to finish: the rest of the 10 s shutdown deadline (src/shutdown.ts)
       // is for flushing counters and closing the database, which a slow request must not starve.
       ApolloServerPluginDrainHttpServer({ httpServer: options.httpServer, stopGracePeriodMillis: REQUEST_DRAIN_MS }),
+      subscriptionsGoToWebSocket(),
       ...(options.plugins as ApolloServerPlugin<ApolloContext>[]),
       answerHead(gateway),
     ],

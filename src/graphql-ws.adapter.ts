@@ -5,8 +5,10 @@ import type { Context } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import { type WebSocket, WebSocketServer } from 'ws';
 import type { RequestContext } from './context';
+import { AppError } from './errors';
 import { SubscriptionLapsed } from './events/event-stream';
 import { framedStream, nextFrames } from './graphql-ws-frames';
+import { CONNECTION_LIMIT_DETAIL, ConnectionCount, MAX_FRAME_BYTES, MAX_SUBSCRIPTIONS_PER_CONNECTION, SUBSCRIPTION_LIMIT_DETAIL } from './graphql-ws-limits';
 import { CONNECTION_INIT_KEY_REQUIRED } from './gateway/credential';
 import { guardDocument } from './gateway/document-guard';
 import { graphqlError, mapError } from './gateway/error-mapping';
@@ -34,9 +36,14 @@ export interface WebSocketDoorOptions {
  * call; each subscription passes the document limits, validation and the burst limit, and its
  * errors are mapped as on the other doors. A subscription whose key is revoked, or whose account
  * moves to Free, closes the socket with 4401 or 4403 at its next batch of events (SubscriptionLapsed).
+ * Limits (src/graphql-ws-limits.ts): a frame over 100 KB closes the socket (1009) unread; an
+ * account's connection past its limit closes with 4403, a connection's subscription past its limit
+ * ends with FORBIDDEN.
  */
 export function createWebSocketDoor(gateway: Gateway, options: WebSocketDoorOptions): { stop(): Promise<void> } {
-  const wsServer = new WebSocketServer({ server: options.httpServer, path: '/graphql' });
+  // ws would otherwise buffer a frame of up to 100 MiB before anyone has proved who they are
+  const wsServer = new WebSocketServer({ server: options.httpServer, path: '/graphql', maxPayload: MAX_FRAME_BYTES });
+  const connections = new ConnectionCount();
   // before useServer's own listener, so graphql-ws sends through the coalescing send
   wsServer.on('connection', coalesceSends);
   const contexts = new WeakMap<object, RequestContext>();
@@ -64,6 +71,13 @@ export function createWebSocketDoor(gateway: Gateway, options: WebSocketDoorOpti
             ctx.extra.socket.close(4401, CONNECTION_INIT_KEY_REQUIRED);
             return false;
           }
+          const accountId = context.user.accountId;
+          if (!connections.take(accountId)) {
+            gateway.finish(request, context, 403);
+            ctx.extra.socket.close(4403, CONNECTION_LIMIT_DETAIL);
+            return false;
+          }
+          (ctx.extra.socket as WebSocket).once('close', () => connections.give(accountId));
           gateway.finish(request, context, 200);
           contexts.set(ctx, context);
           return true;
@@ -75,6 +89,10 @@ export function createWebSocketDoor(gateway: Gateway, options: WebSocketDoorOpti
         }
       },
       onSubscribe: (ctx, id, payload) => {
+        // graphql-ws has entered this one already
+        if (Object.keys(ctx.subscriptions).length > MAX_SUBSCRIPTIONS_PER_CONNECTION) {
+          return refused(new AppError('FORBIDDEN', SUBSCRIPTION_LIMIT_DETAIL)).errors;
+        }
         let document: DocumentNode;
         try {
           // the gateway's document step, as on HTTP
@@ -118,6 +136,14 @@ export function createWebSocketDoor(gateway: Gateway, options: WebSocketDoorOpti
     },
     wsServer,
   );
+  // a frame over the limit is ws's error, the socket already closed with 1009: graphql-ws would print it to stderr as its own internal error, once per such frame
+  wsServer.on('connection', (socket) => {
+    const theirs = socket.listeners('error') as ((error: Error) => void)[];
+    socket.removeAllListeners('error');
+    socket.on('error', (error: Error & { code?: string }) => {
+      if (error.code !== 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') for (const listener of theirs) listener.call(socket, error);
+    });
+  });
   let stopping: Promise<void> | null = null;
   return {
     // completes every subscription and closes every socket (1001), then stops listening for upgrades; once

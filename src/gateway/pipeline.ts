@@ -87,7 +87,7 @@ export class Gateway {
   async start(request: GatewayRequest): Promise<RequestContext> {
     if (!request.admitted) await this.hooks.admit?.(request);
     const credential = readCredential(request.credentials);
-    const crossSite = request.browser && request.credentials.kind === 'http-headers' ? isCrossSite(request.credentials.headers, request.browser.host) : false;
+    const crossSite = request.browser && request.credentials.kind === 'http-headers' ? isCrossSite(request.credentials.headers, request.browser.host, request.browser.secure) : false;
     // CSRF: a session cookie is sent by the browser whatever page asks, so only the dashboard's own pages may use it
     if (credential?.kind === 'session' && crossSite) throw new AppError('FORBIDDEN', 'Cross-site request refused: the dashboard session works only from the dashboard’s own pages');
     // the cookie is the website's, not a second door to the API: it runs the dashboard's documents only

@@ -13,6 +13,15 @@ export function dashboardDirectory(): string | undefined {
 }
 
 /**
+ * The dashboard's page may load only its own origin's files and call only its own /graphql (the
+ * Vite build has no inline script or style: Preact sets styles through the DOM, which CSP allows),
+ * and no other site may frame it (clickjacking of the account's buttons): frame-ancestors, and
+ * X-Frame-Options for browsers that predate it.
+ */
+export const DASHBOARD_CONTENT_SECURITY_POLICY =
+  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+/**
  * Serves the dashboard at `/`: assets have content hashes in their names, so they are cached for
  * a year and never revalidated; index.html is revalidated every time, so a new build is seen at
  * once. Text files go out brotli- or gzip-compressed when the browser accepts it, from the
@@ -34,6 +43,8 @@ export function dashboardStatic(dir = dashboardDirectory()): RequestHandler {
     },
   });
   return (req, res, next) => {
+    res.setHeader('Content-Security-Policy', DASHBOARD_CONTENT_SECURITY_POLICY);
+    res.setHeader('X-Frame-Options', 'DENY');
     const urlPath = req.path === '/' ? '/index.html' : req.path;
     const offered = (req.method === 'GET' || req.method === 'HEAD') && precompressed.get(urlPath);
     if (!offered) return plain(req, res, next);

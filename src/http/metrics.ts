@@ -1,6 +1,8 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { ApolloServerPlugin } from '@apollo/server';
 import type { Request, RequestHandler } from 'express';
+import type { DocumentNode, GraphQLSchema, OperationDefinitionNode } from 'graphql';
+import { rootFieldCopies } from '../gateway/charge';
 import type { RequestObserver } from './request-id';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Services } from '../services';
@@ -25,9 +27,20 @@ export interface Metrics {
 }
 
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
-/** Operation names are the client's to choose: a bounded set of sane ones is counted, the rest as "(other)". */
-const MAX_OPERATION_NAMES = 200;
-const OPERATION_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+/**
+ * Operation names are the client's to choose, so any set of them can be filled by a client (and
+ * the names it counted were then whoever came first). An operation is counted instead by the root
+ * fields of the schema it ran, once each (`bills`, `prediction`): a set the schema bounds. A
+ * request that never became an operation of the schema (unparsable, invalid) counts as `other`.
+ */
+const OTHER_OPERATION = 'other';
+
+function rootFieldLabels(document: DocumentNode | undefined, operation: OperationDefinitionNode | undefined, schema: GraphQLSchema): string[] {
+  if (!document || !operation) return [OTHER_OPERATION];
+  const fields = schema.getRootType(operation.operation)?.getFields() ?? {};
+  const names = [...rootFieldCopies(document, operation).keys()].filter((name) => name in fields);
+  return names.length ? names : [OTHER_OPERATION];
+}
 
 /**
  * The route pattern a request matched, never its raw URL (ids would make a series per bill):
@@ -78,7 +91,7 @@ export function createMetrics(services: Services, options: MetricsOptions = {}):
   });
   const operations = new Counter({
     name: 'graphql_operations_total',
-    help: 'GraphQL operations over HTTP by operation name, type and outcome',
+    help: 'GraphQL operations over HTTP by the root fields they ran (each once; other: not an operation of the schema), type and outcome',
     labelNames: ['operation', 'type', 'outcome'],
     registers,
   });
@@ -219,20 +232,12 @@ export function createMetrics(services: Services, options: MetricsOptions = {}):
     if (!known) operationChildren.set(key, (known = operations.labels({ operation, type, outcome })));
     return known;
   };
-  const names = new Set<string>();
-  const operationLabel = (name: string | null | undefined) => {
-    if (!name) return '(anonymous)';
-    if (!OPERATION_NAME.test(name)) return '(other)';
-    if (!names.has(name) && names.size >= MAX_OPERATION_NAMES) return '(other)';
-    names.add(name);
-    return name;
-  };
   const graphqlPlugin: ApolloServerPlugin<any> = {
     async requestDidStart() {
       return {
-        async willSendResponse({ operationName, operation, errors, response }) {
+        async willSendResponse({ document, operation, schema, errors, response }) {
           const failed = Boolean(errors?.length) || (response.body.kind === 'single' && Boolean(response.body.singleResult.errors?.length));
-          operationSeries(operationLabel(operationName), operation?.operation ?? 'unknown', failed ? 'error' : 'success').inc();
+          for (const field of rootFieldLabels(document, operation, schema)) operationSeries(field, operation?.operation ?? 'unknown', failed ? 'error' : 'success').inc();
         },
       };
     },

@@ -7,6 +7,8 @@ import { AppError, badInput, notFound } from '../errors';
 import { isId } from '../ids';
 
 export const MAX_WATCHLIST_BILLS = 500;
+/** Far more than a customer organises bills into, few enough that one account's rows (and an hourly alert check over them) stay small. */
+export const MAX_WATCHLISTS_PER_ACCOUNT = 100;
 
 export interface WatchlistInput {
   name: unknown;
@@ -78,6 +80,10 @@ export class WatchlistService {
     const billIds = input.billIds === undefined || input.billIds === null ? [] : parseBillIds(input.billIds);
     await this.requireBills(billIds);
     const id = await this.dataSource.transaction(async (manager) => {
+      // one create at a time per account, so two at once cannot pass the limit together
+      await manager.query('SELECT id FROM account WHERE id = $1 FOR UPDATE', [accountId]);
+      const count = await manager.getRepository(WatchlistEntity).countBy({ accountId });
+      if (count >= MAX_WATCHLISTS_PER_ACCOUNT) throw new AppError('FORBIDDEN', `Watchlist limit reached: an account may have at most ${MAX_WATCHLISTS_PER_ACCOUNT} watchlists; delete one first`);
       const inserted = await manager.createQueryBuilder().insert().into(WatchlistEntity).values({ accountId, name, description }).orIgnore().returning(['id']).execute();
       const row = inserted.raw[0] as { id: number } | undefined;
       if (!row) throw new AppError('BAD_USER_INPUT', `you already have a watchlist named "${name}"`);

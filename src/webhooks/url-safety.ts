@@ -1,5 +1,6 @@
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
+import { networkInterfaces } from 'node:os';
 
 /**
  * Where webhooks may be sent (server-side request forgery). Checked at registration and again
@@ -7,59 +8,132 @@ import { BlockList, isIP } from 'node:net';
  * checked here, never resolving the name a second time.
  */
 
-const ranges = (list: [string, number, 'ipv4' | 'ipv6'][]) => {
-  const blocks = new BlockList();
-  for (const [network, prefix, family] of list) blocks.addSubnet(network, prefix, family);
-  return blocks;
+type Family = 'ipv4' | 'ipv6';
+
+/** One BlockList per family: node's BlockList matches an IPv4 address against IPv6 rules as ::ffff:a.b.c.d, which ::/3 would catch. */
+interface Ranges {
+  check(address: string, family: Family): boolean;
+}
+const ranges = (list: [string, number, Family][]): Ranges => {
+  const blocks = { ipv4: new BlockList(), ipv6: new BlockList() };
+  for (const [network, prefix, family] of list) blocks[family].addSubnet(network, prefix, family);
+  return { check: (address, family) => blocks[family].check(address, family) };
 };
 
-/** Never a webhook target: link-local (cloud metadata lives there), unspecified, multicast, broadcast, metadata addresses. */
+/** Never a webhook target: link-local (cloud metadata lives there), unspecified, multicast, broadcast, reserved, metadata addresses. */
 const ALWAYS_REFUSED = ranges([
   ['0.0.0.0', 8, 'ipv4'],
   ['169.254.0.0', 16, 'ipv4'],
   ['100.100.100.200', 32, 'ipv4'], // Alibaba Cloud metadata
   ['224.0.0.0', 4, 'ipv4'],
-  ['240.0.0.0', 4, 'ipv4'],
+  ['240.0.0.0', 4, 'ipv4'], // reserved, and 255.255.255.255 broadcast
   ['::', 128, 'ipv6'],
   ['fe80::', 10, 'ipv6'],
   ['fd00:ec2::254', 128, 'ipv6'], // AWS metadata over IPv6
   ['ff00::', 8, 'ipv6'],
 ]);
 
-/** The machine itself and private networks: refused unless WEBHOOK_ALLOW_PRIVATE=true. */
-const PRIVATE = ranges([
-  ['127.0.0.0', 8, 'ipv4'],
+/**
+ * The machine itself, private networks and the rest of IANA's special-purpose address registries
+ * (iana.org/assignments/iana-ipv4-special-registry and iana-ipv6-special-registry), whole, with
+ * everything outside IPv6 global unicast (2000::/3): refused unless WEBHOOK_ALLOW_PRIVATE=true.
+ * A block a few hosts answer on the internet (AS112, AMT) is refused too: no webhook lives there.
+ */
+const SPECIAL_PURPOSE = ranges([
   ['10.0.0.0', 8, 'ipv4'],
+  ['100.64.0.0', 10, 'ipv4'], // carrier-grade NAT
+  ['127.0.0.0', 8, 'ipv4'],
   ['172.16.0.0', 12, 'ipv4'],
+  ['192.0.0.0', 24, 'ipv4'], // IETF protocol assignments
+  ['192.0.2.0', 24, 'ipv4'], // documentation
+  ['192.31.196.0', 24, 'ipv4'], // AS112
+  ['192.52.193.0', 24, 'ipv4'], // AMT
+  ['192.88.99.0', 24, 'ipv4'], // 6to4 relay anycast
   ['192.168.0.0', 16, 'ipv4'],
-  ['100.64.0.0', 10, 'ipv4'],
-  ['198.18.0.0', 15, 'ipv4'],
-  ['::1', 128, 'ipv6'],
-  ['fc00::', 7, 'ipv6'],
+  ['192.175.48.0', 24, 'ipv4'], // AS112 direct delegation
+  ['198.18.0.0', 15, 'ipv4'], // benchmarking
+  ['198.51.100.0', 24, 'ipv4'], // documentation
+  ['203.0.113.0', 24, 'ipv4'], // documentation
+  // outside 2000::/3: ::1, ::ffff:0:0/96, ::/96, 64:ff9b::/96, 64:ff9b:1::/48, 100::/64, fc00::/7, fec0::/10…
+  ['::', 3, 'ipv6'],
+  ['4000::', 2, 'ipv6'],
+  ['8000::', 1, 'ipv6'],
+  ['2001::', 23, 'ipv6'], // IETF protocol assignments, Teredo 2001::/32 among them
+  ['2001:db8::', 32, 'ipv6'], // documentation
+  ['2002::', 16, 'ipv6'], // 6to4
+  ['3fff::', 20, 'ipv6'], // documentation
+  ['5f00::', 16, 'ipv6'], // segment routing
 ]);
 
 export interface UrlPolicy {
   allowPrivate: boolean;
   /** how names are resolved (tests substitute one) */
   resolve?: (hostname: string) => Promise<string[]>;
+  /** this server's addresses (tests substitute some); by default every network interface's, read at each check since they change */
+  ownAddresses?: () => string[];
 }
 
 export class UnsafeUrlError extends Error {}
 
 const defaultResolve = async (hostname: string) => (await lookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
+const interfaceAddresses = () => Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((a) => a.address));
 
-/** `::ffff:10.0.0.1` is 10.0.0.1. */
-function normalise(address: string): { address: string; family: 'ipv4' | 'ipv6' } {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return { address: mapped[1], family: 'ipv4' };
-  return { address, family: isIP(address) === 6 ? 'ipv6' : 'ipv4' };
+/** An IPv6 address's 16 bytes (no zone). */
+function ipv6Bytes(address: string): number[] {
+  let text = address;
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (dotted) text = `${text.slice(0, dotted.index)}${((+dotted[1] << 8) | +dotted[2]).toString(16)}:${((+dotted[3] << 8) | +dotted[4]).toString(16)}`;
+  const [head, tail] = text.split('::');
+  const groups = (part: string | undefined) => (part ? part.split(':').map((g) => parseInt(g, 16)) : []);
+  const words = tail === undefined ? groups(head) : [...groups(head), ...Array(8 - groups(head).length - groups(tail).length).fill(0), ...groups(tail)];
+  return words.flatMap((w) => [w >> 8, w & 0xff]);
 }
 
-/** Why an address may not be a target, or null when it may. */
-export function refusalOf(address: string, allowPrivate: boolean): string | null {
-  const { address: a, family } = normalise(address);
-  if (ALWAYS_REFUSED.check(a, family)) return `${address} is a link-local, metadata, unspecified or multicast address`;
-  if (!allowPrivate && PRIVATE.check(a, family)) return `${address} is a loopback or private address`;
+const dottedQuad = (b: number[]) => b.join('.');
+const allZero = (b: number[]) => b.every((x) => x === 0);
+const isMapped = (b: number[]) => allZero(b.slice(0, 10)) && b[10] === 0xff && b[11] === 0xff;
+
+/**
+ * The IPv4 addresses an IPv6 address carries, which a gateway may forward to: mapped
+ * (::ffff:a.b.c.d), translated (::ffff:0:a.b.c.d), compatible (::a.b.c.d), NAT64 (64:ff9b::/96,
+ * and 64:ff9b:1::/48 in its usual /96 place), 6to4 (2002:AABB:CCDD::) and Teredo (server, and
+ * client with its bits inverted).
+ */
+export function embeddedIpv4(address: string): string[] {
+  const b = ipv6Bytes(address);
+  const last = b.slice(12);
+  const prefix = (bytes: number[]) => bytes.every((x, i) => b[i] === x);
+  if (isMapped(b)) return [dottedQuad(last)];
+  if (allZero(b.slice(0, 8)) && b[8] === 0xff && b[9] === 0xff && b[10] === 0 && b[11] === 0) return [dottedQuad(last)];
+  // ::/96, but not :: and ::1, which are IPv6's own unspecified and loopback addresses
+  if (allZero(b.slice(0, 12)) && !allZero(b.slice(12, 15))) return [dottedQuad(last)];
+  if (prefix([0, 0x64, 0xff, 0x9b]) && (allZero(b.slice(4, 12)) || (b[4] === 0 && b[5] === 1))) return [dottedQuad(last)];
+  if (prefix([0x20, 0x02])) return [dottedQuad(b.slice(2, 6))];
+  if (prefix([0x20, 0x01, 0, 0])) return [dottedQuad(b.slice(4, 8)), dottedQuad(last.map((x) => x ^ 0xff))];
+  return [];
+}
+
+const ALWAYS = 'a link-local, metadata, unspecified, multicast or reserved address';
+const SPECIAL = 'a loopback, private or special-purpose address';
+const OWN = 'an address of this server';
+
+/** Why an address may not be a target (what kind it is), or null when it may. */
+export function refusalOf(address: string, policy: Pick<UrlPolicy, 'allowPrivate' | 'ownAddresses'>): string | null {
+  // a zone (fe80::1%eth0) names an interface, not an address
+  let bare = address.replace(/%.*$/, '');
+  let family: Family = isIP(bare) === 6 ? 'ipv6' : 'ipv4';
+  let carried = family === 'ipv6' ? embeddedIpv4(bare) : [];
+  // a mapped address (::ffff:a.b.c.d) is the IPv4 address itself to the socket: judged as that alone
+  if (family === 'ipv6' && isMapped(ipv6Bytes(bare))) [bare, family, carried] = [carried[0], 'ipv4', []];
+  if (ALWAYS_REFUSED.check(bare, family) || carried.some((v4) => ALWAYS_REFUSED.check(v4, 'ipv4'))) return ALWAYS;
+  if (policy.allowPrivate) return null;
+  if (SPECIAL_PURPOSE.check(bare, family) || carried.some((v4) => SPECIAL_PURPOSE.check(v4, 'ipv4'))) return SPECIAL;
+  const own = new BlockList();
+  for (const mine of (policy.ownAddresses ?? interfaceAddresses)()) {
+    const plain = mine.replace(/%.*$/, '');
+    if (isIP(plain)) own.addAddress(plain, isIP(plain) === 6 ? 'ipv6' : 'ipv4');
+  }
+  if (own.check(bare, family) || carried.some((v4) => own.check(v4, 'ipv4'))) return OWN;
   return null;
 }
 
@@ -90,8 +164,9 @@ export async function safeAddresses(url: URL, policy: UrlPolicy): Promise<string
     if (!addresses.length) throw new UnsafeUrlError(`url's host ${host} could not be resolved`);
   }
   for (const address of addresses) {
-    const refusal = refusalOf(address, policy.allowPrivate);
-    if (refusal) throw new UnsafeUrlError(`url is not allowed: ${host === address ? '' : `${host} resolves to `}${refusal}`);
+    const refusal = refusalOf(address, policy);
+    // the same words at registration and at delivery, where they are the attempt's error: never a connection's outcome, which would tell whether a port is open
+    if (refusal) throw new UnsafeUrlError(`address not allowed: ${host === address ? `${host} is` : `${host} resolves to ${address},`} ${refusal}`);
   }
   return addresses;
 }

@@ -212,7 +212,10 @@ describe('CSRF', () => {
     expect(foreign.body.errors[0].message).toMatch(/Cross-site request refused/);
     const fetchMetadata = await t.http().post('/graphql').set('host', HOST).set('sec-fetch-site', 'cross-site').set('cookie', cookie).send({ query: WEB.LOG_OUT });
     expect(fetchMetadata.status).toBe(403);
-    // the session survived both
+    // the same host under the other scheme is another site: the request came over http
+    const otherScheme = await gql(WEB.LOG_OUT, {}, { cookie, origin: 'https://dashboard.test' });
+    expect(otherScheme.status).toBe(403);
+    // the session survived all three
     expect(await sessionOf(cookie)).not.toBeNull();
   });
 

@@ -34,6 +34,12 @@ describe('GET /docs', () => {
     for (const values of Object.values(directives)) for (const value of values) expect(value).not.toMatch(/^(https?:|\*|\/\/)/);
   });
 
+  it('may not be framed by any page (clickjacking), by CSP and by X-Frame-Options for older browsers', async () => {
+    const res = await t.http().get('/docs');
+    expect(String(res.headers['content-security-policy'])).toMatch(/(^|; )frame-ancestors 'none'(;|$)/);
+    expect(res.headers['x-frame-options']).toBe('DENY');
+  });
+
   it('serves Swagger UI’s own files from the installed package', async () => {
     for (const [file, type] of [
       ['swagger-ui-bundle.js', /^text\/javascript/],

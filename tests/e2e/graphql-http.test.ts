@@ -59,3 +59,18 @@ describe('CORS on /graphql (the policy of /api/v1)', () => {
     expect(otherPreflight.headers['access-control-allow-origin']).toBeUndefined();
   });
 });
+
+describe('a subscription sent over HTTP', () => {
+  it('is a 400 naming the WebSocket endpoint and its protocol, with or without a key, and logs nothing', async () => {
+    const logged = jest.spyOn(t.services.logger, 'error');
+    for (const credentials of [{ key }, {}]) {
+      const res = await t.graphql('subscription { events { id } }', credentials);
+      expect(res.status).toBe(400);
+      expect(res.body.errors).toEqual([
+        expect.objectContaining({ message: expect.stringMatching(/^Subscriptions are served over WebSocket only: connect to ws:\/\/127\.0\.0\.1:\d+\/graphql with the graphql-transport-ws protocol/), extensions: { code: 'BAD_USER_INPUT' } }),
+      ]);
+    }
+    expect(logged).not.toHaveBeenCalled();
+    logged.mockRestore();
+  });
+});

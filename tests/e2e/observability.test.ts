@@ -75,13 +75,23 @@ describe('GET /metrics', () => {
     expect(text).toMatch(/^http_requests_total\{method="GET",route="\/api\/v1\/predict\/:bill_id",status="429"\} 1$/m);
     expect(text).toMatch(/^http_request_duration_seconds_bucket\{le="0.1",method="GET",route="\/api\/v1\/predict\/:bill_id",status="200"\} \d+$/m);
     expect(text).not.toMatch(/route="[^"]*\d{3,}/);
-    expect(text).toMatch(/^graphql_operations_total\{operation="WhoAmI",type="query",outcome="success"\} 1$/m);
+    expect(text).toMatch(/^graphql_operations_total\{operation="me",type="query",outcome="success"\} [1-9]\d*$/m);
     expect(text).toMatch(/^bill_progress_quota_refusals_total\{limit="predictions"\} 1$/m);
     const version = t.services.models.activeVersion()!;
     expect(text).toContain(`bill_progress_model_info{version="${version.id}",feature_schema_version="${version.feature_schema_version}"} 1`);
     expect(text).toMatch(/^bill_progress_model_trained_timestamp_seconds \d+/m);
     expect(text).toMatch(/^process_cpu_user_seconds_total /m);
     expect(text).toMatch(/^nodejs_eventloop_lag_seconds /m);
+  });
+
+  it('labels GraphQL operations by the schema’s root fields they ran, never by names a client chose: anything else is one "other"', async () => {
+    for (let i = 0; i < 5; i++) await t.http().post('/graphql').send({ query: `query Flood${i} { serviceStatus { today } a${i}: serviceStatus { today } }` });
+    await t.http().post('/graphql').send({ query: 'query Broken { nosuchfield }' });
+    await t.http().post('/graphql').send({ query: 'not graphql' });
+    const text = (await scrape()).text;
+    expect(text).not.toMatch(/Flood|Broken|nosuchfield/);
+    expect(text).toMatch(/^graphql_operations_total\{operation="serviceStatus",type="query",outcome="success"\} 5$/m);
+    expect(text).toMatch(/^graphql_operations_total\{operation="other",type="unknown",outcome="error"\} 2$/m);
   });
 
   it('without METRICS_TOKEN is refused (404) to a request that came through a proxy', async () => {

@@ -136,6 +136,60 @@ describe('connection_init', () => {
   });
 });
 
+describe('limits', () => {
+  it('closes a connection whose frame is over 100 KB (1009), before it is read as a message, key or not', async () => {
+    const socket = new WebSocket(url, 'graphql-transport-ws');
+    const closed = new Promise<number>((resolve) => socket.on('close', (code) => resolve(code)));
+    await new Promise((resolve) => socket.on('open', resolve));
+    socket.send(JSON.stringify({ type: 'connection_init', payload: { padding: 'x'.repeat(200 * 1024) } }));
+    expect(await closed).toBe(1009);
+  });
+
+  it('refuses a connection\'s 101st subscription with FORBIDDEN naming the limit, and takes one again once another ends', async () => {
+    const c = client({ authorization: `Bearer ${await t.userWithKey('pro')}` });
+    const open = t.services.eventBus.subscribers();
+    const subscriptions = Array.from({ length: 100 }, () => collect(c, 'subscription { events { id } }'));
+    await subscribed(open + 100);
+    const extra = collect(c, 'subscription { events { id } }');
+    await extra.next(1).catch(() => undefined);
+    expect(extra.errors).toEqual([expect.objectContaining({ message: 'Subscription limit reached: at most 100 subscriptions on one connection', extensions: { code: 'FORBIDDEN' } })]);
+    expect(subscriptions.every((s) => s.errors.length === 0)).toBe(true);
+    subscriptions[0].stop();
+    await subscribed(open + 99, true);
+    const again = collect(c, 'subscription { events { id } }');
+    await subscribed(open + 100, true);
+    for (const s of [again, ...subscriptions]) s.stop();
+    await subscribed(open, true);
+  });
+
+  it('closes an account\'s 21st open connection with 4403 naming the limit, whichever of its keys it uses', async () => {
+    const email = `sockets-${Date.now()}@example.com`;
+    const key = await t.userWithKey('pro', email);
+    const other = (await t.services.apiKeys.create(email)).api_key;
+    const connected = (params: Record<string, unknown>) =>
+      new Promise<Client>((resolve, reject) => {
+        const c = client(params, (code, reason) => reject(new Error(`closed ${code} ${reason}`)));
+        c.on('connected', () => resolve(c));
+      });
+    const open: Client[] = [];
+    for (let i = 0; i < 20; i++) open.push(await connected({ authorization: `Bearer ${i % 2 ? key : other}` }));
+    const refused = await connected({ authorization: `Bearer ${other}` }).then(
+      () => 'admitted',
+      (error: Error) => error.message,
+    );
+    expect(refused).toBe('closed 4403 Connection limit reached: at most 20 open WebSocket connections per account');
+    // another account is not affected, and a closed connection frees its place
+    await connected({ authorization: `Bearer ${await t.userWithKey('pro')}` });
+    await open[0].dispose();
+    const deadline = Date.now() + 15_000;
+    for (;;) {
+      const next = await connected({ authorization: `Bearer ${key}` }).catch(() => null);
+      if (next) break;
+      if (Date.now() > deadline) throw new Error('a closed connection did not free its place');
+    }
+  });
+});
+
 describe('events', () => {
   it('delivers the events of watched bills, with the ids of the event log, to `events` and the typed field alike', async () => {
     const watching = client({ authorization: `Bearer ${await proUserWatching([2900])}` });

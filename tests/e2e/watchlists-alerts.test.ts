@@ -23,6 +23,25 @@ const api = (key: string) => ({
 });
 
 describe('watchlists', () => {
+  it('are at most 100 per account: the 101st is refused with 403 naming the limit, through REST and GraphQL, even when asked for at once', async () => {
+    const { key, accountId } = await user('pro');
+    const a = api(key);
+    for (let i = 1; i <= 98; i++) await t.services.watchlists.create(accountId, { name: `list ${i}` });
+    // two at once for the last two places, and a third: exactly one of the three is refused
+    const racing = await Promise.all([99, 100, 101].map((i) => a.post('/dashboard/watchlists', { name: `list ${i}` })));
+    expect(racing.map((r) => r.status).sort()).toEqual([200, 200, 403]);
+    const refused = await a.post('/dashboard/watchlists', { name: 'one more' });
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual({ detail: 'Watchlist limit reached: an account may have at most 100 watchlists; delete one first' });
+    const viaGraphql = await t.graphql('mutation { createWatchlist(input: { name: "one more" }) { id } }', { key });
+    expect(viaGraphql.body.errors[0]).toMatchObject({ message: 'Watchlist limit reached: an account may have at most 100 watchlists; delete one first', extensions: { code: 'FORBIDDEN' } });
+    expect((await a.get('/dashboard/watchlists')).body.watchlists).toHaveLength(100);
+    // deleting one frees its place
+    const [first] = (await a.get('/dashboard/watchlists')).body.watchlists;
+    await a.del(`/dashboard/watchlists/${first.id}`);
+    expect((await a.post('/dashboard/watchlists', { name: 'one more' })).status).toBe(200);
+  });
+
   it('are created, listed, read with their bills and today’s predictions, changed and deleted', async () => {
     const a = api((await user('pilot')).key);
     const created = await a.post('/dashboard/watchlists', { name: 'Marriage law', description: 'PMBs on marriage', bill_ids: [2900] });

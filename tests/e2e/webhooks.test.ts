@@ -154,15 +154,22 @@ describe('webhook endpoints over REST', () => {
   it('refuse URLs that point at private, loopback, link-local or metadata addresses (SSRF)', async () => {
     const a = api((await user('pilot')).key);
     const refused: [string, RegExp][] = [
-      ['http://127.0.0.1:8080/', /127\.0\.0\.1 is a loopback or private address/],
-      ['http://[::1]/', /::1 is a loopback or private address/],
-      ['http://10.0.0.5/', /loopback or private/],
-      ['http://192.168.1.1/', /loopback or private/],
+      ['http://127.0.0.1:8080/', /^address not allowed: 127\.0\.0\.1 is a loopback, private or special-purpose address$/],
+      ['http://[::1]/', /::1 is a loopback, private/],
+      ['http://10.0.0.5/', /loopback, private/],
+      ['http://192.168.1.1/', /loopback, private/],
+      // forms found accepted: loopback inside IPv6 (compatible, translated, NAT64, 6to4), site-local, IETF protocol assignments
+      ['http://[::127.0.0.1]/', /special-purpose/],
+      ['http://[::ffff:0:127.0.0.1]/', /special-purpose/],
+      ['http://[64:ff9b::127.0.0.1]/', /special-purpose/],
+      ['http://[2002:7f00:1::]/', /special-purpose/],
+      ['http://[fec0::1]/', /special-purpose/],
+      ['http://192.0.0.1/', /special-purpose/],
       ['http://169.254.169.254/latest/meta-data/', /169\.254\.169\.254 is a link-local, metadata/],
       ['http://[fe80::1]/', /link-local/],
       ['http://0.0.0.0/', /unspecified/],
       ['http://[::ffff:169.254.169.254]/', /link-local/],
-      ['https://private.example.com/', /private\.example\.com resolves to 10\.1\.2\.3 is a loopback or private address/],
+      ['https://private.example.com/', /private\.example\.com resolves to 10\.1\.2\.3, a loopback, private or special-purpose address/],
       ['https://mixed.example.com/', /resolves to 169\.254\.169\.254/],
       ['https://nowhere.example.com/', /could not be resolved/],
     ];

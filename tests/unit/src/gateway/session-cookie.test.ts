@@ -19,14 +19,14 @@ describe('the session cookie', () => {
 
 describe('isCrossSite', () => {
   it('is true when Origin names another host, or is "null", or Fetch Metadata says cross-site', () => {
-    expect(isCrossSite({ origin: 'https://evil.example' }, 'app.example')).toBe(true);
-    expect(isCrossSite({ origin: 'null' }, 'app.example')).toBe(true);
-    expect(isCrossSite({ 'sec-fetch-site': 'cross-site' }, 'app.example')).toBe(true);
+    expect(isCrossSite({ origin: 'https://evil.example' }, 'app.example', true)).toBe(true);
+    expect(isCrossSite({ origin: 'null' }, 'app.example', true)).toBe(true);
+    expect(isCrossSite({ 'sec-fetch-site': 'cross-site' }, 'app.example', true)).toBe(true);
   });
 
   it('is false for the same host (ports included) and for requests without either header', () => {
-    expect(isCrossSite({ origin: 'http://localhost:4000', 'sec-fetch-site': 'same-origin' }, 'localhost:4000')).toBe(false);
-    expect(isCrossSite({ origin: 'http://localhost:4001' }, 'localhost:4000')).toBe(true);
-    expect(isCrossSite({}, 'app.example')).toBe(false);
+    expect(isCrossSite({ origin: 'http://localhost:4000', 'sec-fetch-site': 'same-origin' }, 'localhost:4000', false)).toBe(false);
+    expect(isCrossSite({ origin: 'http://localhost:4001' }, 'localhost:4000', false)).toBe(true);
+    expect(isCrossSite({}, 'app.example', true)).toBe(false);
   });
 });

@@ -61,6 +61,19 @@ describe('the dashboard’s files, precompressed at build time', () => {
     expect((res.body as Buffer).toString()).toBe(INDEX);
   });
 
+  it('hold the page to its own origin and forbid framing it, compressed or not', async () => {
+    for (const [url, accept] of [['/', 'br'], ['/', 'identity'], ['/index.html', 'gzip']]) {
+      const res = await get(url, accept);
+      const directives = Object.fromEntries(String(res.headers['content-security-policy']).split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name, values]));
+      expect({ url, accept, directives }).toMatchObject({
+        url,
+        accept,
+        directives: { 'default-src': ["'self'"], 'script-src': ["'self'"], 'style-src': ["'self'"], 'connect-src': ["'self'"], 'object-src': ["'none'"], 'base-uri': ["'none'"], 'frame-ancestors': ["'none'"] },
+      });
+      expect(res.headers['x-frame-options']).toBe('DENY');
+    }
+  });
+
   it('leave files that compression would not shrink (images, tiny files) as they are', async () => {
     for (const file of ['/assets/logo-def456.png', '/assets/tiny-0a1b2c.css']) {
       const res = await get(file, 'br, gzip');
