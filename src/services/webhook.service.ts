@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { DataSource, EntityManager } from 'typeorm';
+import { type DataSource, type EntityManager, In } from 'typeorm';
+import { WebhookAttemptEntity } from '../../entities/webhook-attempt.entity';
 import { WebhookDeliveryEntity } from '../../entities/webhook-delivery.entity';
 import { WebhookEndpointEntity } from '../../entities/webhook-endpoint.entity';
 import { AppError, badInput, notFound } from '../errors';
@@ -17,6 +18,9 @@ export const MAX_DESCRIPTION_LENGTH = 500;
 /** How long the secret before a rotation keeps signing. */
 export const PREVIOUS_SECRET_LIFETIME_MS = 24 * 3_600_000;
 export const MAX_DELIVERIES_PAGE = 100;
+
+/** A delivery with every attempt made of it, newest first. */
+export type DeliveryRecord = WebhookDeliveryEntity & { attempts: WebhookAttemptEntity[] };
 
 export interface WebhookInput {
   url?: unknown;
@@ -163,11 +167,17 @@ export class WebhookService {
     return event;
   }
 
-  /** The endpoint's deliveries, newest first. */
-  async deliveries(accountId: number, id: number, limit: number): Promise<WebhookDeliveryEntity[]> {
+  /** The endpoint's deliveries, newest first, each with its attempts, newest first. */
+  async deliveries(accountId: number, id: number, limit: number): Promise<DeliveryRecord[]> {
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_DELIVERIES_PAGE) throw badInput(`limit must be an integer from 1 to ${MAX_DELIVERIES_PAGE}`, 'limit');
     await this.get(accountId, id);
-    return this.dataSource.getRepository(WebhookDeliveryEntity).find({ where: { endpointId: id }, order: { createdAt: 'DESC', id: 'DESC' }, take: limit });
+    const deliveries = await this.dataSource.getRepository(WebhookDeliveryEntity).find({ where: { endpointId: id }, order: { createdAt: 'DESC', id: 'DESC' }, take: limit });
+    const attempts = deliveries.length
+      ? await this.dataSource.getRepository(WebhookAttemptEntity).find({ where: { deliveryId: In(deliveries.map((d) => d.id)) }, order: { attemptedAt: 'DESC', id: 'DESC' } })
+      : [];
+    const byDelivery = new Map(deliveries.map((d) => [d.id, [] as WebhookAttemptEntity[]]));
+    for (const attempt of attempts) byDelivery.get(attempt.deliveryId)!.push(attempt);
+    return deliveries.map((d) => Object.assign(d, { attempts: byDelivery.get(d.id)! }));
   }
 
   /** Queues again every delivery that failed (gave up) since `since`, from a fresh retry schedule; the number queued. */

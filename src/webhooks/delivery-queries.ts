@@ -30,13 +30,26 @@ export const CLAIM_DUE = `WITH claimed AS (
        SELECT c.*, e.url, e.secret_sealed, e.previous_secret_sealed, e.previous_secret_expires_at
          FROM claimed c JOIN webhook_endpoint e ON e.id = c.endpoint_id`;
 
-/** Writes a batch of successes ($1…$5: id, attempt, at, status code, ms) and clears their endpoints' failing_since. */
+/** Writes a batch of successes ($1…$5: id, attempt, at, status code, ms) with their attempts, and clears their endpoints' failing_since. */
 export const RECORD_DELIVERED = `WITH done AS (
            UPDATE webhook_delivery d SET status = 'delivered', claimed_at = NULL, last_attempt_at = v.at, last_status_code = v.code, last_error = NULL, last_duration_ms = v.ms
              FROM unnest($1::int[], $2::int[], $3::timestamptz[], $4::int[], $5::int[]) AS v(id, attempt, at, code, ms)
             WHERE d.id = v.id AND d.attempt = v.attempt AND d.claimed_at IS NOT NULL
-           RETURNING d.endpoint_id)
+           RETURNING d.id, d.endpoint_id, d.attempt, v.at, v.code, v.ms),
+         attempts AS (
+           INSERT INTO webhook_attempt (delivery_id, attempt, status_code, error, duration_ms, attempted_at) SELECT id, attempt, code, NULL, ms, at FROM done)
          UPDATE webhook_endpoint SET failing_since = NULL WHERE id IN (SELECT endpoint_id FROM done) AND failing_since IS NOT NULL`;
+
+/**
+ * Writes a failed attempt ($1 id, $2 the attempt it was claimed as, $3 at, $4 status code, $5
+ * error, $6 ms; $7 the status after it, $8 when the next is due) and adds it to the delivery's
+ * attempts, unless the claim was lost meanwhile.
+ */
+export const RECORD_FAILED = `WITH done AS (
+           UPDATE webhook_delivery SET status = $7, next_attempt_at = $8, claimed_at = NULL, last_attempt_at = $3, last_status_code = $4, last_error = $5, last_duration_ms = $6
+            WHERE id = $1 AND attempt = $2 AND claimed_at IS NOT NULL
+           RETURNING id, attempt)
+         INSERT INTO webhook_attempt (delivery_id, attempt, status_code, error, duration_ms, attempted_at) SELECT id, attempt, $4::int, $5::text, $6::int, $3::timestamptz FROM done`;
 
 /** Undoes claims ($1 ids, $2 the attempt each was claimed as; due at $3), unless a claim lapsed and another instance took the row. */
 export const HAND_BACK = `UPDATE webhook_delivery d SET attempt = d.attempt - 1, claimed_at = NULL, next_attempt_at = $3

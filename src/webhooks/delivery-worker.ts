@@ -3,7 +3,7 @@ import type { DataSource } from 'typeorm';
 import { isConnectionFailure } from '../db/connection-failure';
 import type { Logger } from '../logger';
 import type { ClaimedDelivery as Claimed, HandoffReceiver, Preclaim } from './handoff';
-import { CLAIM_DUE, HAND_BACK } from './delivery-queries';
+import { CLAIM_DUE, HAND_BACK, RECORD_FAILED } from './delivery-queries';
 import { DeliveredWriter, RECORD_BATCH_SENDING, RECORD_HOLD_MS } from './delivered-writer';
 import { DISABLE_AFTER_FAILING_MS, retryDelayMs } from './retry-schedule';
 import { ATTEMPT_TIMEOUT_MS, type AttemptOutcome, type AttemptResult, postWebhook } from './send';
@@ -240,10 +240,7 @@ export class DeliveryWorker implements HandoffReceiver {
     if (result.outcome === 'delivered') return this.deliveredWriter.record(row, result, now);
     const delay = retryDelayMs(row.attempt, this.options.random);
     if (delay === null) this.counts.failed_for_good++;
-    await this.dataSource.query(
-      `UPDATE webhook_delivery SET status = $7, next_attempt_at = $8, claimed_at = NULL, last_attempt_at = $3, last_status_code = $4, last_error = $5, last_duration_ms = $6 WHERE id = $1 AND attempt = $2 AND claimed_at IS NOT NULL`,
-      [...claim, ...last, delay === null ? 'failed' : 'pending', new Date(now.getTime() + (delay ?? 0))],
-    );
+    await this.dataSource.query(RECORD_FAILED, [...claim, ...last, delay === null ? 'failed' : 'pending', new Date(now.getTime() + (delay ?? 0))]);
     // due then: looked at then, not at the next poll (the clock of `now` may be a test's; timers run on the real one)
     if (delay !== null) this.schedule(delay);
     await this.noteFailure(row.endpoint_id, result, now);

@@ -194,13 +194,13 @@ it('checks the address again at delivery time: a name that now resolves to a ref
   // DNS now answers the metadata address
   await worker({ urlPolicy: { allowPrivate: true, resolve: async () => ['169.254.169.254'] } }).runDue();
   let [record] = await deliveries(e.accountId, e.id);
-  expect(record).toMatchObject({ status: 'pending', attempt: 1, lastStatusCode: null, lastError: expect.stringMatching(/rebound\.example\.com resolves to 169\.254\.169\.254 is a link-local, metadata/) });
+  expect(record).toMatchObject({ status: 'pending', attempt: 1, lastStatusCode: null, lastError: 'address not allowed' });
   // and loopback is refused once private addresses are not allowed
   clock += RETRY_DELAYS_MS[0];
   await t.services.dataSource.query('UPDATE webhook_endpoint SET url = $2 WHERE id = $1', [e.id, r.url]);
   await worker({ urlPolicy: { allowPrivate: false } }).runDue();
   [record] = await deliveries(e.accountId, e.id);
-  expect(record.lastError).toMatch(/127\.0\.0\.1 is a loopback or private address/);
+  expect(record.lastError).toBe('address not allowed');
   expect(r.received).toHaveLength(0);
   // the name resolves to the receiver's address again: it is connected to the checked address
   clock += RETRY_DELAYS_MS[1];

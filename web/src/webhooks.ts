@@ -3,7 +3,9 @@ import type * as Schema from './generated/schema';
 
 /** What the pages select (ENDPOINT_FIELDS, DELIVERY_FIELDS), typed from the schema (generated/schema.ts). */
 export type WebhookEndpoint = Pick<Schema.WebhookEndpoint, 'id' | 'url' | 'description' | 'events' | 'allBills' | 'active' | 'disabledReason' | 'inactiveReason' | 'createdAt'>;
-export type WebhookDelivery = Pick<Schema.WebhookDelivery, 'eventId' | 'eventType' | 'status' | 'attempt' | 'statusCode' | 'error' | 'durationMs' | 'attemptedAt' | 'nextAttemptAt' | 'createdAt'>;
+export type WebhookDelivery = Pick<Schema.WebhookDelivery, 'eventId' | 'eventType' | 'status' | 'attempt' | 'statusCode' | 'error' | 'durationMs' | 'attemptedAt' | 'nextAttemptAt' | 'createdAt'> & {
+  attempts: Pick<Schema.WebhookAttempt, 'attempt' | 'statusCode' | 'error' | 'durationMs' | 'attemptedAt'>[];
+};
 
 /** A secret just made (by registering or rotating), shown once above the list. */
 export interface NewSecret {
@@ -13,7 +15,7 @@ export interface NewSecret {
 }
 
 export const ENDPOINT_FIELDS = 'id url description events allBills active disabledReason inactiveReason createdAt';
-export const DELIVERY_FIELDS = 'eventId eventType status attempt statusCode error durationMs attemptedAt nextAttemptAt createdAt';
+export const DELIVERY_FIELDS = 'eventId eventType status attempt statusCode error durationMs attemptedAt nextAttemptAt createdAt attempts { attempt statusCode error durationMs attemptedAt }';
 
 /** Every event type (the schema's EventType), in plain words; `pro` ones need the Pro tier. */
 export const EVENT_TYPES: { value: Schema.EventType; label: string; pro?: boolean }[] = [
