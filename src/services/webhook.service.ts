@@ -18,6 +18,8 @@ export const MAX_DESCRIPTION_LENGTH = 500;
 /** How long the secret before a rotation keeps signing. */
 export const PREVIOUS_SECRET_LIFETIME_MS = 24 * 3_600_000;
 export const MAX_DELIVERIES_PAGE = 100;
+/** Test events waiting (queued or retrying) per endpoint at most: a test to a receiver that never answers cannot pile up. */
+export const MAX_PENDING_TESTS = 10;
 
 /** A delivery with every attempt made of it, newest first. */
 export type DeliveryRecord = WebhookDeliveryEntity & { attempts: WebhookAttemptEntity[] };
@@ -162,7 +164,15 @@ export class WebhookService {
       data: { bill_id: 0, webhook_id: endpoint.id, message: 'A test event from Bill Progress: this endpoint receives and verifies deliveries.' },
       accountId,
     };
-    await insertDeliveries(this.dataSource.manager, [{ endpointId: endpoint.id, event }], now);
+    await this.dataSource.transaction(async (manager) => {
+      // one test at a time per endpoint, so two at once cannot pass the limit together
+      await manager.query('SELECT id FROM webhook_endpoint WHERE id = $1 FOR UPDATE', [endpoint.id]);
+      const [{ n }] = (await manager.query(`SELECT count(*)::int AS n FROM webhook_delivery WHERE endpoint_id = $1 AND event_type = 'webhook.test' AND status = 'pending'`, [endpoint.id])) as { n: number }[];
+      if (n >= MAX_PENDING_TESTS) {
+        throw new AppError('RATE_LIMITED', `at most ${MAX_PENDING_TESTS} test events may be pending (queued or waiting for a retry) per endpoint; this one has ${n}: see its deliveries, and test again once they are delivered or have failed`);
+      }
+      await insertDeliveries(manager, [{ endpointId: endpoint.id, event }], now);
+    });
     this.queued();
     return event;
   }

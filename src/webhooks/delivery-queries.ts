@@ -2,32 +2,40 @@
 
 /**
  * Claims due rows: $1 now, $2 the claim's lapse, $3 how many, $4 slots per endpoint, $5 endpoints
- * with no free slot, $6/$7 endpoints with some busy and how many, $8 candidates looked at. The
- * window ranks only the oldest due rows of endpoints with a free slot (a bounded set, whatever the
- * backlog); each endpoint gets its free slots at most. The locking select re-checks the row.
+ * with no free slot, $6/$7 endpoints with fewer free and how many, $8 candidates looked at, $9
+ * accounts with no free slot, $10/$11 accounts with some busy and how many free, $12 slots per
+ * account. The window ranks only the oldest due rows of endpoints and accounts with a free slot (a
+ * bounded set, whatever the backlog); each endpoint and each account gets its free slots at most,
+ * and accounts take turns: every account's oldest row, then every account's second, and so on, so
+ * one account's backlog never queues another's rows behind it. The locking select re-checks the row.
  */
 export const CLAIM_DUE = `WITH claimed AS (
          UPDATE webhook_delivery d SET attempt = d.attempt + 1, claimed_at = $1, next_attempt_at = $2
           WHERE d.id IN (
             SELECT id FROM webhook_delivery
              WHERE id IN (
-               SELECT ranked.id FROM (
-                 SELECT q.id, q.next_attempt_at,
-                        row_number() OVER (PARTITION BY q.endpoint_id ORDER BY q.next_attempt_at, q.id) AS n,
-                        $4::int - coalesce(b.n, 0) AS slots
-                   FROM (SELECT q.id, q.endpoint_id, q.next_attempt_at
-                           FROM webhook_delivery q JOIN webhook_endpoint e ON e.id = q.endpoint_id AND e.active
-                          WHERE q.status = 'pending' AND q.next_attempt_at <= $1 AND q.endpoint_id <> ALL($5::int[])
-                          ORDER BY q.next_attempt_at, q.id
-                          LIMIT $8) q
-                   LEFT JOIN unnest($6::int[], $7::int[]) AS b(endpoint_id, n) ON b.endpoint_id = q.endpoint_id) ranked
-                WHERE ranked.n <= ranked.slots
-                ORDER BY ranked.next_attempt_at, ranked.id
+               SELECT turns.id FROM (
+                 SELECT fits.id, fits.next_attempt_at, fits.account_id,
+                        row_number() OVER (PARTITION BY fits.account_id ORDER BY fits.next_attempt_at, fits.id) AS turn
+                   FROM (
+                     SELECT q.id, q.account_id, q.next_attempt_at,
+                            row_number() OVER (PARTITION BY q.endpoint_id ORDER BY q.next_attempt_at, q.id) AS n,
+                            coalesce(b.free, $4::int) AS slots
+                       FROM (SELECT q.id, q.endpoint_id, e.account_id, q.next_attempt_at
+                               FROM webhook_delivery q JOIN webhook_endpoint e ON e.id = q.endpoint_id AND e.active
+                              WHERE q.status = 'pending' AND q.next_attempt_at <= $1 AND q.endpoint_id <> ALL($5::int[]) AND e.account_id <> ALL($9::int[])
+                              ORDER BY q.next_attempt_at, q.id
+                              LIMIT $8) q
+                       LEFT JOIN unnest($6::int[], $7::int[]) AS b(endpoint_id, free) ON b.endpoint_id = q.endpoint_id) fits
+                  WHERE fits.n <= fits.slots) turns
+                LEFT JOIN unnest($10::int[], $11::int[]) AS a(account_id, free) ON a.account_id = turns.account_id
+                WHERE turns.turn <= coalesce(a.free, $12::int)
+                ORDER BY turns.turn, turns.next_attempt_at, turns.id
                 LIMIT $3)
                AND status = 'pending' AND next_attempt_at <= $1
              FOR UPDATE SKIP LOCKED)
          RETURNING d.id, d.endpoint_id, d.event_id, d.body, d.attempt)
-       SELECT c.*, e.url, e.secret_sealed, e.previous_secret_sealed, e.previous_secret_expires_at
+       SELECT c.*, e.account_id, e.url, e.secret_sealed, e.previous_secret_sealed, e.previous_secret_expires_at
          FROM claimed c JOIN webhook_endpoint e ON e.id = c.endpoint_id`;
 
 /** Writes a batch of successes ($1…$5: id, attempt, at, status code, ms) with their attempts, and clears their endpoints' failing_since. */
