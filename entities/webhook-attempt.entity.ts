@@ -3,7 +3,8 @@ import { WebhookDeliveryEntity } from './webhook-delivery.entity';
 
 /**
  * One attempt of a delivery, as it ended: a receiver's earlier failures stay listed after a retry
- * succeeds. Written with the delivery's outcome, in the same statement; removed with the delivery.
+ * succeeds. Written with the delivery's outcome, in the same statement (except a success at the first
+ * attempt, which the delivery's last_* columns record alone); removed with the delivery.
  */
 @Entity('webhook_attempt')
 /** a delivery's attempts, newest first: its listing */

@@ -147,10 +147,13 @@ export const WEBHOOK_PATHS = {
         '200': ok('#/components/schemas/WebhookTest', 'queued', { event_id: 'evt_0d9c8b7a6f5e4d3c2b1a0f9e8d7c6b5a', event_type: 'webhook.test', queued: true }),
         '404': notYours,
         ...commonErrors,
-        '429': error(
-          'the endpoint already has 10 test events pending (queued or waiting for a retry), or a limit of the API (see other operations)',
-          'at most 10 test events may be pending (queued or waiting for a retry) per endpoint; this one has 10: see its deliveries, and test again once they are delivered or have failed',
-        ),
+        '429': {
+          ...commonErrors['429'],
+          ...error(
+            'the endpoint already has 10 test events pending (queued or waiting for a retry: no rate-limit headers then), or a limit of the API as on every operation (with its headers)',
+            'at most 10 test events may be pending (queued or waiting for a retry) per endpoint; this one has 10: see its deliveries, and test again once they are delivered or have failed',
+          ),
+        },
       },
     },
   },

@@ -22,7 +22,7 @@ export const MAX_DELIVERIES_PAGE = 100;
 export const MAX_PENDING_TESTS = 10;
 
 /** A delivery with every attempt made of it, newest first. */
-export type DeliveryRecord = WebhookDeliveryEntity & { attempts: WebhookAttemptEntity[] };
+export type DeliveryRecord = WebhookDeliveryEntity & { attempts: Pick<WebhookAttemptEntity, 'attempt' | 'statusCode' | 'error' | 'durationMs' | 'attemptedAt'>[] };
 
 export interface WebhookInput {
   url?: unknown;
@@ -185,8 +185,15 @@ export class WebhookService {
     const attempts = deliveries.length
       ? await this.dataSource.getRepository(WebhookAttemptEntity).find({ where: { deliveryId: In(deliveries.map((d) => d.id)) }, order: { attemptedAt: 'DESC', id: 'DESC' } })
       : [];
-    const byDelivery = new Map(deliveries.map((d) => [d.id, [] as WebhookAttemptEntity[]]));
+    const byDelivery = new Map(deliveries.map((d) => [d.id, [] as Pick<WebhookAttemptEntity, 'attempt' | 'statusCode' | 'error' | 'durationMs' | 'attemptedAt'>[]]));
     for (const attempt of attempts) byDelivery.get(attempt.deliveryId)!.push(attempt);
+    for (const d of deliveries) {
+      // a delivery that succeeded at its first attempt has no attempt row (RECORD_DELIVERED): its last_* columns are that attempt
+      const listed = byDelivery.get(d.id)!;
+      if (d.lastAttemptAt && !listed.some((a) => a.attemptedAt.getTime() === d.lastAttemptAt!.getTime())) {
+        listed.unshift({ attempt: d.attempt, statusCode: d.lastStatusCode, error: d.lastError, durationMs: d.lastDurationMs ?? 0, attemptedAt: d.lastAttemptAt });
+      }
+    }
     return deliveries.map((d) => Object.assign(d, { attempts: byDelivery.get(d.id)! }));
   }
 

@@ -70,7 +70,9 @@ export interface DeliveryWorkerOptions {
  * sharing a PostgreSQL database never claim one row together); a claim counts one attempt and
  * pushes the row's due time past the attempt, so a row whose sender died is due again. A row is
  * done only on a 2xx; otherwise it waits its retry, and fails after the last. An endpoint whose
- * every attempt failed for 3 days is disabled with the reason.
+ * every attempt failed for 3 days is disabled with the reason. Slots are shared fairly (DeliverySlots:
+ * per endpoint, per account, one for an endpoint that timed out) and accounts take turns in a claim,
+ * so one account's slow receivers delay only that account's deliveries.
  */
 export class DeliveryWorker implements HandoffReceiver {
   private readonly inFlight = new Map<number, Promise<void>>();

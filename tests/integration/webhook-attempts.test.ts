@@ -105,3 +105,28 @@ it('records an address refused at send time as "address not allowed", never as a
   expect(record.lastError).toMatch(/could not be resolved/);
   expect(record.attempts.map((a) => a.attempt)).toEqual([3, 2, 1]);
 });
+
+it('lists the one attempt of a delivery that succeeded at once, then a recovered delivery with every attempt of both rounds', async () => {
+  const r = await startReceiver(200);
+  receivers.push(r);
+  const e = await endpointWithKey(r.url);
+  await t.services.webhooks.queueTest(e.accountId, e.id);
+  await worker().runDue();
+  let [record] = await t.services.webhooks.deliveries(e.accountId, e.id, 10);
+  expect(record.attempts).toEqual([{ attempt: 1, statusCode: 200, error: null, durationMs: expect.any(Number), attemptedAt: new Date(clock) }]);
+
+  // made a delivery that failed for good (its last attempt a 503, recorded as every failure is), recovered, then delivered at the first attempt of its new schedule
+  await t.services.dataSource.query(`UPDATE webhook_delivery SET status = 'failed', last_status_code = 503, last_error = 'HTTP 503' WHERE endpoint_id = $1`, [e.id]);
+  await t.services.dataSource.query(
+    `INSERT INTO webhook_attempt (delivery_id, attempt, status_code, error, duration_ms, attempted_at) SELECT id, 1, 503, 'HTTP 503', 5, last_attempt_at FROM webhook_delivery WHERE endpoint_id = $1`,
+    [e.id],
+  );
+  expect(await t.services.webhooks.recover(e.accountId, e.id, new Date(0))).toBe(1);
+  clock += 60_000;
+  await worker().runDue();
+  [record] = await t.services.webhooks.deliveries(e.accountId, e.id, 10);
+  expect(record.attempts.map((a) => [a.attempt, a.statusCode])).toEqual([
+    [1, 200],
+    [1, 503],
+  ]);
+});
