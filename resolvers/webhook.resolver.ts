@@ -1,12 +1,12 @@
 import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import type { WebhookDeliveryEntity } from '../entities/webhook-delivery.entity';
 import type { RequestContext } from '../src/context';
+import type { DeliveryRecord } from '../src/services/webhook.service';
 import { inactiveEventTypes } from '../src/events/audience';
 import { Access } from './access';
 import { EventTypeEnum } from './enums';
 import { CreateWebhookInput, UpdateWebhookInput, WebhookDeliveryType, WebhookEndpointType, WebhookTestType, WebhookWithSecretType } from './webhook.type';
 
-const delivery = (d: WebhookDeliveryEntity): WebhookDeliveryType => ({
+const delivery = (d: DeliveryRecord): WebhookDeliveryType => ({
   eventId: d.eventId,
   eventType: d.eventType,
   status: d.status,
@@ -16,6 +16,7 @@ const delivery = (d: WebhookDeliveryEntity): WebhookDeliveryType => ({
   durationMs: d.lastDurationMs,
   attemptedAt: d.lastAttemptAt,
   nextAttemptAt: d.status === 'pending' ? d.nextAttemptAt : null,
+  attempts: d.attempts.map((a) => ({ attempt: a.attempt, statusCode: a.statusCode, error: a.error, durationMs: a.durationMs, attemptedAt: a.attemptedAt })),
   createdAt: d.createdAt,
 });
 
@@ -65,7 +66,7 @@ export class WebhookResolver {
     return services.webhooks.rotateSecret(user!.accountId, id);
   }
 
-  @Mutation(() => WebhookTestType, { description: 'Queues a webhook.test event to this endpoint' })
+  @Mutation(() => WebhookTestType, { description: 'Queues a webhook.test event to this endpoint; RATE_LIMITED while it has 10 test events pending' })
   @Access('pilot')
   async testWebhook(@Arg('id', () => Int) id: number, @Ctx() { user, services }: RequestContext) {
     const event = await services.webhooks.queueTest(user!.accountId, id);

@@ -43,6 +43,24 @@ export class WebhookWithSecretType {
   secret: string;
 }
 
+@ObjectType('WebhookAttempt', { simpleResolvers: true, description: 'One attempt of a delivery, as it ended' })
+export class WebhookAttemptType {
+  @Field(() => Int, { description: 'its number in the retry schedule: 1 is the first (a recovery starts the count again)' })
+  attempt: number;
+
+  @Field(() => Int, { nullable: true, description: 'the HTTP status answered; null when none came (timeout, connection error, address not allowed)' })
+  statusCode: number | null;
+
+  @Field(() => String, { nullable: true, description: 'why it failed; null when delivered' })
+  error: string | null;
+
+  @Field(() => Int)
+  durationMs: number;
+
+  @Field(() => Date)
+  attemptedAt: Date;
+}
+
 @ObjectType('WebhookDelivery', { simpleResolvers: true })
 export class WebhookDeliveryType {
   @Field(() => String, { description: 'the event id, sent as webhook-id on every attempt' })
@@ -71,6 +89,9 @@ export class WebhookDeliveryType {
 
   @Field(() => Date, { nullable: true, description: 'when the next attempt is due; null once delivered or failed' })
   nextAttemptAt: Date | null;
+
+  @Field(() => [WebhookAttemptType], { description: 'every attempt made, newest first (kept as long as the delivery is)' })
+  attempts: WebhookAttemptType[];
 
   @Field(() => Date)
   createdAt: Date;

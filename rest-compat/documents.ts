@@ -92,7 +92,7 @@ export const WEBHOOK_DOCUMENTS = {
   RotateWebhookSecret: `mutation RotateWebhookSecret($id: Int!) { rotateWebhookSecret(id: $id) { secret endpoint { ...WebhookFields } } } ${WEBHOOK_FIELDS}`,
   TestWebhook: `mutation TestWebhook($id: Int!) { testWebhook(id: $id) { eventId eventType } }`,
   WebhookDeliveries: `query WebhookDeliveries($id: Int!, $first: Int!) {
-  webhookDeliveries(id: $id, first: $first) { eventId eventType status attempt statusCode error durationMs attemptedAt nextAttemptAt createdAt }
+  webhookDeliveries(id: $id, first: $first) { eventId eventType status attempt statusCode error durationMs attemptedAt nextAttemptAt createdAt attempts { attempt statusCode error durationMs attemptedAt } }
 }`,
   RecoverWebhookDeliveries: `mutation RecoverWebhookDeliveries($id: Int!, $since: DateTimeISO!) { recoverWebhookDeliveries(id: $id, since: $since) }`,
 } as const;

@@ -51,6 +51,7 @@ export interface GqlDelivery {
   attemptedAt: string | null;
   nextAttemptAt: string | null;
   createdAt: string;
+  attempts: { attempt: number; statusCode: number | null; error: string | null; durationMs: number; attemptedAt: string }[];
 }
 
 export function delivery(d: GqlDelivery) {
@@ -65,5 +66,6 @@ export function delivery(d: GqlDelivery) {
     attempted_at: d.attemptedAt,
     next_attempt_at: d.nextAttemptAt,
     created_at: d.createdAt,
+    attempts: d.attempts.map((a) => ({ attempt: a.attempt, status_code: a.statusCode, error: a.error, duration_ms: a.durationMs, attempted_at: a.attemptedAt })),
   };
 }

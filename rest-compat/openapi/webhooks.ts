@@ -29,6 +29,10 @@ const DELIVERY_EXAMPLE = {
   attempted_at: '2026-11-24T12:00:05.120Z',
   next_attempt_at: null,
   created_at: '2026-11-24T12:00:00.010Z',
+  attempts: [
+    { attempt: 2, status_code: 200, error: null, duration_ms: 41, attempted_at: '2026-11-24T12:00:05.120Z' },
+    { attempt: 1, status_code: 500, error: 'HTTP 500', duration_ms: 87, attempted_at: '2026-11-24T12:00:00.030Z' },
+  ],
 };
 
 const notYours = error('no such webhook of yours (another account’s answers the same)', 'webhook 3 does not exist');
@@ -81,6 +85,18 @@ export const WEBHOOK_SCHEMAS = {
       attempted_at: { type: ['string', 'null'], format: 'date-time' },
       next_attempt_at: { type: ['string', 'null'], format: 'date-time', description: 'null once delivered or failed' },
       created_at: timestamp,
+      attempts: { type: 'array', description: 'every attempt made, newest first; kept as long as the delivery is', items: { $ref: '#/components/schemas/DeliveryAttempt' } },
+    },
+  },
+  DeliveryAttempt: {
+    type: 'object',
+    required: ['attempt', 'status_code', 'error', 'duration_ms', 'attempted_at'],
+    properties: {
+      attempt: { type: 'integer', description: 'its number in the retry schedule, from 1 (a recovery starts the count again)' },
+      status_code: { type: ['integer', 'null'], description: 'the HTTP status answered; null when none came (timeout, connection error, address not allowed)' },
+      error: { type: ['string', 'null'], description: 'why it failed, e.g. `HTTP 500`, `no complete answer within 10 s`, `address not allowed`; null when delivered' },
+      duration_ms: { type: 'integer' },
+      attempted_at: timestamp,
     },
   },
   DeliveryList: { type: 'object', required: ['deliveries'], properties: { deliveries: { type: 'array', items: { $ref: '#/components/schemas/Delivery' } } } },
@@ -127,13 +143,24 @@ export const WEBHOOK_PATHS = {
       operationId: 'testWebhook',
       summary: 'Queue a webhook.test event to this endpoint (whatever its event types); see it under deliveries',
       parameters: [id],
-      responses: { '200': ok('#/components/schemas/WebhookTest', 'queued', { event_id: 'evt_0d9c8b7a6f5e4d3c2b1a0f9e8d7c6b5a', event_type: 'webhook.test', queued: true }), '404': notYours, ...commonErrors },
+      responses: {
+        '200': ok('#/components/schemas/WebhookTest', 'queued', { event_id: 'evt_0d9c8b7a6f5e4d3c2b1a0f9e8d7c6b5a', event_type: 'webhook.test', queued: true }),
+        '404': notYours,
+        ...commonErrors,
+        '429': {
+          ...commonErrors['429'],
+          ...error(
+            'the endpoint already has 10 test events pending (queued or waiting for a retry: no rate-limit headers then), or a limit of the API as on every operation (with its headers)',
+            'at most 10 test events may be pending (queued or waiting for a retry) per endpoint; this one has 10: see its deliveries, and test again once they are delivered or have failed',
+          ),
+        },
+      },
     },
   },
   '/webhooks/{id}/deliveries': {
     get: {
       operationId: 'listWebhookDeliveries',
-      summary: 'The endpoint’s deliveries, newest first, each with its last attempt',
+      summary: 'The endpoint’s deliveries, newest first, each with its last attempt and every attempt made (`attempts`, newest first)',
       parameters: [id, { name: 'limit', in: 'query', required: false, description: 'how many (default 50)', schema: { type: 'integer', minimum: 1, maximum: 100 } }],
       responses: { '200': ok('#/components/schemas/DeliveryList', 'success', { deliveries: [DELIVERY_EXAMPLE] }), '404': notYours, ...commonErrors },
     },

@@ -7,6 +7,7 @@ import { ServiceEventEntity } from '../../entities/service-event.entity';
 import { PredictionSnapshotEntity } from '../../entities/prediction-snapshot.entity';
 import { WatchlistBillEntity } from '../../entities/watchlist-bill.entity';
 import { WatchlistEntity } from '../../entities/watchlist.entity';
+import { WebhookAttemptEntity } from '../../entities/webhook-attempt.entity';
 import { WebhookDeliveryEntity } from '../../entities/webhook-delivery.entity';
 import { WebhookEndpointEntity } from '../../entities/webhook-endpoint.entity';
 import { AccountEntity } from '../../entities/account.entity';
@@ -43,6 +44,7 @@ export const ENTITIES = [
   JobRunEntity,
   WebhookEndpointEntity,
   WebhookDeliveryEntity,
+  WebhookAttemptEntity,
   ServiceEventEntity,
   EventRefreshEntity,
   DashboardSessionEntity,

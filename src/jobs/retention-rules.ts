@@ -12,7 +12,8 @@ import { MAX_DELIVERIES_PAGE } from '../services/webhook.service';
  * Left alone: alert_trigger (the Pro alert history: listed and counted over its whole span, kept
  * when its watchlist goes; a row is written only when a threshold fires, and it is disarmed until
  * it stops holding), job_run and event_refresh (one row per job, rewritten in place), and
- * login_failure (pruned by its own store as the 15-minute window moves).
+ * login_failure (pruned by its own store as the 15-minute window moves). webhook_attempt goes with
+ * its delivery (ON DELETE CASCADE): a delivery listed shows every attempt.
  */
 
 /** RETENTION_DAYS (its default and least value: ./retention-period.ts) applies to deliveries, the event log and snapshots. */

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { DataSource, EntityManager } from 'typeorm';
+import { type DataSource, type EntityManager, In } from 'typeorm';
+import { WebhookAttemptEntity } from '../../entities/webhook-attempt.entity';
 import { WebhookDeliveryEntity } from '../../entities/webhook-delivery.entity';
 import { WebhookEndpointEntity } from '../../entities/webhook-endpoint.entity';
 import { AppError, badInput, notFound } from '../errors';
@@ -17,6 +18,11 @@ export const MAX_DESCRIPTION_LENGTH = 500;
 /** How long the secret before a rotation keeps signing. */
 export const PREVIOUS_SECRET_LIFETIME_MS = 24 * 3_600_000;
 export const MAX_DELIVERIES_PAGE = 100;
+/** Test events waiting (queued or retrying) per endpoint at most: a test to a receiver that never answers cannot pile up. */
+export const MAX_PENDING_TESTS = 10;
+
+/** A delivery with every attempt made of it, newest first. */
+export type DeliveryRecord = WebhookDeliveryEntity & { attempts: Pick<WebhookAttemptEntity, 'attempt' | 'statusCode' | 'error' | 'durationMs' | 'attemptedAt'>[] };
 
 export interface WebhookInput {
   url?: unknown;
@@ -158,16 +164,37 @@ export class WebhookService {
       data: { bill_id: 0, webhook_id: endpoint.id, message: 'A test event from Bill Progress: this endpoint receives and verifies deliveries.' },
       accountId,
     };
-    await insertDeliveries(this.dataSource.manager, [{ endpointId: endpoint.id, event }], now);
+    await this.dataSource.transaction(async (manager) => {
+      // one test at a time per endpoint, so two at once cannot pass the limit together
+      await manager.query('SELECT id FROM webhook_endpoint WHERE id = $1 FOR UPDATE', [endpoint.id]);
+      const [{ n }] = (await manager.query(`SELECT count(*)::int AS n FROM webhook_delivery WHERE endpoint_id = $1 AND event_type = 'webhook.test' AND status = 'pending'`, [endpoint.id])) as { n: number }[];
+      if (n >= MAX_PENDING_TESTS) {
+        throw new AppError('RATE_LIMITED', `at most ${MAX_PENDING_TESTS} test events may be pending (queued or waiting for a retry) per endpoint; this one has ${n}: see its deliveries, and test again once they are delivered or have failed`);
+      }
+      await insertDeliveries(manager, [{ endpointId: endpoint.id, event }], now);
+    });
     this.queued();
     return event;
   }
 
-  /** The endpoint's deliveries, newest first. */
-  async deliveries(accountId: number, id: number, limit: number): Promise<WebhookDeliveryEntity[]> {
+  /** The endpoint's deliveries, newest first, each with its attempts, newest first. */
+  async deliveries(accountId: number, id: number, limit: number): Promise<DeliveryRecord[]> {
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_DELIVERIES_PAGE) throw badInput(`limit must be an integer from 1 to ${MAX_DELIVERIES_PAGE}`, 'limit');
     await this.get(accountId, id);
-    return this.dataSource.getRepository(WebhookDeliveryEntity).find({ where: { endpointId: id }, order: { createdAt: 'DESC', id: 'DESC' }, take: limit });
+    const deliveries = await this.dataSource.getRepository(WebhookDeliveryEntity).find({ where: { endpointId: id }, order: { createdAt: 'DESC', id: 'DESC' }, take: limit });
+    const attempts = deliveries.length
+      ? await this.dataSource.getRepository(WebhookAttemptEntity).find({ where: { deliveryId: In(deliveries.map((d) => d.id)) }, order: { attemptedAt: 'DESC', id: 'DESC' } })
+      : [];
+    const byDelivery = new Map(deliveries.map((d) => [d.id, [] as Pick<WebhookAttemptEntity, 'attempt' | 'statusCode' | 'error' | 'durationMs' | 'attemptedAt'>[]]));
+    for (const attempt of attempts) byDelivery.get(attempt.deliveryId)!.push(attempt);
+    for (const d of deliveries) {
+      // a delivery that succeeded at its first attempt has no attempt row (RECORD_DELIVERED): its last_* columns are that attempt
+      const listed = byDelivery.get(d.id)!;
+      if (d.lastAttemptAt && !listed.some((a) => a.attemptedAt.getTime() === d.lastAttemptAt!.getTime())) {
+        listed.unshift({ attempt: d.attempt, statusCode: d.lastStatusCode, error: d.lastError, durationMs: d.lastDurationMs ?? 0, attemptedAt: d.lastAttemptAt });
+      }
+    }
+    return deliveries.map((d) => Object.assign(d, { attempts: byDelivery.get(d.id)! }));
   }
 
   /** Queues again every delivery that failed (gave up) since `since`, from a fresh retry schedule; the number queued. */

@@ -3,8 +3,9 @@ import type { DataSource } from 'typeorm';
 import { isConnectionFailure } from '../db/connection-failure';
 import type { Logger } from '../logger';
 import type { ClaimedDelivery as Claimed, HandoffReceiver, Preclaim } from './handoff';
-import { CLAIM_DUE, HAND_BACK } from './delivery-queries';
+import { CLAIM_DUE, HAND_BACK, RECORD_FAILED } from './delivery-queries';
 import { DeliveredWriter, RECORD_BATCH_SENDING, RECORD_HOLD_MS } from './delivered-writer';
+import { DeliverySlots } from './delivery-slots';
 import { DISABLE_AFTER_FAILING_MS, retryDelayMs } from './retry-schedule';
 import { ATTEMPT_TIMEOUT_MS, type AttemptOutcome, type AttemptResult, postWebhook } from './send';
 import { signedHeaders } from './signing';
@@ -12,6 +13,8 @@ import type { UrlPolicy } from './url-safety';
 
 /** Attempts under way at once per endpoint (in one instance): a slow receiver holds only its own slots. */
 export const PER_ENDPOINT_CONCURRENCY = 4;
+/** Attempts under way at once per account (in one instance): one account's receivers, however slow, leave the rest of TOTAL_CONCURRENCY to others. */
+export const PER_ACCOUNT_CONCURRENCY = 20;
 /** Attempts under way at once in one instance. */
 export const TOTAL_CONCURRENCY = 200;
 /** How often due rows are looked for when nothing said rows were queued: other instances' rows, and retries, come due this way. */
@@ -57,6 +60,7 @@ export interface DeliveryWorkerOptions {
   random?: () => number;
   timeoutMs?: number;
   perEndpoint?: number;
+  perAccount?: number;
   total?: number;
   pollMs?: number;
 }
@@ -66,12 +70,14 @@ export interface DeliveryWorkerOptions {
  * sharing a PostgreSQL database never claim one row together); a claim counts one attempt and
  * pushes the row's due time past the attempt, so a row whose sender died is due again. A row is
  * done only on a 2xx; otherwise it waits its retry, and fails after the last. An endpoint whose
- * every attempt failed for 3 days is disabled with the reason.
+ * every attempt failed for 3 days is disabled with the reason. Slots are shared fairly (DeliverySlots:
+ * per endpoint, per account, one for an endpoint that timed out) and accounts take turns in a claim,
+ * so one account's slow receivers delay only that account's deliveries.
  */
 export class DeliveryWorker implements HandoffReceiver {
   private readonly inFlight = new Map<number, Promise<void>>();
-  /** Attempts per endpoint whose request is under way (recording its outcome comes after, and holds no slot). */
-  private readonly busy = new Map<number, number>();
+  /** Attempts per endpoint and account whose request is under way (recording its outcome comes after, and holds no slot). */
+  private readonly slots: DeliverySlots;
   private requestsUnderWay = 0;
   /** Cuts short every attempt under way at stop: one signal for all (a controller per attempt was ~3 µs each). */
   private readonly stopAttempts = new AbortController();
@@ -96,6 +102,7 @@ export class DeliveryWorker implements HandoffReceiver {
     private readonly options: DeliveryWorkerOptions,
   ) {
     this.counts = options.counts ?? newDeliveryCounts();
+    this.slots = new DeliverySlots(options.perEndpoint ?? PER_ENDPOINT_CONCURRENCY, options.perAccount ?? PER_ACCOUNT_CONCURRENCY);
     this.deliveredWriter = new DeliveredWriter(dataSource, () => this.heldCount > 0);
     setMaxListeners(0, this.stopAttempts.signal);
   }
@@ -168,19 +175,27 @@ export class DeliveryWorker implements HandoffReceiver {
     const free = Math.min(total - this.requestsUnderWay, 2 * total - this.inFlight.size) - this.heldCount;
     if (free <= 0 || this.stopping) return false;
     const now = this.now();
-    const perEndpoint = this.options.perEndpoint ?? PER_ENDPOINT_CONCURRENCY;
-    const saturated = [...this.busy].filter(([, n]) => n >= perEndpoint).map(([id]) => id);
-    const partly = [...this.busy].filter(([, n]) => n < perEndpoint);
-    const raw = (await this.dataSource.query(
-      CLAIM_DUE,
-      [now, new Date(now.getTime() + CLAIM_MS), free, perEndpoint, saturated, partly.map(([id]) => id), partly.map(([, n]) => n), free * CANDIDATES_PER_SLOT],
-    )) as Claimed[];
+    const limits = this.slots.claimLimits();
+    const raw = (await this.dataSource.query(CLAIM_DUE, [
+      now,
+      new Date(now.getTime() + CLAIM_MS),
+      free,
+      this.options.perEndpoint ?? PER_ENDPOINT_CONCURRENCY,
+      limits.fullEndpoints,
+      limits.endpoints,
+      limits.endpointFree,
+      free * CANDIDATES_PER_SLOT,
+      limits.fullAccounts,
+      limits.accounts,
+      limits.accountFree,
+      this.options.perAccount ?? PER_ACCOUNT_CONCURRENCY,
+    ])) as Claimed[];
     for (const row of raw) this.send(row);
     return raw.length === free;
   }
 
   private send(row: Claimed): void {
-    this.busy.set(row.endpoint_id, (this.busy.get(row.endpoint_id) ?? 0) + 1);
+    this.slots.take(row.endpoint_id, row.account_id);
     this.requestsUnderWay += 1;
     // The slot is free once the receiver has answered, before the outcome is written: successes are
     // written in batches (DeliveredWriter) a little later, and holding slots through that wait made each
@@ -190,15 +205,14 @@ export class DeliveryWorker implements HandoffReceiver {
       if (released) return;
       released = true;
       this.requestsUnderWay -= 1;
-      const left = (this.busy.get(row.endpoint_id) ?? 1) - 1;
-      if (left > 0) this.busy.set(row.endpoint_id, left);
-      else this.busy.delete(row.endpoint_id);
+      this.slots.release(row.endpoint_id, row.account_id);
       if (this.heldCount) this.sendHeld();
       // a slot is free: anything due for this endpoint may go soon
       this.schedule(RECLAIM_WAIT_MS);
     };
     const attempt = this.attempt(row, this.stopAttempts.signal)
       .then((result) => {
+        this.slots.noteOutcome(row.endpoint_id, result.outcome);
         release();
         return this.record(row, result);
       })
@@ -240,10 +254,7 @@ export class DeliveryWorker implements HandoffReceiver {
     if (result.outcome === 'delivered') return this.deliveredWriter.record(row, result, now);
     const delay = retryDelayMs(row.attempt, this.options.random);
     if (delay === null) this.counts.failed_for_good++;
-    await this.dataSource.query(
-      `UPDATE webhook_delivery SET status = $7, next_attempt_at = $8, claimed_at = NULL, last_attempt_at = $3, last_status_code = $4, last_error = $5, last_duration_ms = $6 WHERE id = $1 AND attempt = $2 AND claimed_at IS NOT NULL`,
-      [...claim, ...last, delay === null ? 'failed' : 'pending', new Date(now.getTime() + (delay ?? 0))],
-    );
+    await this.dataSource.query(RECORD_FAILED, [...claim, ...last, delay === null ? 'failed' : 'pending', new Date(now.getTime() + (delay ?? 0))]);
     // due then: looked at then, not at the next poll (the clock of `now` may be a test's; timers run on the real one)
     if (delay !== null) this.schedule(delay);
     await this.noteFailure(row.endpoint_id, result, now);
@@ -290,12 +301,11 @@ export class DeliveryWorker implements HandoffReceiver {
   /** Sends held rows while slots are free, an endpoint's rows in order and endpoints in turn; expired ones are handed back. */
   private sendHeld(): void {
     const total = this.options.total ?? TOTAL_CONCURRENCY;
-    const perEndpoint = this.options.perEndpoint ?? PER_ENDPOINT_CONCURRENCY;
     const deadline = this.heldDeadline();
     const expired: Claimed[] = [];
     for (const [endpointId, queue] of this.held) {
       if (this.stopping || this.requestsUnderWay >= total || this.inFlight.size >= total + RECORD_BATCH_SENDING) break;
-      if ((this.busy.get(endpointId) ?? 0) >= perEndpoint) continue;
+      if (!this.slots.free(endpointId, queue[0].row.account_id)) continue;
       const next = queue.shift()!;
       this.heldCount -= 1;
       this.held.delete(endpointId);

@@ -4,6 +4,8 @@ import type { ServiceEvent } from '../events/event';
 export interface ClaimedDelivery {
   id: number;
   endpoint_id: number;
+  /** the endpoint's owner: attempts under way are counted per account too (DeliverySlots) */
+  account_id: number;
   event_id: string;
   body: string;
   attempt: number;

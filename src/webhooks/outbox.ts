@@ -84,7 +84,7 @@ export function webhookOutbox(options: { now: () => Date; written?: () => void; 
     if (claim) {
       const handed: ClaimedDelivery[] = [];
       claimed.forEach(({ endpoint: e, event, body }, i) => {
-        if (ids[i]) handed.push({ id: ids[i], endpoint_id: e.id, event_id: event.id, body, attempt: 1, url: e.url, secret_sealed: e.secret_sealed, previous_secret_sealed: e.previous_secret_sealed, previous_secret_expires_at: e.previous_secret_expires_at });
+        if (ids[i]) handed.push({ id: ids[i], endpoint_id: e.id, account_id: e.account_id, event_id: event.id, body, attempt: 1, url: e.url, secret_sealed: e.secret_sealed, previous_secret_sealed: e.previous_secret_sealed, previous_secret_expires_at: e.previous_secret_expires_at });
       });
       options.handoff!.written(claim, handed);
     }

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
+import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { parseWebhookUrl, safeAddresses, UnsafeUrlError, type UrlPolicy } from './url-safety';
 
@@ -18,6 +19,11 @@ export interface AttemptResult {
   error: string | null;
   durationMs: number;
 }
+
+/** What an attempt to an address the URL policy refuses records (the reason stays with the operator's policy). */
+export const ADDRESS_NOT_ALLOWED = 'address not allowed';
+
+const defaultResolve = async (hostname: string) => (await lookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
 
 const NETWORK_WORDS: Record<string, string> = {
   ECONNREFUSED: 'connection refused',
@@ -50,11 +56,21 @@ export async function postWebhook(target: string, body: string, headers: Record<
   const timeoutMs = options.timeoutMs ?? ATTEMPT_TIMEOUT_MS;
   let url: URL;
   let address: string;
+  // whether the host stood for addresses at all: a refusal then is of an address, said in the same
+  // words whatever the address or port, so the record reveals nothing of what listens where
+  let resolved = false;
+  const resolve = options.policy.resolve ?? defaultResolve;
   try {
     url = parseWebhookUrl(target);
-    [address] = await safeAddresses(url, options.policy);
+    resolved = isIP(url.hostname.replace(/^\[(.*)\]$/, '$1')) !== 0;
+    const noting = async (host: string) => {
+      const addresses = await resolve(host);
+      resolved = addresses.length > 0;
+      return addresses;
+    };
+    [address] = await safeAddresses(url, { ...options.policy, resolve: noting });
   } catch (error) {
-    if (error instanceof UnsafeUrlError) return result('refused_address', null, error.message);
+    if (error instanceof UnsafeUrlError) return result('refused_address', null, resolved ? ADDRESS_NOT_ALLOWED : error.message);
     throw error;
   }
   return new Promise<AttemptResult>((resolve) => {

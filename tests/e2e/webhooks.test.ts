@@ -83,6 +83,7 @@ describe('webhook endpoints over REST', () => {
       attempted_at: null,
       next_attempt_at: expect.any(String),
       created_at: expect.any(String),
+      attempts: [],
     });
     expect((await a.get(`/webhooks/${id}/deliveries?limit=1`)).body.deliveries).toHaveLength(1);
     expect((await a.post(`/webhooks/${id}/recover`, { since: '2026-01-01T00:00:00Z' })).body).toEqual({ id, since: '2026-01-01T00:00:00.000Z', queued: 0 });

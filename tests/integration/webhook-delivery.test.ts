@@ -2,6 +2,8 @@ import net from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { CLAIM_DUE } from '../../src/webhooks/delivery-queries';
 import { DeliveryWorker, type DeliveryWorkerOptions, newDeliveryCounts } from '../../src/webhooks/delivery-worker';
+import { newEventId } from '../../src/services/webhook.service';
+import { insertDeliveries } from '../../src/webhooks/outbox';
 import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from '../../src/webhooks/retry-schedule';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { type Receiver, startReceiver } from '../support/webhook-receiver';
@@ -142,11 +144,12 @@ it('disables an endpoint whose every attempt failed for 3 days, with the reason;
   const r = await receiver(500);
   const e = await endpointFor(r.url);
   const w = worker();
-  // a new event every 6 hours, every attempt refused, for 3 days
+  // a new event every 6 hours, every attempt refused, for 3 days (events, not tests: at most 10 tests may be pending)
   for (let hours = 0; hours <= 72; hours += 6) {
     let endpoint = await t.services.webhooks.get(e.accountId, e.id);
     expect({ hours, active: endpoint.active }).toEqual({ hours, active: true });
-    await t.services.webhooks.queueTest(e.accountId, e.id);
+    const event = { id: newEventId(), type: 'bill.stage_changed', timestamp: now().toISOString(), data: { bill_id: 2900, stage: 'second_reading' } } as const;
+    await insertDeliveries(t.services.dataSource.manager, [{ endpointId: e.id, event }], now());
     await w.runDue();
     if (hours < 72) clock += 6 * 3_600_000;
   }
@@ -194,13 +197,13 @@ it('checks the address again at delivery time: a name that now resolves to a ref
   // DNS now answers the metadata address
   await worker({ urlPolicy: { allowPrivate: true, resolve: async () => ['169.254.169.254'] } }).runDue();
   let [record] = await deliveries(e.accountId, e.id);
-  expect(record).toMatchObject({ status: 'pending', attempt: 1, lastStatusCode: null, lastError: expect.stringMatching(/^address not allowed: rebound\.example\.com resolves to 169\.254\.169\.254, a link-local, metadata/) });
+  expect(record).toMatchObject({ status: 'pending', attempt: 1, lastStatusCode: null, lastError: 'address not allowed' });
   // and loopback is refused once private addresses are not allowed
   clock += RETRY_DELAYS_MS[0];
   await t.services.dataSource.query('UPDATE webhook_endpoint SET url = $2 WHERE id = $1', [e.id, r.url]);
   await worker({ urlPolicy: { allowPrivate: false } }).runDue();
   [record] = await deliveries(e.accountId, e.id);
-  expect(record.lastError).toBe('address not allowed: 127.0.0.1 is a loopback, private or special-purpose address');
+  expect(record.lastError).toBe('address not allowed');
   expect(r.received).toHaveLength(0);
   // the name resolves to the receiver's address again: it is connected to the checked address
   clock += RETRY_DELAYS_MS[1];

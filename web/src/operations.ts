@@ -8,7 +8,7 @@
 
 const BILL_FIELDS = 'id title kind originatingHouse outcome stages { stage house date }';
 const ENDPOINT_FIELDS = 'id url description events allBills active disabledReason inactiveReason createdAt';
-const DELIVERY_FIELDS = 'eventId eventType status attempt statusCode error durationMs attemptedAt nextAttemptAt createdAt';
+const DELIVERY_FIELDS = 'eventId eventType status attempt statusCode error durationMs attemptedAt nextAttemptAt createdAt attempts { attempt statusCode error durationMs attemptedAt }';
 
 // signing in and out
 /** Who is signed in: null for a signed-out visitor (no error, so a first visit logs none). */

@@ -3,7 +3,9 @@ import type * as Schema from './generated/schema';
 
 /** What the pages select (operations.ts: WEBHOOKS, WEBHOOK_DELIVERIES, …), typed from the schema (generated/schema.ts). */
 export type WebhookEndpoint = Pick<Schema.WebhookEndpoint, 'id' | 'url' | 'description' | 'events' | 'allBills' | 'active' | 'disabledReason' | 'inactiveReason' | 'createdAt'>;
-export type WebhookDelivery = Pick<Schema.WebhookDelivery, 'eventId' | 'eventType' | 'status' | 'attempt' | 'statusCode' | 'error' | 'durationMs' | 'attemptedAt' | 'nextAttemptAt' | 'createdAt'>;
+export type WebhookDelivery = Pick<Schema.WebhookDelivery, 'eventId' | 'eventType' | 'status' | 'attempt' | 'statusCode' | 'error' | 'durationMs' | 'attemptedAt' | 'nextAttemptAt' | 'createdAt'> & {
+  attempts: Pick<Schema.WebhookAttempt, 'attempt' | 'statusCode' | 'error' | 'durationMs' | 'attemptedAt'>[];
+};
 
 /** A secret just made (by registering or rotating), shown once above the list. */
 export interface NewSecret {

@@ -181,7 +181,10 @@ function Deliveries({ deliveries }: { deliveries: WebhookDelivery[] }) {
             {d.error && <div class="muted">{d.error}</div>}
           </td>
           <td>{d.statusCode ?? '—'}</td>
-          <td>{d.attempt}</td>
+          <td>
+            {d.attempt}
+            {d.attempts.length > 1 && <EarlierAttempts attempts={d.attempts.slice(1)} />}
+          </td>
           <td>
             {dateTime(d.attemptedAt)}
             {d.durationMs !== null && <span class="muted"> ({d.durationMs} ms)</span>}
@@ -190,5 +193,21 @@ function Deliveries({ deliveries }: { deliveries: WebhookDelivery[] }) {
         </tr>
       ))}
     </Table>
+  );
+}
+
+/** The attempts before the last, newest first: a receiver's earlier failures stay visible after a retry succeeds. */
+function EarlierAttempts({ attempts }: { attempts: WebhookDelivery['attempts'] }) {
+  return (
+    <details>
+      <summary class="muted">earlier</summary>
+      <ul class="muted">
+        {attempts.map((a) => (
+          <li key={`${a.attempt} ${a.attemptedAt}`}>
+            #{a.attempt} {dateTime(a.attemptedAt)}: {a.error ?? a.statusCode ?? '—'} ({a.durationMs} ms)
+          </li>
+        ))}
+      </ul>
+    </details>
   );
 }

@@ -592,11 +592,25 @@ export interface WatchlistBill {
   predictionDetail: string | null;
 }
 
+/** One attempt of a delivery, as it ended */
+export interface WebhookAttempt {
+  /** its number in the retry schedule: 1 is the first (a recovery starts the count again) */
+  attempt: number;
+  attemptedAt: string;
+  durationMs: number;
+  /** why it failed; null when delivered */
+  error: string | null;
+  /** the HTTP status answered; null when none came (timeout, connection error, address not allowed) */
+  statusCode: number | null;
+}
+
 export interface WebhookDelivery {
   /** attempts made so far */
   attempt: number;
   /** when the last attempt was made */
   attemptedAt: string | null;
+  /** every attempt made, newest first (kept as long as the delivery is) */
+  attempts: WebhookAttempt[];
   createdAt: string;
   durationMs: number | null;
   /** why the last attempt failed */
