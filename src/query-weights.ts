@@ -1,3 +1,5 @@
+import { MAX_WATCHLIST_BILLS, MAX_WATCHLISTS_PER_ACCOUNT } from './services/watchlist.service';
+
 /**
  * What each GraphQL field costs, in units of about 20 µs of server time, so that the budget of a
  * request with a key (5,000) is about 100 ms. A field not named here costs 1 plus its selection.
@@ -21,7 +23,7 @@ export interface ListSizes {
 }
 
 /** What the lists are assumed to hold when their real sizes were not read: the most they can. */
-export const LIST_SIZE_BOUNDS: ListSizes = { liveBills: 1_000, watchlists: 200, watchlistBills: 500 };
+export const LIST_SIZE_BOUNDS: ListSizes = { liveBills: 1_000, watchlists: MAX_WATCHLISTS_PER_ACCOUNT, watchlistBills: MAX_WATCHLIST_BILLS };
 
 /** Root fields whose results hold the sized lists: the check reads the real sizes for these. */
 export const SIZED_ROOT_FIELDS: ReadonlySet<string> = new Set(['watchlists', 'watchlist', 'createWatchlist', 'renameWatchlist', 'addBillsToWatchlist', 'removeBillFromWatchlist', 'imminentBills']);
