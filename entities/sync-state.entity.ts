@@ -27,7 +27,7 @@ export class SyncStateEntity {
   @Column({ type: 'integer' })
   billsChanged: number;
 
-  /** SHA-256 over every stored bill's content hash: changes exactly when the data does */
+  /** SHA-256 over every stored bill's content hash and every session: changes exactly when the data does */
   @Column({ type: 'text' })
   dataFingerprint: string;
 }

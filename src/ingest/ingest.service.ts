@@ -227,5 +227,7 @@ async function fingerprint(dataSource: DataSource): Promise<string> {
   const rows: { id: number; content_hash: string }[] = await dataSource.query('SELECT id, content_hash FROM bill ORDER BY id');
   const hash = createHash('sha256');
   for (const row of rows) hash.update(`${row.id}:${row.content_hash}\n`);
+  // what a sync learns of sessions (their sittings, their ends) moves nowcasts as bills do
+  for (const session of await dataSource.query('SELECT * FROM parliamentary_session ORDER BY id')) hash.update(`${JSON.stringify(session)}\n`);
   return hash.digest('hex');
 }

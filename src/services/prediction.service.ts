@@ -191,7 +191,9 @@ export class PredictionService {
    * Returns the data state ('' until a sync has completed) and whether it changed.
    */
   async checkDataState(): Promise<{ state: string; changed: boolean }> {
-    const [{ state }] = (await this.dataSource.query(`SELECT coalesce(max(completed_at)::text, '') AS state FROM sync_state`)) as { state: string }[];
+    // the data's fingerprint, not the sync's time: a sync that found nothing new keeps every nowcast
+    const [latest] = (await this.dataSource.query(`SELECT data_fingerprint AS state FROM sync_state ORDER BY completed_at DESC LIMIT 1`)) as { state: string }[];
+    const state = latest?.state ?? '';
     if (this.index?.state === state) return { state, changed: false };
     const rows = (await this.dataSource.query('SELECT id, content_hash, introduced_date, title, originating_house FROM bill')) as {
       id: number;
