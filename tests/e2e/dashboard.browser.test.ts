@@ -67,6 +67,8 @@ describeInBrowser('the dashboard in Chromium', () => {
     first.on('response', (response) => void (response.status() >= 400 && problems.push(`${response.status()} ${response.url()}`)));
     await first.goto(`${base}/`);
     await first.getByRole('link', { name: 'Sign up' }).first().waitFor();
+    // what the predictions are computed from, on every page
+    await first.getByText(/Data as of \d{1,2} \w{3} \d{4}, from a snapshot\./).waitFor();
     await first.goto(`${base}/#/account`);
     await first.getByRole('heading', { name: 'Log in', level: 1 }).waitFor();
     await first.waitForLoadState('networkidle');

@@ -50,6 +50,7 @@ export async function startTestApp(options: { billIds?: number[]; snapshotDir?: 
   clock.setDataAsOf('2021-12-31');
   let now = new Date('2026-11-22T12:00:00Z');
   const services = createServices({ dataSource: db.dataSource, embeddedDatabase: db.kind === 'pglite', clock, readiness: new Readiness(), logger, trainingOptions: TEST_TRAINING, redisUrl: options.redisUrl, now: () => now, burstLimit: { max: options.burstLimit ?? 1000, windowSeconds: 10 }, webhooks: { urlPolicy: options.webhookUrlPolicy }, passwordCost: TEST_PASSWORD_COST });
+  await services.freshness.load(db.dataSource);
   if (options.trainModel) await services.models.train();
   else await services.models.start({ trainIfMissing: false });
   const gatewayHooks = options.anonRateLimit ? addressLimitHooks(new AddressLimiter({ perMinute: options.anonRateLimit }), services.apiKeys) : undefined;
