@@ -53,19 +53,39 @@ export class ExplanationsType {
   nextStage30d: ExplanationFactorType[];
 }
 
+/** What a prediction and an item of the imminent list both say of a bill: its title and its four risks. */
+@ObjectType()
+export abstract class BillRisksType {
+  @Field(() => String, { description: 'the bill’s short title' })
+  billTitle: string;
+
+  @Field(() => House)
+  originatingHouse: House;
+
+  @Field(() => Float, { description: 'probability of no main stage in the next 200 days' })
+  stallRisk: number;
+
+  @Field(() => Float, { description: 'probability of significant amendment (a report stage after committee, or ping-pong, still to come)' })
+  amendmentRisk: number;
+
+  @Field(() => Float, { description: 'probability of a later Commons division closer than 10% of votes cast (experimental)' })
+  closeVote: number;
+
+  @Field(() => Float, { description: 'probability the bill is withdrawn or never reaches another main stage' })
+  withdrawalRisk: number;
+
+  @Field(() => RiskIndicatorsType)
+  riskIndicators: RiskIndicatorsType;
+}
+
 @ObjectType('Prediction', { description: 'A nowcast: what the facts known on the reference date say of the bill’s future', simpleResolvers: true })
-export class PredictionType {
+export class PredictionType extends BillRisksType {
   @Field(() => Int)
   billId: number;
 
   @Field(() => String, { description: 'always "nowcast": computed only from facts dated on or before referenceDate' })
   mode: string;
 
-  @Field(() => String, { description: 'the bill’s short title' })
-  billTitle: string;
-
-  @Field(() => House)
-  originatingHouse: House;
 
   @Field(() => DateScalar)
   referenceDate: string;
@@ -82,20 +102,6 @@ export class PredictionType {
   @Field(() => Float, { nullable: true, description: 'estimated days to the next main stage; null when there will be none' })
   timelineEtaDays: number | null;
 
-  @Field(() => Float, { description: 'probability of no main stage in the next 200 days' })
-  stallRisk: number;
-
-  @Field(() => Float, { description: 'probability of significant amendment (a report stage after committee, or ping-pong, still to come)' })
-  amendmentRisk: number;
-
-  @Field(() => Float, { description: 'probability of a later Commons division closer than 10% of votes cast (experimental)' })
-  closeVote: number;
-
-  @Field(() => Float, { description: 'probability the bill is withdrawn or never reaches another main stage' })
-  withdrawalRisk: number;
-
-  @Field(() => RiskIndicatorsType)
-  riskIndicators: RiskIndicatorsType;
 
   @Field(() => LastStageType, { nullable: true })
   lastStage: LastStageType | null;
@@ -150,7 +156,7 @@ export class BatchPredictionsType {
 }
 
 @ObjectType('ImminentBill', { simpleResolvers: true })
-export class ImminentBillType {
+export class ImminentBillType extends BillRisksType {
   @Field(() => Int)
   billId: number;
 
@@ -177,27 +183,6 @@ export class ImminentBillType {
 
   @Field(() => Float, { description: 'next-stage probability × (1 − days/30), floored at 0' })
   urgencyScore: number;
-
-  @Field(() => String, { description: 'the bill’s short title' })
-  billTitle: string;
-
-  @Field(() => House)
-  originatingHouse: House;
-
-  @Field(() => Float, { description: 'probability of no main stage in the next 200 days' })
-  stallRisk: number;
-
-  @Field(() => Float, { description: 'probability of significant amendment' })
-  amendmentRisk: number;
-
-  @Field(() => Float, { description: 'probability of a later Commons division closer than 10% of votes cast (experimental)' })
-  closeVote: number;
-
-  @Field(() => Float, { description: 'probability the bill is withdrawn or never reaches another main stage' })
-  withdrawalRisk: number;
-
-  @Field(() => RiskIndicatorsType)
-  riskIndicators: RiskIndicatorsType;
 
   /** resolved by ImminentBillResolver.prediction, which charges it */
   prediction?: PredictionType;

@@ -318,7 +318,7 @@ export interface Explanations {
 export type House = 'COMMONS' | 'LORDS' | 'UNASSIGNED';
 
 export interface ImminentBill {
-  /** probability of significant amendment */
+  /** probability of significant amendment (a report stage after committee, or ping-pong, still to come) */
   amendmentRisk: number;
   billId: number;
   /** the bill’s short title */
