@@ -112,16 +112,24 @@ describe('a kept answer is computed again', () => {
     expect(computed.mock.calls.length).toBe(calls + 2);
   });
 
-  it('when new data has been synced', async () => {
+  it('when new data has been synced, and not when a sync found nothing new', async () => {
     const ann = await pilot();
     const kept = await ann.get('/predict/2900');
     await ann.get('/predict/2900');
-    const calls = computed.mock.calls.length;
-    await ingest(t.db.dataSource, new SnapshotSource(makeSnapshot(SAMPLE_BILL_IDS, { asOf: '2022-01-05' })));
+    let calls = computed.mock.calls.length;
+    await ingest(t.db.dataSource, new SnapshotSource(makeSnapshot(SAMPLE_BILL_IDS)));
+    expect((await t.services.predictions.checkDataState()).changed).toBe(false);
+    expect((await ann.get('/predict/2900')).status).toBe(200);
+    expect(computed.mock.calls.length).toBe(calls);
+
+    // another bill's title changed: new data, though no feature of bill 2900 moved
+    const other = SAMPLE_BILL_IDS.find((id) => id !== 2900)!;
+    await ingest(t.db.dataSource, new SnapshotSource(makeSnapshot(SAMPLE_BILL_IDS, { edit: (bill) => (bill.billId === other ? { ...bill, shortTitle: `${bill.shortTitle} (renamed)` } : bill) })));
     expect((await t.services.predictions.checkDataState()).changed).toBe(true);
+    calls = computed.mock.calls.length;
     const fresh = await ann.get('/predict/2900');
     expect(fresh.status).toBe(200);
     expect(computed.mock.calls.length).toBe(calls + 1);
-    expect(fresh.body).toEqual(kept.body); // same facts, same model: the same numbers, computed again
+    expect(fresh.body).toEqual(kept.body); // the same facts of this bill, same model: the same numbers, computed again
   });
 });
