@@ -23,7 +23,6 @@ interface SessionRow {
   name: string;
   end_date: string | null;
   first: string | null;
-  last: string | null;
 }
 
 /**
@@ -32,9 +31,8 @@ interface SessionRow {
  *
  * 1. A session without an end date that has a later session stored has ended (session ids grow
  *    with time; the Bills API has no sessions endpoint to say so). Its end, the prorogation, is
- *    inferred as its last sitting before the next session's first sitting (else the day before that
- *    first sitting; else its last sitting seen; never after `now`), and recorded as inferred, with
- *    when.
+ *    inferred as its last stored sitting before the next session's first sitting (else the day
+ *    before that first sitting; never after `now`), and recorded as inferred, with when.
  * 2. A stored bill still `pending` whose last session has ended fell with that session: a carried-over
  *    bill lists the later session in `session_ids` and stays pending. This is the source's own rule
  *    (normalise.ts deriveOutcome) applied to bills an incremental sync did not re-read, which would
@@ -43,17 +41,15 @@ interface SessionRow {
  */
 export async function settleEndedSessions(manager: EntityManager, now: Date): Promise<SettledSessions> {
   const today = now.toISOString().slice(0, 10);
-  const sessions = (await manager.query(
-    `SELECT id, name, end_date::text AS end_date, first_sitting_date::text AS first, last_sitting_date::text AS last FROM parliamentary_session ORDER BY id`,
-  )) as SessionRow[];
+  const sessions = (await manager.query(`SELECT id, name, end_date::text AS end_date, first_sitting_date::text AS first FROM parliamentary_session ORDER BY id`)) as SessionRow[];
 
   const inferred: InferredSessionEnd[] = [];
-  sessions.forEach((session, i) => {
+  for (const [i, session] of sessions.entries()) {
     const next = sessions[i + 1];
-    if (session.end_date !== null || !next) return;
-    session.end_date = inferEndDate(session.last, next.first, today);
+    if (session.end_date !== null || !next) continue;
+    session.end_date = inferEndDate(await lastSittingBefore(manager, session.id, next.first ?? addDays(today, 1)), next.first, today);
     inferred.push({ sessionId: session.id, name: session.name, endDate: session.end_date, nextSessionId: next.id });
-  });
+  }
   for (const s of inferred) {
     await manager.query(
       `UPDATE parliamentary_session SET end_date = $2, end_date_inferred = true, end_inferred_at = $3 WHERE id = $1 AND end_date IS NULL`,
@@ -79,10 +75,24 @@ export async function settleEndedSessions(manager: EntityManager, now: Date): Pr
   return { inferred, billsFell };
 }
 
-/** The prorogation: the last sitting before the next session's first one, as far as the stored sittings tell. */
-export function inferEndDate(lastSitting: string | null, nextFirstSitting: string | null, today: string): string {
-  let end: string;
-  if (nextFirstSitting !== null) end = lastSitting !== null && lastSitting < nextFirstSitting ? lastSitting : addDays(nextFirstSitting, -1);
-  else end = lastSitting ?? today;
+/**
+ * The latest stored sitting of a session's stages before `before`. A session's stored last sitting
+ * will not do: the API shows sittings set down ahead, and those after the prorogation never happened.
+ */
+async function lastSittingBefore(manager: EntityManager, sessionId: number, before: string): Promise<string | null> {
+  const [row] = (await manager.query(
+    `SELECT max(d)::text AS last FROM bill_stage s JOIN bill b ON b.id = s.bill_id, unnest(s.sitting_dates) AS d
+     WHERE coalesce(s.session_id, b.introduced_session_id) = $1 AND d < $2`,
+    [sessionId, before],
+  )) as { last: string | null }[];
+  return row?.last ?? null;
+}
+
+/**
+ * The prorogation: the session's last sitting before the next session's first one; the day before
+ * that first sitting when no sitting of it is stored; never after today.
+ */
+export function inferEndDate(lastSittingBeforeNext: string | null, nextFirstSitting: string | null, today: string): string {
+  const end = lastSittingBeforeNext ?? (nextFirstSitting !== null ? addDays(nextFirstSitting, -1) : today);
   return end < today ? end : today;
 }

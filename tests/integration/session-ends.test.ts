@@ -27,19 +27,22 @@ const lines: { level: number; msg: string; sessionId?: number }[] = [];
 const logger = createLogger('info', new Writable({ write: (chunk, _e, done) => (lines.push(JSON.parse(String(chunk))), done()) }) as never);
 const sync = () => syncBills(db.dataSource, new BillsApiSource({ baseUrl: api.baseUrl, sleep: async () => {}, maxRetries: 1 }), logger);
 
-/** A Commons bill with one dated first reading in `sessionId`, as the API would list and describe it. */
-function addBill(billId: number, sessionId: number, firstReading: string): void {
+const stage = (billId: number, sessionId: number, sortOrder: number, [stageId, description, abbreviation]: [number, string, string], date: string): ApiStageSummary => ({
+  id: billId * 10 + sortOrder,
+  stageId,
+  sessionId,
+  description,
+  abbreviation,
+  house: 'Commons',
+  stageSittings: [{ id: billId * 10 + sortOrder, stageId, billStageId: billId * 10 + sortOrder, billId, date: `${date}T00:00:00` }],
+  sortOrder,
+});
+
+/** A Commons bill read a first time in `sessionId`, with its second reading set down when given, as the API would list and describe it. */
+function addBill(billId: number, sessionId: number, firstReading: string, secondReading?: string): void {
   const template = api.summaries.find((b) => b.billId === 4065)!;
-  const stage: ApiStageSummary = {
-    id: billId * 10,
-    stageId: 6,
-    sessionId,
-    description: '1st reading',
-    abbreviation: '1R',
-    house: 'Commons',
-    stageSittings: [{ id: billId * 10 + 1, stageId: 6, billStageId: billId * 10, billId, date: `${firstReading}T00:00:00` }],
-    sortOrder: 1,
-  };
+  const stages = [stage(billId, sessionId, 1, [6, '1st reading', '1R'], firstReading)];
+  if (secondReading) stages.push(stage(billId, sessionId, 2, [7, '2nd reading', '2R'], secondReading));
   const summary: ApiBillSummary = {
     ...template,
     billId,
@@ -48,11 +51,11 @@ function addBill(billId: number, sessionId: number, firstReading: string): void 
     lastUpdate: `${firstReading}T18:00:00.1234567`,
     introducedSessionId: sessionId,
     includedSessionIds: [sessionId],
-    currentStage: stage,
+    currentStage: stages.at(-1)!,
   };
   api.summaries.push(summary);
   api.details.set(billId, { ...api.details.get(4065)!, ...summary } as ApiBill);
-  api.stages.set(billId, [stage]);
+  api.stages.set(billId, stages);
 }
 
 /** The API's record of bill 4065 after a carry-over motion took it into `sessionId`. */
@@ -68,6 +71,8 @@ const session = (id: number) => db.dataSource.getRepository(ParliamentarySession
 
 it('when bills of a new session appear, records it, infers the end of the one before, and its bills left pending fall', async () => {
   addBill(5001, 40, '2026-07-01');
+  // set down for a day that the prorogation took away: it never sat, and must not count as session 40's end
+  addBill(5002, 40, '2026-07-15', '2026-10-27');
   await sync();
   const stranded = await bill(5001);
   expect(stranded.outcome).toBe('pending');
@@ -79,16 +84,17 @@ it('when bills of a new session appear, records it, infers the end of the one be
   lines.length = 0;
   const report = await sync();
   // incremental: only the two bills updated since were read, yet the stored 5001 fell with its session
-  expect(report).toMatchObject({ billsSeen: 2, billsFell: 1 });
+  expect(report).toMatchObject({ billsSeen: 2, billsFell: 2 });
 
   const fell = await bill(5001);
   expect(fell.outcome).toBe('fell');
   expect(fell.contentHash).not.toBe(stranded.contentHash);
+  expect((await bill(5002)).outcome).toBe('fell');
   expect((await bill(4065)).outcome).toBe('pending');
   expect((await bill(5003)).outcome).toBe('pending');
 
   expect(await session(41)).toMatchObject({ firstSittingDate: '2026-10-20', endDate: null, endDateInferred: false, learnedAt: expect.any(Date) });
-  // the prorogation: session 40's last sitting (4065's Lords committee) before 41's first
+  // the prorogation: session 40's last sitting (4065's Lords committee) before 41's first, not the set-down 2026-10-27
   const ended = await session(40);
   expect(ended).toMatchObject({ endDate: '2026-09-08', endDateInferred: true, endInferredAt: expect.any(Date) });
   expect(ended.endInferredAt!.getTime()).toBeGreaterThan(ended.learnedAt!.getTime());
