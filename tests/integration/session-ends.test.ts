@@ -123,3 +123,11 @@ it('when bills of a new session appear, records it, infers the end of the one be
   expect(lines.filter((l) => l.level === 40)).toEqual([]);
   expect(await session(40)).toEqual(ended);
 });
+
+it('fingerprints the same data alike whenever the database learned its sessions (model versions are keyed on it)', async () => {
+  const first = await sync();
+  // as if this database had learned its sessions and inferred their ends a month earlier
+  await db.dataSource.query(`UPDATE parliamentary_session SET learned_at = learned_at - interval '30 days', end_inferred_at = end_inferred_at - interval '30 days'`);
+  expect(await db.dataSource.getRepository(ParliamentarySessionEntity).countBy({ endDateInferred: true })).toBeGreaterThan(0);
+  expect((await sync()).dataFingerprint).toBe(first.dataFingerprint);
+});
