@@ -18,4 +18,16 @@ export class ParliamentarySessionEntity {
 
   @Column({ type: 'date', nullable: true })
   lastSittingDate: string | null;
+
+  /** the end date was worked out by the service (a later session seen), not taken from its table or a snapshot */
+  @Column({ type: 'boolean', default: false })
+  endDateInferred: boolean;
+
+  /** when the end date was inferred; null unless `endDateInferred` */
+  @Column({ type: 'timestamptz', nullable: true })
+  endInferredAt: Date | null;
+
+  /** when this database first recorded the session; null for sessions stored before it was kept */
+  @Column({ type: 'timestamptz', nullable: true })
+  learnedAt: Date | null;
 }

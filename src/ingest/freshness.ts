@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { SyncStateEntity } from '../../entities/sync-state.entity';
+import { KNOWN_SESSIONS } from './bills-api/sessions';
 
 /** The job_run name under which scheduled syncs claim their interval (see src/jobs/scheduled-sync.ts). */
 export const SYNC_JOB = 'bills-sync';
@@ -18,7 +19,26 @@ export interface FreshnessReport {
   lastSuccessAt: Date | null;
   /** scheduled syncs are on and none has succeeded for STALE_AFTER_INTERVALS intervals */
   stale: boolean;
+  /** sessions whose dates the service worked out itself rather than knew (see src/ingest/session-ends.ts) */
+  sessionsInferred: InferredSession[];
 }
+
+/**
+ * A session newer than the built-in table (its first sitting is the first one seen, its end null
+ * while it runs), or one whose end was inferred when a later session appeared.
+ */
+export interface InferredSession {
+  sessionId: number;
+  name: string;
+  firstSittingDate: string | null;
+  endDate: string | null;
+  /** when this database first recorded the session */
+  learnedAt: Date | null;
+  /** when its end was inferred; null while it runs */
+  endInferredAt: Date | null;
+}
+
+const LAST_KNOWN_SESSION = Math.max(...KNOWN_SESSIONS.map((s) => s.sessionId));
 
 /**
  * What this process knows of the data's freshness. Syncs record themselves here as they start and
@@ -30,6 +50,7 @@ export class DataFreshness {
   private readonly listeners = new Set<(outcome: 'synced' | 'failed', seconds: number) => void>();
   private lastSuccessAt: Date | null = null;
   private snapshotAsOf: string | null = null;
+  private sessionsInferred: InferredSession[] = [];
   /** when this process started watching: stale is counted from here while no sync ever succeeded */
   private readonly since: Date;
 
@@ -66,6 +87,12 @@ export class DataFreshness {
     if (latest) this.succeeded(latest.completedAt);
     if (claim) this.started(new Date(claim.claimedAt));
     this.snapshotAsOf = latest?.asOf ?? null;
+    const sessions = (await dataSource.query(
+      `SELECT id, name, first_sitting_date::text AS first, end_date::text AS end, learned_at, end_inferred_at FROM parliamentary_session WHERE end_date_inferred OR id > $1 ORDER BY id`,
+      [LAST_KNOWN_SESSION],
+    )) as { id: number; name: string; first: string | null; end: string | null; learned_at: Date | string | null; end_inferred_at: Date | string | null }[];
+    const at = (value: Date | string | null) => (value === null ? null : new Date(value));
+    this.sessionsInferred = sessions.map((s) => ({ sessionId: s.id, name: s.name, firstSittingDate: s.first, endDate: s.end, learnedAt: at(s.learned_at), endInferredAt: at(s.end_inferred_at) }));
   }
 
   report(): FreshnessReport {
@@ -73,6 +100,6 @@ export class DataFreshness {
     const staleAfterMs = this.intervalSeconds * STALE_AFTER_INTERVALS * 1000;
     const stale = this.intervalSeconds > 0 && now.getTime() - (this.lastSuccessAt ?? this.since).getTime() > staleAfterMs;
     const asOf = this.source === 'snapshot' ? this.snapshotAsOf : this.lastSuccessAt ? this.lastSuccessAt.toISOString().slice(0, 10) : null;
-    return { source: this.source, asOf, lastSyncAt: this.lastSyncAt ?? this.lastSuccessAt, lastSuccessAt: this.lastSuccessAt, stale };
+    return { source: this.source, asOf, lastSyncAt: this.lastSyncAt ?? this.lastSuccessAt, lastSuccessAt: this.lastSuccessAt, stale, sessionsInferred: this.sessionsInferred };
   }
 }

@@ -9,6 +9,7 @@ import { ParliamentarySessionEntity } from '../../entities/parliamentary-session
 import { SyncStateEntity } from '../../entities/sync-state.entity';
 import type { BillRecord, SessionRecord } from './bill-record';
 import type { BillSource, SkippedBill } from './bill-source';
+import { type InferredSessionEnd, settleEndedSessions } from './session-ends';
 
 export interface IngestProgress {
   /** bills the source expects to yield, when it knows */
@@ -34,6 +35,10 @@ export interface IngestReport {
   /** bills the source could not read and left out; the next run tries them again */
   billsSkipped: number;
   skipped: SkippedBill[];
+  /** sessions this run found to have ended because a later one appeared; their end dates are inferred */
+  sessionsEndInferred: InferredSessionEnd[];
+  /** stored bills left pending by earlier runs whose last session has now ended: they fell */
+  billsFell: number;
   dataFingerprint: string;
   durationMs: number;
 }
@@ -73,7 +78,7 @@ export async function ingest(dataSource: DataSource, source: BillSource, options
   }
 
   // Asked after the bills: a live source learns of sessions from the bills it reads.
-  await mergeSessions(dataSource, await source.sessions());
+  const settled = await mergeSessions(dataSource, await source.sessions());
 
   const skipped = [...(source.skipped?.() ?? [])];
   if (skipped.length) cursor = previous?.cursor ?? null;
@@ -99,6 +104,8 @@ export async function ingest(dataSource: DataSource, source: BillSource, options
     billsUnchanged: progress.done - progress.changed,
     billsSkipped: skipped.length,
     skipped,
+    sessionsEndInferred: settled.inferred,
+    billsFell: settled.billsFell,
     dataFingerprint,
     durationMs: Date.now() - started,
   };
@@ -107,20 +114,26 @@ export async function ingest(dataSource: DataSource, source: BillSource, options
 /**
  * Adds what a source knows of sessions to what is stored, never erasing: an incremental live sync
  * sees only some bills, so it knows less of a session's sittings than an earlier full read did.
+ * A known end date (the source's table or snapshot) replaces an inferred one. Then sessions that a
+ * later one shows to have ended, and the stored bills that fell with them, are settled.
  */
-async function mergeSessions(dataSource: DataSource, sessions: SessionRecord[]): Promise<void> {
-  await dataSource.transaction(async (manager) => {
+async function mergeSessions(dataSource: DataSource, sessions: SessionRecord[]) {
+  const now = new Date();
+  return dataSource.transaction(async (manager) => {
     for (const s of sessions) {
       await manager.query(
-        `INSERT INTO parliamentary_session (id, name, end_date, first_sitting_date, last_sitting_date) VALUES ($1, $2, $3, $4, $5)
+        `INSERT INTO parliamentary_session (id, name, end_date, first_sitting_date, last_sitting_date, learned_at) VALUES ($1, $2, $3, $4, $5, $6)
          ON CONFLICT (id) DO UPDATE SET
            name = EXCLUDED.name,
            end_date = COALESCE(EXCLUDED.end_date, parliamentary_session.end_date),
+           end_date_inferred = parliamentary_session.end_date_inferred AND EXCLUDED.end_date IS NULL,
+           end_inferred_at = CASE WHEN EXCLUDED.end_date IS NULL THEN parliamentary_session.end_inferred_at END,
            first_sitting_date = LEAST(EXCLUDED.first_sitting_date, parliamentary_session.first_sitting_date),
            last_sitting_date = GREATEST(EXCLUDED.last_sitting_date, parliamentary_session.last_sitting_date)`,
-        [s.sessionId, s.name, s.endDate, s.firstObservedSittingDate, s.lastObservedSittingDate],
+        [s.sessionId, s.name, s.endDate, s.firstObservedSittingDate, s.lastObservedSittingDate, now],
       );
     }
+    return settleEndedSessions(manager, now);
   });
 }
 
@@ -227,7 +240,9 @@ async function fingerprint(dataSource: DataSource): Promise<string> {
   const rows: { id: number; content_hash: string }[] = await dataSource.query('SELECT id, content_hash FROM bill ORDER BY id');
   const hash = createHash('sha256');
   for (const row of rows) hash.update(`${row.id}:${row.content_hash}\n`);
-  // what a sync learns of sessions (their sittings, their ends) moves nowcasts as bills do
-  for (const session of await dataSource.query('SELECT * FROM parliamentary_session ORDER BY id')) hash.update(`${JSON.stringify(session)}\n`);
+  // what a sync learns of sessions (their sittings, their ends) moves nowcasts as bills do; when it
+  // learned them does not, so the same data fingerprints alike in every database
+  const sessions = await dataSource.query('SELECT id, name, end_date, first_sitting_date, last_sitting_date FROM parliamentary_session ORDER BY id');
+  for (const session of sessions) hash.update(`${JSON.stringify(session)}\n`);
   return hash.digest('hex');
 }

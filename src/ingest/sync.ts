@@ -21,6 +21,9 @@ export async function syncBills(dataSource: DataSource, source: BillSource, logg
   try {
     const report = await ingest(dataSource, source, { onProgress: (p) => progress.update(p), signal });
     logger.info(report, 'ingest finished');
+    for (const s of report.sessionsEndInferred) {
+      logger.warn(s, `session ${s.name} has ended (session ${s.nextSessionId} appeared): its end date ${s.endDate} is inferred, not known`);
+    }
     if (report.billsSkipped) logger.warn({ skipped: report.skipped }, `ingest skipped ${report.billsSkipped} bill(s) it could not read; the next sync tries them again`);
     return report;
   } finally {

@@ -114,7 +114,7 @@ export class EventRefresh {
     if (done(last)) return report;
 
     // after a gap of several days, the bills that ended during it get their last snapshot too
-    const nowcasts = await this.nowcasts(day, sinceLastRefresh(last, day));
+    const nowcasts = await this.nowcasts(day, sinceLastRefresh(last, day), last?.refreshedAt ?? null);
     const now = this.options.now?.() ?? new Date();
     const timestamp = eventTimestamp(day, now);
     const committed = await this.dataSource.transaction(async (manager) => {
@@ -152,17 +152,20 @@ export class EventRefresh {
 
   /**
    * The day's nowcasts of the bills that can still change: introduced by the day and not settled
-   * before `since` (enacted, withdrawn, or every session of theirs over), and every watched bill
-   * (thresholds watch them).
+   * before `since` (enacted, withdrawn, or every session of theirs over), every watched bill
+   * (thresholds watch them), and the bills already followed that were rewritten since the last
+   * refresh (`changedAfter`): a bill learned late to have ended, as when a sync infers that its
+   * session ended weeks ago (src/ingest/session-ends.ts), still gets its last snapshot and events.
    */
-  private async nowcasts(day: string, since: string): Promise<PredictionResult[]> {
+  private async nowcasts(day: string, since: string, changedAfter: Date | null): Promise<PredictionResult[]> {
     const rows = (await this.dataSource.query(
       `SELECT b.id FROM bill b
        WHERE (b.introduced_date IS NULL OR b.introduced_date <= $1)
-         AND (b.outcome = 'pending' OR coalesce(b.royal_assent_date, b.withdrawn_date, (SELECT max(s.end_date) FROM parliamentary_session s WHERE s.id = ANY(b.session_ids)), '9999-12-31') >= $2)
+         AND (b.outcome = 'pending' OR coalesce(b.royal_assent_date, b.withdrawn_date, (SELECT max(s.end_date) FROM parliamentary_session s WHERE s.id = ANY(b.session_ids)), '9999-12-31') >= $2
+              OR (b.ingested_at > $3 AND EXISTS (SELECT 1 FROM prediction_snapshot p WHERE p.bill_id = b.id)))
        UNION SELECT bill_id FROM watchlist_bill
        ORDER BY 1`,
-      [day, since],
+      [day, since, changedAfter],
     )) as { id: number }[];
     const results = await this.predictions.nowcasts(rows.map((r) => r.id), day);
     return results.filter((r): r is PredictionResult => !(r instanceof AppError));

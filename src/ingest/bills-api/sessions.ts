@@ -3,14 +3,18 @@ import type { BillRecord, SessionRecord } from '../bill-record';
 export interface KnownSession {
   sessionId: number;
   name: string;
+  /** the State Opening, the session's first sitting, where the table has it */
+  startDate?: string;
   /** prorogation or dissolution date; null while running */
   endDate: string | null;
 }
 
 /**
  * Sessions whose names and end dates are settled public facts. Ids 18–35 and their end dates are the
- * snapshot's sessions.json; 36–38 were prorogued on 28 April 2022, 26 October 2023 and 24 May 2024.
- * The Bills API skips ids 31–33. Later sessions are named by their id until added here.
+ * snapshot's sessions.json; 36–38 were prorogued on 28 April 2022, 26 October 2023 and 24 May 2024,
+ * and 37–39 opened on 10 May 2022, 7 November 2023 and 9 July 2024 (the Commons Library's dates).
+ * The Bills API skips ids 31–33. A later session is named by its id until added here, and its
+ * predecessor's end is inferred when it appears (src/ingest/session-ends.ts).
  */
 export const KNOWN_SESSIONS: readonly KnownSession[] = [
   { sessionId: 18, name: '2004-05', endDate: '2005-04-07' },
@@ -29,8 +33,9 @@ export const KNOWN_SESSIONS: readonly KnownSession[] = [
   { sessionId: 34, name: '2019', endDate: '2019-11-05' },
   { sessionId: 35, name: '2019-21', endDate: '2021-04-29' },
   { sessionId: 36, name: '2021-22', endDate: '2022-04-28' },
-  { sessionId: 37, name: '2022-23', endDate: '2023-10-26' },
-  { sessionId: 38, name: '2023-24', endDate: '2024-05-24' },
+  { sessionId: 37, name: '2022-23', startDate: '2022-05-10', endDate: '2023-10-26' },
+  { sessionId: 38, name: '2023-24', startDate: '2023-11-07', endDate: '2024-05-24' },
+  { sessionId: 39, name: '2024-26', startDate: '2024-07-09', endDate: null },
 ];
 
 /** What the normaliser needs to know about sessions; `SessionLedger` is the implementation the source uses. */
@@ -93,11 +98,14 @@ export class SessionLedger implements SessionKnowledge {
       .sort((a, b) => a - b)
       .map((sessionId) => {
         const seen = this.observed.get(sessionId);
+        const start = this.known.get(sessionId)?.startDate ?? null;
+        const first = [start, seen?.first ?? null].filter((d): d is string => d !== null).sort()[0] ?? null;
         return {
           sessionId,
           name: this.known.get(sessionId)?.name ?? String(sessionId),
           endDate: this.endDate(sessionId),
-          firstObservedSittingDate: seen?.first ?? null,
+          // the State Opening is the first sitting, whether or not a bill read so far sat that day
+          firstObservedSittingDate: first,
           lastObservedSittingDate: seen?.last ?? null,
         };
       });
