@@ -166,7 +166,7 @@ export class ModelService {
       const challengerScores = scoreOnRecentOutcomes(new Predictor(artifact), data, asOf);
       const servingScores = scoreOnRecentOutcomes(serving.predictor, data, asOf);
       const verdict = (judged.verdict = judgeChallenger(challengerScores, servingScores));
-      return { status: verdict.promote ? 'accepted' : 'rejected', extra: { challenge: { against: serving.version.id, asOf, promoted: verdict.promote, checks: verdict.checks, challengerScores, servingScores } } };
+      return { status: verdict.promote ? 'accepted' : 'rejected', extra: { challenge: { against: serving.version.id, as_of: asOf, promoted: verdict.promote, checks: verdict.checks, challenger_scores: challengerScores, serving_scores: servingScores } } };
     });
     const promoted = judged.verdict?.promote ?? true;
     if (promoted) {
