@@ -8,7 +8,6 @@ import type { SessionService } from '../services/session.service';
 import { collectStats } from './admin-stats';
 import { writeBackup } from './backup';
 import type { ReplayDay } from '../jobs/replay';
-import { listModelVersions, promoteModelVersion } from '../services/model-versions';
 
 export interface AdminDeps {
   accounts: AccountService;
@@ -79,11 +78,12 @@ export async function runAdminCommand(deps: AdminDeps, command: string, args: Re
       return deps.train();
     case 'replay':
       return deps.replay(args.from, args.to, onProgress);
-    // the choice is stored: every instance serves a promoted version within its 2 s poll
+    // the choice is stored: every instance serves a promoted version within its 2 s poll.
+    // Loaded when run: an account command loads no model code.
     case 'models':
-      return listModelVersions(deps.dataSource);
+      return (await import('../services/model-versions')).listModelVersions(deps.dataSource);
     case 'promote':
-      return promoteModelVersion(deps.dataSource, args.version);
+      return (await import('../services/model-versions')).promoteModelVersion(deps.dataSource, args.version);
     default:
       throw badInput(`unknown command "${command}"; commands: ${ADMIN_COMMANDS.join(', ')}`);
   }
