@@ -6,8 +6,8 @@ import { Predictor } from '../../model/predictor';
 import type { TrainingData, TrainingOptions } from '../../model/train';
 import type { ServiceClock } from '../clock';
 import { AppError } from '../errors';
-import { trainInWorker } from '../jobs/train-in-worker';
-import { judgeChallenger, scoreOnRecentOutcomes, type ChallengeVerdict } from '../../model/challenger';
+import { scoreInWorker, trainInWorker } from '../jobs/train-in-worker';
+import { judgeChallenger, type ChallengeVerdict } from '../../model/challenger';
 import { markServed, servedVersionId } from './model-versions';
 import type { Logger } from '../logger';
 import type { Readiness } from '../readiness';
@@ -163,8 +163,8 @@ export class ModelService {
     const { saved } = await this.trainAndSave(async (artifact, data, asOf) => {
       const serving = this.active;
       if (!serving) return { status: 'accepted', extra: {} };
-      const challengerScores = scoreOnRecentOutcomes(new Predictor(artifact), data, asOf);
-      const servingScores = scoreOnRecentOutcomes(serving.predictor, data, asOf);
+      // in the worker too: scoring the history takes a second or more of CPU
+      const [challengerScores, servingScores] = await scoreInWorker(data, [artifact, serving.predictor.artifact], asOf, this.stopping.signal);
       const verdict = (judged.verdict = judgeChallenger(challengerScores, servingScores));
       return { status: verdict.promote ? 'accepted' : 'rejected', extra: { challenge: { against: serving.version.id, as_of: asOf, promoted: verdict.promote, checks: verdict.checks, challenger_scores: challengerScores, serving_scores: servingScores } } };
     });
