@@ -1,6 +1,8 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 import type { ModelArtifact } from '../model/model-artifact';
 
+export type ModelVersionStatus = 'accepted' | 'rejected';
+
 /** A trained model: weights, calibration and calendar (the artifact) with what it was trained on and how it scored. */
 @Entity('model_version')
 @Index('idx_model_version_schema', ['featureSchemaVersion', 'id'])
@@ -31,4 +33,12 @@ export class ModelVersionEntity {
 
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt: Date;
+
+  /** 'accepted' may serve; 'rejected' (a retrain that scored worse than the serving version) never does unless an operator promotes it */
+  @Column({ type: 'text', default: 'accepted' })
+  status: ModelVersionStatus;
+
+  /** when it was last chosen to serve (database time); the accepted version promoted last serves, on every instance. Null: never served. */
+  @Column({ type: 'timestamptz', nullable: true, default: () => 'now()' })
+  promotedAt: Date | null;
 }

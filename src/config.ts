@@ -19,6 +19,7 @@ const envSchema = z.object({
   /** a snapshot folder, or `none` for the live Bills API even where the default snapshot exists */
   BILLS_SNAPSHOT: z.string().optional(),
   SYNC_INTERVAL: z.coerce.number().int().min(0).max(86_400).optional(),
+  RETRAIN_INTERVAL_DAYS: z.coerce.number().int().min(0).max(365).optional(),
   BILLS_API_URL: z.string().url().default('https://bills-api.parliament.uk/api/v1'),
   SERVICE_DATE: isoDate.optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -72,6 +73,8 @@ export interface Config {
   snapshotDir: string | undefined;
   /** seconds between scheduled syncs of the bill source (0: none); by default 900 on the live Bills API, none on a snapshot */
   syncIntervalSeconds: number;
+  /** days between scheduled retrains (0: none); by default 7 on the live Bills API, none on a snapshot */
+  retrainIntervalDays: number;
   billsApiUrl: string;
   serviceDate: string | undefined;
   logLevel: string;
@@ -103,6 +106,8 @@ export interface Config {
 export const LIVE_SOURCE = 'none';
 /** Seconds between syncs of the live Bills API unless SYNC_INTERVAL says otherwise: 15 minutes. */
 export const DEFAULT_LIVE_SYNC_INTERVAL = 900;
+/** Days between retrains on the live Bills API unless RETRAIN_INTERVAL_DAYS says otherwise. */
+export const DEFAULT_LIVE_RETRAIN_DAYS = 7;
 
 /** The repository's sibling data folder, used when BILLS_SNAPSHOT is unset. */
 export const DEFAULT_SNAPSHOT_DIR = path.resolve(__dirname, '..', '..', '..', 'shared', 'data', 'uk-bills');
@@ -131,6 +136,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: e.REDIS_URL,
     snapshotDir,
     syncIntervalSeconds: e.SYNC_INTERVAL ?? (snapshotDir ? 0 : DEFAULT_LIVE_SYNC_INTERVAL),
+    retrainIntervalDays: e.RETRAIN_INTERVAL_DAYS ?? (snapshotDir ? 0 : DEFAULT_LIVE_RETRAIN_DAYS),
     billsApiUrl: e.BILLS_API_URL,
     serviceDate: e.SERVICE_DATE,
     logLevel: e.LOG_LEVEL,

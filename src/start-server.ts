@@ -25,6 +25,7 @@ import { DeliveryWorker } from './webhooks/delivery-worker';
 import { loadSecretBox } from './webhooks/secret-box';
 import { replay } from './jobs/replay';
 import { ScheduledSync } from './jobs/scheduled-sync';
+import { ScheduledRetrain } from './jobs/scheduled-retrain';
 import { DataFreshness } from './ingest/freshness';
 
 export interface RunningServer {
@@ -71,6 +72,12 @@ export async function startServer(config: Config, logger: Logger, options: { tra
       .catch((error: Error) => logger.error({ err: error }, 'could not load a model'));
   };
   let firstStartSyncRunning = false;
+  let initialSync: Promise<void> = Promise.resolve();
+  const modelReady = async () => {
+    await initialSync;
+    await modelsStarted;
+    await services.models.idle();
+  };
 
   // The events refresh runs when the day, the data or the model moved; a tick never queues a second one.
   let refreshing: Promise<unknown> | null = null;
@@ -141,7 +148,7 @@ export async function startServer(config: Config, logger: Logger, options: { tra
   logger.info({ port, database: db.kind, today: clock.today(), acceptors: parallelAccept!.acceptors }, 'listening');
 
   firstStartSyncRunning = firstStart;
-  const initialSync: Promise<void> = firstStart
+  initialSync = firstStart
     ? sync().then(
         () => {
           firstStartSyncRunning = false;
@@ -160,6 +167,9 @@ export async function startServer(config: Config, logger: Logger, options: { tra
   // the source followed by itself: every SYNC_INTERVAL, one instance syncs, and a change runs the refresh (sync() does)
   const scheduledSync = new ScheduledSync(db.dataSource, () => sync(), freshness, logger, { intervalSeconds: config.syncIntervalSeconds, postgres: !embedded });
   void initialSync.then(() => stopping.signal.aborted || scheduledSync.start());
+  // every RETRAIN_INTERVAL_DAYS, one instance trains a challenger; it serves only if no worse than the serving version
+  const scheduledRetrain = new ScheduledRetrain(db.dataSource, services.models, logger, { intervalDays: config.retrainIntervalDays, postgres: !embedded });
+  void modelReady().then(() => stopping.signal.aborted || scheduledRetrain.start());
 
   // Revocations and tier changes made elsewhere, noticed within CREDENTIALS_POLL_MS. On the
   // embedded database there is no elsewhere: no other process opens it while the server runs (the
@@ -214,6 +224,7 @@ export async function startServer(config: Config, logger: Logger, options: { tra
       const deliveriesStopped = deliveries.stop();
       services.models.stop();
       await scheduledSync.stop();
+      await scheduledRetrain.stop();
       await hourlyAlerts.stop();
       await retention.stop();
       await refreshing;
@@ -232,10 +243,5 @@ export async function startServer(config: Config, logger: Logger, options: { tra
       logger.info('stopped');
     })());
 
-  const modelReady = async () => {
-    await initialSync;
-    await modelsStarted;
-    await services.models.idle();
-  };
   return { port, url: `http://127.0.0.1:${port}`, services, initialSync, modelReady, close };
 }

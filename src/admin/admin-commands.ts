@@ -26,7 +26,7 @@ export interface AdminDeps {
 }
 
 /** What the admin CLI runs itself or asks a running server to run (restore never runs inside a server). */
-export const ADMIN_COMMANDS = ['create-user', 'create-key', 'set-tier', 'revoke-key', 'list-users', 'list-keys', 'delete-user', 'stats', 'backup', 'sync', 'train', 'replay', 'set-password'] as const;
+export const ADMIN_COMMANDS = ['create-user', 'create-key', 'set-tier', 'revoke-key', 'list-users', 'list-keys', 'delete-user', 'stats', 'backup', 'sync', 'train', 'replay', 'set-password', 'models', 'promote'] as const;
 export type AdminCommand = (typeof ADMIN_COMMANDS)[number];
 
 export const optionalString = (value: unknown, name: string): string | undefined => {
@@ -78,6 +78,12 @@ export async function runAdminCommand(deps: AdminDeps, command: string, args: Re
       return deps.train();
     case 'replay':
       return deps.replay(args.from, args.to, onProgress);
+    // the choice is stored: every instance serves a promoted version within its 2 s poll.
+    // Loaded when run: an account command loads no model code.
+    case 'models':
+      return (await import('../services/model-versions')).listModelVersions(deps.dataSource);
+    case 'promote':
+      return (await import('../services/model-versions')).promoteModelVersion(deps.dataSource, args.version);
     default:
       throw badInput(`unknown command "${command}"; commands: ${ADMIN_COMMANDS.join(', ')}`);
   }

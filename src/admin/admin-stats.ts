@@ -19,7 +19,9 @@ export async function collectStats(dataSource: DataSource): Promise<AdminStats> 
             (SELECT count(*) FROM api_key WHERE revoked_at IS NOT NULL)::int AS revoked`,
   )) as { bills: number; users: number; active: number; revoked: number }[];
   const [model] = (await dataSource.query(
-    `SELECT id, training_cutoff::text AS training_cutoff, created_at FROM model_version ORDER BY id DESC LIMIT 1`,
+    // the version serving (model-versions.ts), not merely the newest: a retrain may have been rejected
+    `SELECT id, training_cutoff::text AS training_cutoff, created_at FROM model_version
+     WHERE status = 'accepted' AND promoted_at IS NOT NULL ORDER BY promoted_at DESC, id DESC LIMIT 1`,
   )) as { id: number; training_cutoff: string; created_at: Date }[];
   const [sync] = (await dataSource.query(
     `SELECT source_name, completed_at, as_of::text AS as_of, bills_seen, bills_changed FROM sync_state ORDER BY completed_at DESC LIMIT 1`,

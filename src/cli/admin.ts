@@ -46,6 +46,17 @@ const COMMANDS: Record<string, CommandHelp> = {
     synopsis: '--from FILE',
     about: 'Replaces the embedded database in DATA_DIR with a backup; the database found there is moved aside, not deleted. Refused while a server runs on DATA_DIR. Prints {restored_from, data_dir, previous_data, bills, users, keys}. With DATABASE_URL: use pg_restore.',
   },
+  models: {
+    options: [],
+    synopsis: '',
+    about:
+      'Lists the model versions, newest first: {serving, versions: [{id, feature_schema_version, training_cutoff, created_at, status (accepted|rejected), promoted_at, serving, challenge, calibration_period}]}. challenge holds a scheduled retrain\'s Brier scores against the version serving then, and each check.',
+  },
+  promote: {
+    options: [],
+    synopsis: 'VERSION',
+    about: 'Serves model version VERSION (e.g. a rollback to an earlier one, or a rejected one), on every instance within seconds. Prints {serving, previous}.',
+  },
   replay: {
     options: ['from', 'to'],
     synopsis: '--from YYYY-MM-DD --to YYYY-MM-DD',
@@ -89,6 +100,8 @@ function main(): void {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
+  // promote takes the version as its one operand
+  const operand = command === 'promote' && rest.length === 1 ? rest.pop() : undefined;
   if (!command || rest.length || !Object.hasOwn(COMMANDS, command)) {
     fail(command ? `unknown command "${[command, ...rest].join(' ')}"` : 'a command is required', USAGE);
   }
@@ -100,7 +113,10 @@ function main(): void {
   const unexpected = Object.keys(options).filter((name) => !(spec.options as readonly string[]).includes(name));
   if (unexpected.length) fail(`${command} takes no --${unexpected.join(', --')}`, usageLine(command));
   if (command === 'set-password') void setPassword(options);
-  else void runAdminCli(command, options);
+  else if (command === 'promote') {
+    if (operand === undefined) fail('promote needs a model version: npm run admin -- promote VERSION (see npm run admin -- models)', usageLine('promote'));
+    void runAdminCli(command, { version: operand });
+  } else void runAdminCli(command, options);
 }
 
 async function setPassword(options: Record<string, unknown>): Promise<void> {

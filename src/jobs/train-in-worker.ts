@@ -3,6 +3,7 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { ModelArtifact } from '../../model/model-artifact';
 import type { TrainingData, TrainingOptions } from '../../model/train';
+import type { VersionScores } from '../../model/challenger';
 
 /** The compiled worker script: beside this file when built, under dist/ when this file runs as TypeScript (tests). */
 function workerScript(): string {
@@ -22,17 +23,27 @@ export interface TrainingResult {
  * Trains in a worker thread so the server keeps answering while brain.js runs. Aborting stops the
  * worker at once (a shutdown must not wait for a training of tens of seconds) and rejects.
  */
-export function trainInWorker(data: TrainingData, options: Omit<TrainingOptions, 'onProgress'>, onProgress?: (message: string) => void, signal?: AbortSignal): Promise<TrainingResult> {
+export async function trainInWorker(data: TrainingData, options: Omit<TrainingOptions, 'onProgress'>, onProgress?: (message: string) => void, signal?: AbortSignal): Promise<TrainingResult> {
+  const { artifact, durationMs } = await runWorker<TrainingResult>({ data, options }, onProgress, signal);
+  return { artifact, durationMs };
+}
+
+/** Scores versions on recent resolved nowcasts (model/challenger.ts) in a worker thread: a second or more of CPU for the whole history. */
+export async function scoreInWorker(data: TrainingData, artifacts: ModelArtifact[], asOf: string, signal?: AbortSignal): Promise<VersionScores[]> {
+  return (await runWorker<{ scores: VersionScores[] }>({ task: 'score', data, artifacts, asOf }, undefined, signal)).scores;
+}
+
+function runWorker<T>(workerData: object, onProgress?: (message: string) => void, signal?: AbortSignal): Promise<T> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(new Error('training was stopped'));
-    const worker = new Worker(workerScript(), { workerData: { data, options } });
+    const worker = new Worker(workerScript(), { workerData });
     const stop = () => void worker.terminate();
     signal?.addEventListener('abort', stop, { once: true });
     worker.once('exit', () => signal?.removeEventListener('abort', stop));
-    let result: TrainingResult | null = null;
-    worker.on('message', (message: { type: 'progress'; message: string } | ({ type: 'done' } & TrainingResult)) => {
+    let result: T | null = null;
+    worker.on('message', (message: { type: 'progress'; message: string } | ({ type: 'done' } & T)) => {
       if (message.type === 'progress') onProgress?.(message.message);
-      else result = { artifact: message.artifact, durationMs: message.durationMs };
+      else result = message as T;
     });
     worker.once('error', reject);
     worker.once('exit', (code) => {

@@ -1,11 +1,14 @@
 import type { DataSource } from 'typeorm';
-import { ModelVersionEntity } from '../../entities/model-version.entity';
+import { ModelVersionEntity, type ModelVersionStatus } from '../../entities/model-version.entity';
+import type { ModelArtifact } from '../../model/model-artifact';
 import { FEATURE_SCHEMA_VERSION } from '../../model/features';
 import { Predictor } from '../../model/predictor';
-import type { TrainingOptions } from '../../model/train';
+import type { TrainingData, TrainingOptions } from '../../model/train';
 import type { ServiceClock } from '../clock';
 import { AppError } from '../errors';
-import { trainInWorker } from '../jobs/train-in-worker';
+import { scoreInWorker, trainInWorker } from '../jobs/train-in-worker';
+import { judgeChallenger, type ChallengeVerdict } from '../../model/challenger';
+import { markServed, servedVersionId } from './model-versions';
 import type { Logger } from '../logger';
 import type { Readiness } from '../readiness';
 import { SyncStateEntity } from '../../entities/sync-state.entity';
@@ -32,10 +35,21 @@ const summary = (v: ModelVersionEntity): ModelVersionSummary => ({
   metrics: v.metrics,
 });
 
+/** Trains a version (a worker thread in production; a test swaps in a degraded trainer). */
+export type Trainer = typeof trainInWorker;
+
+/** What a scheduled retrain did with the version it trained. */
+export interface RetrainOutcome {
+  version: ModelVersionSummary;
+  promoted: boolean;
+  verdict: ChallengeVerdict | null;
+}
+
 /**
- * Which trained model serves predictions. Versions live in the database; the newest one for the
- * code's feature schema is served, and a newer one (from `npm run train`, here or in another
- * process) replaces it without a restart. New data never retrains by itself.
+ * Which trained model serves predictions. Versions live in the database; the accepted one of the
+ * code's feature schema promoted last is served (model-versions.ts), and a change of it (from
+ * `npm run train`, a scheduled retrain or `npm run admin -- promote`, here or in another process)
+ * is served without a restart. New data alone never retrains: the retrain schedule does.
  */
 export class ModelService {
   private active: { version: ModelVersionSummary; predictor: Predictor } | null = null;
@@ -50,6 +64,7 @@ export class ModelService {
     private readonly logger: Logger,
     /** test hook: smaller networks or fewer iterations */
     private readonly trainingOptions: Omit<TrainingOptions, 'cutoff' | 'onProgress'> = {},
+    private readonly trainer: Trainer = trainInWorker,
   ) {}
 
   /** Called with each version that starts serving (prediction caches key on the version). */
@@ -73,16 +88,12 @@ export class ModelService {
     }
   }
 
-  /** Switches to the newest stored version if it is not the one served; true when one is served. */
+  /** Switches to the version chosen to serve if it is not the one served; true when one is served. */
   async refresh(): Promise<boolean> {
-    const latest = await this.dataSource.getRepository(ModelVersionEntity).findOne({
-      select: { id: true },
-      where: { featureSchemaVersion: FEATURE_SCHEMA_VERSION },
-      order: { id: 'DESC' },
-    });
-    if (!latest) return this.active !== null;
-    if (this.active?.version.id === latest.id) return true;
-    const version = await this.dataSource.getRepository(ModelVersionEntity).findOneByOrFail({ id: latest.id });
+    const chosen = await servedVersionId(this.dataSource);
+    if (chosen === null) return this.active !== null;
+    if (this.active?.version.id === chosen) return true;
+    const version = await this.dataSource.getRepository(ModelVersionEntity).findOneByOrFail({ id: chosen, featureSchemaVersion: FEATURE_SCHEMA_VERSION });
     this.activate(version);
     return true;
   }
@@ -126,6 +137,50 @@ export class ModelService {
   }
 
   private async trainOnce(): Promise<ModelVersionSummary> {
+    const { saved } = await this.trainAndSave(async () => ({ status: 'accepted', extra: {} }));
+    await markServed(this.dataSource, saved.id);
+    this.activate(saved);
+    return summary(saved);
+  }
+
+  /**
+   * A scheduled retrain: trains a challenger as train() does, then scores it and the serving
+   * version on the same recent, resolved nowcasts (model/challenger.ts). It serves only if it is no
+   * worse beyond the tolerance; otherwise it is kept as rejected, with its figures. With nothing
+   * serving, it serves.
+   */
+  retrain(): Promise<RetrainOutcome> {
+    if (this.training) return Promise.reject(new AppError('SERVICE_UNAVAILABLE', 'a training is already under way'));
+    const run = this.retrainOnce().finally(() => (this.training = null));
+    // shutdown (idle) waits for it, and a `train` asked meanwhile joins it; its failure is the caller's to report
+    this.training = run.then((r) => r.version);
+    this.training.catch(() => undefined);
+    return run;
+  }
+
+  private async retrainOnce(): Promise<RetrainOutcome> {
+    const judged: { verdict: ChallengeVerdict | null } = { verdict: null };
+    const { saved } = await this.trainAndSave(async (artifact, data, asOf) => {
+      const serving = this.active;
+      if (!serving) return { status: 'accepted', extra: {} };
+      // in the worker too: scoring the history takes a second or more of CPU
+      const [challengerScores, servingScores] = await scoreInWorker(data, [artifact, serving.predictor.artifact], asOf, this.stopping.signal);
+      const verdict = (judged.verdict = judgeChallenger(challengerScores, servingScores));
+      return { status: verdict.promote ? 'accepted' : 'rejected', extra: { challenge: { against: serving.version.id, as_of: asOf, promoted: verdict.promote, checks: verdict.checks, challenger_scores: challengerScores, serving_scores: servingScores } } };
+    });
+    const promoted = judged.verdict?.promote ?? true;
+    if (promoted) {
+      await markServed(this.dataSource, saved.id);
+      this.activate(saved);
+    }
+    const failedChecks = judged.verdict?.checks.filter((c) => !c.passed) ?? [];
+    this.logger.info({ modelVersion: saved.id, promoted, failedChecks }, promoted ? 'retrained model serves' : 'retrained model rejected: it scored worse than the serving version');
+    return { version: summary(saved), promoted, verdict: judged.verdict };
+  }
+
+  private async trainAndSave(
+    decide: (artifact: ModelArtifact, data: TrainingData, asOf: string) => Promise<{ status: ModelVersionStatus; extra: Record<string, unknown> }>,
+  ): Promise<{ saved: ModelVersionEntity }> {
     const cutoff = this.clock.today();
     const [data, state] = await Promise.all([
       loadTrainingData(this.dataSource),
@@ -133,17 +188,20 @@ export class ModelService {
     ]);
     if (!data.bills.length) throw new AppError('SERVICE_UNAVAILABLE', 'there are no bills to train on: run npm run sync first');
     this.logger.info({ cutoff, bills: data.bills.length }, 'training started');
-    const { artifact, durationMs } = await trainInWorker(data, { ...this.trainingOptions, cutoff }, (message) => this.logger.info({ progress: message }, 'training'), this.stopping.signal);
+    const { artifact, durationMs } = await this.trainer(data, { ...this.trainingOptions, cutoff }, (message) => this.logger.info({ progress: message }, 'training'), this.stopping.signal);
+    const { status, extra } = await decide(artifact, data, cutoff);
     const saved = await this.dataSource.getRepository(ModelVersionEntity).save({
       featureSchemaVersion: artifact.featureSchemaVersion,
       trainingCutoff: cutoff,
       dataFingerprint: state[0]?.dataFingerprint ?? 'none',
       seed: artifact.seed,
       artifact,
-      metrics: { trainingMs: durationMs, samples: artifact.sampleCounts, calibrationPeriod: artifact.calibrationPeriodMetrics },
+      status,
+      // served from markServed, by database time, once the decision is made
+      promotedAt: null,
+      metrics: { trainingMs: durationMs, samples: artifact.sampleCounts, calibrationPeriod: artifact.calibrationPeriodMetrics, ...extra },
     });
     this.logger.info({ modelVersion: saved.id, durationMs }, 'training finished');
-    this.activate(saved);
-    return summary(saved);
+    return { saved };
   }
 }

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { makeSnapshot } from '../support/fixtures';
-import { adminCli, adminCliLoading, eventually, type ServerProcess, startServerProcess, waitUntilReady } from '../support/processes';
+import { adminCli, adminCliLoading, eventually, trainCli, type ServerProcess, startServerProcess, waitUntilReady } from '../support/processes';
 import { createPostgresDatabase, usingPostgres } from '../support/test-database';
 import { SESSION } from '../../web/src/operations';
 
@@ -243,5 +243,29 @@ describe('replay', () => {
   it('refuses a period that ends before it starts, and a date that is not one', async () => {
     expect((await adminCli(['replay', '--from', '2021-12-01', '--to', '2021-11-01'], env)).json).toEqual({ error: '--to 2021-11-01 is before --from 2021-12-01' });
     expect((await adminCli(['replay', '--from', '2021-02-30', '--to', '2021-03-01'], env)).json).toEqual({ error: '--from must be a date, YYYY-MM-DD' });
+  });
+});
+
+describe('models and promote', () => {
+  it('lists the model versions and which one serves; promote switches the running server back to an earlier one', async () => {
+    // the version the running server switched to last, by its log
+    const servedVersion = async () => server.logs.filter((l) => l.msg === 'model version serving').at(-1)?.modelVersion;
+    const trained = await trainCli(env);
+    expect(trained.code).toBe(0);
+    const listed = await adminCli(['models'], env);
+    expect(listed.code).toBe(0);
+    expect(listed.json.serving).toBe(trained.json.id);
+    expect(listed.json.versions[0]).toMatchObject({ id: trained.json.id, status: 'accepted', serving: true, training_cutoff: '2021-12-31' });
+    const earlier = listed.json.versions[1];
+    expect(earlier).toMatchObject({ status: 'accepted', serving: false });
+    expect(await eventually(servedVersion, (v) => v === trained.json.id)).toBe(trained.json.id);
+
+    const promoted = await adminCli(['promote', String(earlier.id)], env);
+    expect(promoted).toMatchObject({ code: 0, json: { serving: earlier.id, previous: trained.json.id } });
+    expect(await eventually(servedVersion, (v) => v === earlier.id)).toBe(earlier.id);
+    expect((await adminCli(['models'], env)).json.serving).toBe(earlier.id);
+
+    expect(await adminCli(['promote'], env)).toMatchObject({ code: 1, json: { error: expect.stringMatching(/needs a model version/) } });
+    expect(await adminCli(['promote', '99999'], env)).toMatchObject({ code: 1, json: { error: expect.stringMatching(/no model version 99999/) } });
   });
 });

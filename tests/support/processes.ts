@@ -8,6 +8,7 @@ const ROOT = path.resolve(__dirname, '..', '..');
 const SERVER = path.join(ROOT, 'dist', 'src', 'server.js');
 const ADMIN = path.join(ROOT, 'dist', 'src', 'cli', 'admin.js');
 const SYNC = path.join(ROOT, 'dist', 'src', 'cli', 'sync.js');
+const TRAIN = path.join(ROOT, 'dist', 'src', 'cli', 'train.js');
 
 export interface ServerProcess {
   /** the process started: node itself, or npm when started through `npm start` */
@@ -166,6 +167,8 @@ export async function adminCliLoading(args: string[], env: Record<string, string
   }
 }
 export const syncCli = (args: string[], env: Record<string, string>) => runNode(SYNC, args, env);
+/** `npm run train` */
+export const trainCli = (env: Record<string, string>) => runNode(TRAIN, [], env);
 
 export async function waitUntilReady(url: string, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

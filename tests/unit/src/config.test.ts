@@ -55,6 +55,14 @@ describe('configuration', () => {
     expect(() => loadConfig({ SYNC_INTERVAL: '-5' })).toThrow(/SYNC_INTERVAL/);
   });
 
+  it('retrains every 7 days on the live Bills API unless RETRAIN_INTERVAL_DAYS says otherwise; on a snapshot only when asked', () => {
+    expect(loadConfig({ BILLS_SNAPSHOT: 'none' }).retrainIntervalDays).toBe(7);
+    expect(loadConfig({ BILLS_SNAPSHOT: 'none', RETRAIN_INTERVAL_DAYS: '0' }).retrainIntervalDays).toBe(0);
+    expect(loadConfig({ BILLS_SNAPSHOT: '/tmp/snap' }).retrainIntervalDays).toBe(0);
+    expect(loadConfig({ BILLS_SNAPSHOT: '/tmp/snap', RETRAIN_INTERVAL_DAYS: '14' }).retrainIntervalDays).toBe(14);
+    expect(() => loadConfig({ RETRAIN_INTERVAL_DAYS: '1.5' })).toThrow(/RETRAIN_INTERVAL_DAYS/);
+  });
+
   it('accepts a real date for SERVICE_DATE', () => {
     expect(loadConfig({ SERVICE_DATE: '2020-02-29' }).serviceDate).toBe('2020-02-29');
   });

@@ -1,0 +1,162 @@
+import { Writable } from 'node:stream';
+import type { ModelArtifact } from '../../model/model-artifact';
+import { ServiceClock } from '../../src/clock';
+import { type Database, openDatabase } from '../../src/db';
+import { ingest } from '../../src/ingest/ingest.service';
+import { SnapshotSource } from '../../src/ingest/snapshot.source';
+import { ScheduledRetrain } from '../../src/jobs/scheduled-retrain';
+import { trainInWorker } from '../../src/jobs/train-in-worker';
+import { createLogger } from '../../src/logger';
+import { Readiness } from '../../src/readiness';
+import { ModelService, type Trainer } from '../../src/services/model.service';
+import { listModelVersions, promoteModelVersion } from '../../src/services/model-versions';
+import { makeSnapshot, SAMPLE_BILL_IDS } from '../support/fixtures';
+import { TEST_TRAINING } from '../support/test-app';
+import { openTestDatabase, type TestDatabase, usingPostgres } from '../support/test-database';
+
+// Retraining in production (issue 22): a scheduled retrain serves a new version only if it is no
+// worse than the serving one on recent resolved outcomes; otherwise it is kept as rejected with its
+// figures. `promote` serves another version on every instance; one retrain per period across instances.
+
+/** the sample bills and some of the 2019-21 session: the most recent session ended by 2021-12-31 */
+const BILL_IDS = [...SAMPLE_BILL_IDS, 2517, 2520, 2521, 2518, 2519, 2528];
+let db: TestDatabase;
+/** a second instance: its own connections to the same PostgreSQL database (on PGlite, the one process's) */
+let other: Database;
+const logger = createLogger('silent', new Writable({ write: (_c, _e, done) => done() }) as never);
+/** the challenger's training: as in production, or deliberately degraded */
+let degrade = false;
+
+/**
+ * A deliberately worse model: certain of Royal Assent and of a next stage within 30 days for every
+ * bill (its calibration maps any network output to 0.999), whatever the bill.
+ */
+function degraded(artifact: ModelArtifact): ModelArtifact {
+  const certain = { all: { a: 0, b: Math.log(0.999 / 0.001) }, byKind: {} };
+  return { ...artifact, calibration: { ...artifact.calibration, royal_assent: certain, next_stage_30d: certain } };
+}
+const trainer: Trainer = async (...args) => {
+  const result = await trainInWorker(...args);
+  return degrade ? { ...result, artifact: degraded(result.artifact) } : result;
+};
+
+function modelService(database: Database): ModelService {
+  const clock = new ServiceClock(undefined);
+  clock.setDataAsOf('2021-12-31');
+  return new ModelService(database.dataSource, new Readiness(), clock, logger, TEST_TRAINING, trainer);
+}
+
+beforeAll(async () => {
+  db = await openTestDatabase();
+  await ingest(db.dataSource, new SnapshotSource(makeSnapshot(BILL_IDS)));
+  other = usingPostgres() ? await openDatabase({ databaseUrl: db.url, dataDir: null, poolSize: 3 }) : db;
+});
+afterAll(async () => {
+  if (other !== db) await other.close();
+  await db.close();
+});
+
+const brierOf = (checks: { window: string; output: string; challenger: number | null; serving: number | null }[]) =>
+  Object.fromEntries(checks.map((c) => [`${c.window}/${c.output}`, [c.challenger, c.serving]]));
+
+describe('a scheduled retrain (champion/challenger)', () => {
+  let models: ModelService;
+  let first: number;
+  let rejected: number;
+  beforeAll(async () => {
+    models = modelService(db);
+    first = (await models.train()).id;
+  }, 120_000);
+
+  it('keeps a worse version as rejected, with its figures, and goes on serving the current one', async () => {
+    degrade = true;
+    const outcome = await models.retrain();
+    degrade = false;
+    rejected = outcome.version.id;
+    expect(outcome.promoted).toBe(false);
+    expect(models.activeVersion()!.id).toBe(first);
+    // every check was scored (both windows have resolved nowcasts) and the challenger lost each
+    expect(outcome.verdict!.checks).toHaveLength(4);
+    for (const check of outcome.verdict!.checks) {
+      expect(check.challenger).toEqual(expect.any(Number));
+      expect(check.challenger!).toBeGreaterThan(check.limit!);
+    }
+    // stored as rejected and never picked by an instance
+    expect(await models.refresh()).toBe(true);
+    expect(models.activeVersion()!.id).toBe(first);
+    const fresh = modelService(other);
+    await fresh.refresh();
+    expect(fresh.activeVersion()!.id).toBe(first);
+    const listing = await listModelVersions(db.dataSource);
+    expect(listing.serving).toBe(first);
+    const row = listing.versions.find((v) => v.id === rejected)!;
+    expect(row).toMatchObject({ status: 'rejected', serving: false, promoted_at: null });
+    expect(row.challenge).toMatchObject({ against: first, promoted: false });
+    expect(brierOf((row.challenge as { checks: [] }).checks)).toEqual(brierOf(outcome.verdict!.checks));
+  }, 120_000);
+
+  it('promote serves another version (here the rejected one) on every instance, and a better retrain then replaces it', async () => {
+    const elsewhere = modelService(other);
+    await elsewhere.refresh();
+    expect(await promoteModelVersion(db.dataSource, String(rejected))).toEqual({ serving: rejected, previous: first });
+    // each instance's 2 s poll is a refresh
+    await Promise.all([models.refresh(), elsewhere.refresh()]);
+    expect(models.activeVersion()!.id).toBe(rejected);
+    expect(elsewhere.activeVersion()!.id).toBe(rejected);
+
+    const outcome = await models.retrain();
+    expect(outcome.promoted).toBe(true);
+    for (const check of outcome.verdict!.checks) expect(check.challenger!).toBeLessThan(check.serving!);
+    expect(models.activeVersion()!.id).toBe(outcome.version.id);
+    await elsewhere.refresh();
+    expect(elsewhere.activeVersion()!.id).toBe(outcome.version.id);
+    const listing = await listModelVersions(db.dataSource);
+    expect(listing.serving).toBe(outcome.version.id);
+    expect(listing.versions.map((v) => [v.id, v.status])).toEqual([
+      [outcome.version.id, 'accepted'],
+      [rejected, 'accepted'],
+      [first, 'accepted'],
+    ]);
+  }, 120_000);
+
+  it('refuses to promote a version that does not exist', async () => {
+    await expect(promoteModelVersion(db.dataSource, '999')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(promoteModelVersion(db.dataSource, 'latest')).rejects.toMatchObject({ code: 'BAD_USER_INPUT' });
+  });
+});
+
+describe('the retrain schedule', () => {
+  const DAY = 86_400_000;
+  function instance(database: Database, retrains: { count: number }, now: { at: Date }) {
+    const models = {
+      activeVersion: () => ({ id: 1, created_at: '2026-01-01T00:00:00.000Z' }) as never,
+      retrain: async () => {
+        retrains.count += 1;
+        await new Promise((r) => setTimeout(r, 50));
+        return { promoted: true } as never;
+      },
+    };
+    return new ScheduledRetrain(database.dataSource, models, logger, { intervalDays: 7, postgres: usingPostgres(), now: () => now.at });
+  }
+
+  it('makes one retrain per period between two instances', async () => {
+    const retrains = { count: 0 };
+    const now = { at: new Date(Math.floor(Date.parse('2026-10-14T10:00:00Z') / (7 * DAY)) * 7 * DAY + 3_600_000) };
+    const a = instance(db, retrains, now);
+    const b = instance(other, retrains, now);
+    expect((await Promise.all([a.runDue(), b.runDue()])).sort()).toEqual(['claimed elsewhere', 'promoted']);
+    now.at = new Date(now.at.getTime() + 3 * DAY);
+    expect(await Promise.all([a.runDue(), b.runDue()])).toEqual(['claimed elsewhere', 'claimed elsewhere']);
+    now.at = new Date(now.at.getTime() + 4 * DAY);
+    expect((await Promise.all([b.runDue(), a.runDue()])).sort()).toEqual(['claimed elsewhere', 'promoted']);
+    expect(retrains.count).toBe(2);
+  });
+
+  it('is not due while the serving version was made in the current period', async () => {
+    const retrains = { count: 0 };
+    const models = { activeVersion: () => ({ created_at: new Date().toISOString() }) as never, retrain: async () => ((retrains.count += 1), {} as never) };
+    const scheduled = new ScheduledRetrain(db.dataSource, models, logger, { intervalDays: 7, postgres: usingPostgres() });
+    expect(await scheduled.runDue()).toBe('not due');
+    expect(retrains.count).toBe(0);
+  });
+});
