@@ -8,7 +8,7 @@ import { openDatabase } from '../db';
 import { BillsApiSource } from '../ingest/bills-api/bills-api.source';
 import { type BillsApiData, FakeBillsApi, readBillsApiFolder } from '../ingest/bills-api/fake-bills-api';
 import { ingest } from '../ingest/ingest.service';
-import { admin, freePort, startProcess, stopProcess, waitReady } from './bench-http-tools';
+import { admin, freePort, runLoad, startProcess, stopProcess, waitReady } from './bench-http-tools';
 
 /**
  * `npm run bench` (live operation, issue 22), against a fake Bills API on loopback:
@@ -17,14 +17,19 @@ import { admin, freePort, startProcess, stopProcess, waitReady } from './bench-h
  * 2. the server (SYNC_INTERVAL=10) following the API: from the API showing a new stage to a
  *    webhook receiver getting its bill.stage_changed, over BENCH_SYNC_ROUNDS changes made at
  *    random moments of the interval (goal: p50 under 12 s). The API holds the 7 bills of the
- *    test fixtures here, so the first start trains in seconds; step 1 measures the sync's own cost.
+ *    test fixtures here, so the first start trains in seconds; step 1 measures the sync's own cost;
+ * 3. a served prediction's p99 at 10 connections at rest, then while the server syncs 3,000 bills
+ *    that all changed (goal: within 2× of rest), on the embedded database.
  */
 const BILLS = Number(process.env.BENCH_SYNC_BILLS ?? 3_000);
 const ROUNDS = Number(process.env.BENCH_SYNC_ROUNDS ?? 5);
 const INTERVAL_SECONDS = 10;
+const LOAD_SECONDS = Number(process.env.BENCH_SYNC_LOAD_SECONDS ?? 10);
 const TODAY = '2026-10-14';
 /** a bill of the fixtures still before Parliament (its last stage: Lords committee, 2026-09-08) */
 const LIVE_BILL = 4065;
+/** one of the made-up bills, a copy of LIVE_BILL (the fixtures' seventh) */
+const LOAD_BILL = 100_006;
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const FIXTURES = path.join(ROOT, 'tests', 'fixtures', 'bills-api');
 
@@ -152,10 +157,49 @@ async function changeToWebhook(): Promise<void> {
   }
 }
 
+/** Every bill renamed and updated now: the next sync rewrites them all. */
+function everyBillChanged(api: FakeBillsApi): void {
+  const updated = new Date().toISOString().replace('Z', '1234');
+  for (const summary of api.summaries) {
+    summary.lastUpdate = updated;
+    const detail = api.details.get(summary.billId)!;
+    detail.lastUpdate = updated;
+    detail.shortTitle = `${detail.shortTitle} (amended)`;
+  }
+}
+
+async function predictionsBesideASync(): Promise<void> {
+  const api = new FakeBillsApi(manyBills(BILLS));
+  await api.start();
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bp-bench-sync-load-'));
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const server = startProcess(path.join(ROOT, 'dist', 'src', 'server.js'), { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, BILLS_SNAPSHOT: 'none', BILLS_API_URL: api.baseUrl, SYNC_INTERVAL: '0', SERVICE_DATE: TODAY, LOG_LEVEL: 'warn', BURST_LIMIT: '0' });
+  try {
+    await waitReady(`${origin}/readyz`, server);
+    await admin(dataDir, 'create-user', { email: 'load@example.com', tier: 'pro' });
+    const { api_key: key } = await admin(dataDir, 'create-key', { email: 'load@example.com' });
+    const load = { origin, requests: [{ path: `/api/v1/predict/${LOAD_BILL}` }], connections: 10, seconds: LOAD_SECONDS, keys: [key] };
+    const rest = await runLoad(load);
+    everyBillChanged(api);
+    const syncing = admin(dataDir, 'sync', {});
+    const during = await runLoad(load);
+    const report = (await syncing) as unknown as { billsChanged: number; durationMs: number };
+    process.stdout.write(
+      `predict p99 at 10 connections: ${rest.p99} ms at rest (${rest.rps} req/s), ${during.p99} ms during a sync that rewrote ${report.billsChanged} bills in ${(report.durationMs / 1000).toFixed(1)} s (${during.rps} req/s; goal: within 2× of rest; errors ${rest.errors} and ${during.errors}${during.errors ? `: ${during.errorKinds}` : ''})\n`,
+    );
+  } finally {
+    await stopProcess(server);
+    await api.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<void> {
   process.stdout.write('\n== live operation: syncs of the Bills API (fake, on loopback)\n');
   await syncThatFindsNothing();
   await changeToWebhook();
+  await predictionsBesideASync();
 }
 
 void main().then(
