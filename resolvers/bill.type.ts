@@ -73,7 +73,7 @@ export class StageType {
   datesAfterSessionEnd: string[];
 }
 
-@ObjectType('ScheduledSitting', { description: 'A sitting of a stage set down for a day after today, as the service first saw it', simpleResolvers: true })
+@ObjectType('ScheduledSitting', { description: 'A sitting of a stage set down for a day after today, as the service first saw it' })
 export class ScheduledSittingType {
   @Field(() => String, { description: 'normalised stage, e.g. second_reading' })
   stage: string;
