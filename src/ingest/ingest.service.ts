@@ -24,7 +24,7 @@ export interface IngestOptions {
   /** stops between batches (shutdown): what was written stays, the next run carries on */
   signal?: AbortSignal;
   onProgress?: (progress: IngestProgress) => void;
-  /** the service's day: sittings dated after it are recorded as scheduled (default: the source's as-of date, else the UTC date) */
+  /** the service's day, for a source that dates nothing (the live API): its sittings after the day are recorded as scheduled; default the UTC date */
   today?: string;
 }
 
@@ -64,7 +64,8 @@ export async function ingest(dataSource: DataSource, source: BillSource, options
   const kind = sourceKind(source);
   const [asOf, previous] = await Promise.all([source.asOf(), dataSource.getRepository(SyncStateEntity).findOneBy({ sourceKind: kind })]);
 
-  const today = options.today ?? asOf ?? new Date().toISOString().slice(0, 10);
+  // a snapshot's day is its as-of date: sittings after it were set down when it was taken
+  const today = asOf ?? options.today ?? new Date().toISOString().slice(0, 10);
   const progress: IngestProgress = { total: null, done: 0, changed: 0 };
   let sittingsScheduled = 0;
   let cursor = previous?.cursor ?? null;
