@@ -7,7 +7,7 @@ import type { RequestContext } from '../src/context';
 import { decodeBillCursor, encodeBillCursor } from '../src/services/bill.service';
 import { Access } from './access';
 import { BillsArgs } from './bill.input';
-import { BillConnectionType, BillType, DivisionType, ParliamentarySessionType, SponsorType, StageType } from './bill.type';
+import { BillConnectionType, BillType, DivisionType, ParliamentarySessionType, ScheduledSittingType, SponsorType, StageType } from './bill.type';
 import { DateScalar } from './date.scalar';
 import { parseBillId } from './bill-id';
 import { PredictionPointType, PredictionType } from './prediction.type';
@@ -74,6 +74,13 @@ export class BillResolver {
   })
   predictionHistory(@Root() bill: BillEntity, @Ctx() context: RequestContext, @Info() info: GraphQLResolveInfo): Promise<PredictionPointType[]> {
     return deliverPredictionHistory(context, bill, info);
+  }
+
+  @FieldResolver(() => [ScheduledSittingType], {
+    description: 'stage sittings set down for a day after today, soonest first; a date that moved shows only where it is now',
+  })
+  scheduledSittings(@Root() bill: BillEntity, @Ctx() { loaders }: RequestContext) {
+    return loaders.scheduledSittingsOfBill.load(bill.id);
   }
 
   @FieldResolver(() => [DivisionType], { description: 'Commons divisions on the bill (data to July 2018 only)' })

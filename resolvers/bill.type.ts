@@ -73,6 +73,24 @@ export class StageType {
   datesAfterSessionEnd: string[];
 }
 
+@ObjectType('ScheduledSitting', { description: 'A sitting of a stage set down for a day after today, as the service first saw it' })
+export class ScheduledSittingType {
+  @Field(() => String, { description: 'normalised stage, e.g. second_reading' })
+  stage: string;
+
+  @Field(() => House)
+  house: House;
+
+  @Field(() => DateScalar, { name: 'date', description: 'the day the stage is set down to sit' })
+  scheduledFor: string;
+
+  @Field(() => DateScalar, {
+    name: 'firstSeen',
+    description: 'the service’s day when a sync first saw this date: it was announced by then (the Bills API keeps no history of announcements)',
+  })
+  firstSeenDay: string;
+}
+
 @ObjectType('Division', { description: 'A House of Commons division on the bill (The Public Whip, to July 2018)', simpleResolvers: true })
 export class DivisionType {
   @Field(() => House)

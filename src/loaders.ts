@@ -3,6 +3,7 @@ import type { BillSponsorEntity } from '../entities/bill-sponsor.entity';
 import type { BillStageEntity } from '../entities/bill-stage.entity';
 import type { BillEntity } from '../entities/bill.entity';
 import type { DivisionEntity } from '../entities/division.entity';
+import type { ScheduledSittingEntity } from '../entities/scheduled-sitting.entity';
 import type { ParliamentarySessionEntity } from '../entities/parliamentary-session.entity';
 import type { AppError } from './errors';
 import type { RequestQuota } from './quota/request-quota';
@@ -17,6 +18,7 @@ export interface Loaders {
   stagesOfBill: DataLoader<number, BillStageEntity[]>;
   sponsorsOfBill: DataLoader<number, BillSponsorEntity[]>;
   divisionsOfBill: DataLoader<number, DivisionEntity[]>;
+  scheduledSittingsOfBill: DataLoader<number, ScheduledSittingEntity[]>;
   /** keyed by "billId@YYYY-MM-DD"; a batch holds many bills and dates, one model call per date */
   prediction: DataLoader<string, PredictionResult | AppError>;
 }
@@ -76,6 +78,9 @@ class RequestLoaders implements Loaders {
   }
   get divisionsOfBill() {
     return (this.made.divisionsOfBill ??= new DataLoader((ids) => this.bills.divisionsOfBills(ids)));
+  }
+  get scheduledSittingsOfBill() {
+    return (this.made.scheduledSittingsOfBill ??= new DataLoader((ids) => this.bills.scheduledSittingsOfBills(ids)));
   }
   get prediction() {
     return (this.made.prediction ??= new DataLoader((keys) => predictionsByKey(this.predictions, this.quota, keys)));

@@ -102,6 +102,7 @@ export const FIELD_WEIGHTS: Readonly<Record<string, FieldWeight>> = {
   'Bill.stages': (_args, child) => LOADED_RELATION + child,
   'Bill.sponsors': (_args, child) => LOADED_RELATION + child,
   'Bill.divisions': (_args, child) => LOADED_RELATION + child,
+  'Bill.scheduledSittings': (_args, child) => LOADED_RELATION + child,
   'Bill.introducedSession': (_args, child) => LOADED_RELATION + child,
   'Bill.prediction': (_args, child) => LOADED_RELATION + child,
   'Bill.predictionHistory': (_args, child) => PREDICTION_HISTORY + CHART_POINTS * (ITEM + child),

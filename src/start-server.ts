@@ -93,7 +93,7 @@ export async function startServer(config: Config, logger: Logger, options: { tra
   /** one ingest at a time: a CLI sync arriving during the first-start ingest waits for it */
   const sync = (snapshotDir?: string) => {
     const run = syncing.then(async () => {
-      const report = await syncBills(db.dataSource, billSourceFor(config, snapshotDir), logger, stopping.signal);
+      const report = await syncBills(db.dataSource, billSourceFor(config, snapshotDir), logger, stopping.signal, clock.today());
       clock.setDataAsOf(await servedDataAsOf(db.dataSource));
       await freshness.load(db.dataSource);
       await services.predictions.checkDataState();

@@ -49,7 +49,7 @@ export async function runDirectly(config: Config, command: string, args: Record<
         dataSource: db.dataSource,
         sync: async (dir) => {
           const { billSourceFor, syncBills } = await import('../ingest/sync');
-          return syncBills(db.dataSource, billSourceFor(config, dir), logger);
+          return syncBills(db.dataSource, billSourceFor(config, dir), logger, undefined, config.serviceDate);
         },
         train: () => trainDirectly(config, db, logger),
         dump: db.dump,

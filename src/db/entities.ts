@@ -19,6 +19,7 @@ import { DivisionEntity } from '../../entities/division.entity';
 import { ModelVersionEntity } from '../../entities/model-version.entity';
 import { QuotaCounterEntity } from '../../entities/quota-counter.entity';
 import { ParliamentarySessionEntity } from '../../entities/parliamentary-session.entity';
+import { ScheduledSittingEntity } from '../../entities/scheduled-sitting.entity';
 import { SyncStateEntity } from '../../entities/sync-state.entity';
 import { DashboardSessionEntity } from '../../entities/dashboard-session.entity';
 import { WebsiteBillViewEntity } from '../../entities/website-bill-view.entity';
@@ -30,6 +31,7 @@ export const ENTITIES = [
   BillSponsorEntity,
   BillStageEntity,
   DivisionEntity,
+  ScheduledSittingEntity,
   AccountEntity,
   ApiKeyEntity,
   SyncStateEntity,

@@ -9,6 +9,7 @@ import { ParliamentarySessionEntity } from '../../entities/parliamentary-session
 import { SyncStateEntity } from '../../entities/sync-state.entity';
 import type { BillRecord, SessionRecord } from './bill-record';
 import type { BillSource, SkippedBill } from './bill-source';
+import { recordScheduledSittings } from './scheduled-sittings';
 import { type InferredSessionEnd, settleEndedSessions } from './session-ends';
 
 export interface IngestProgress {
@@ -23,6 +24,8 @@ export interface IngestOptions {
   /** stops between batches (shutdown): what was written stays, the next run carries on */
   signal?: AbortSignal;
   onProgress?: (progress: IngestProgress) => void;
+  /** the service's day, for a source that dates nothing (the live API): its sittings after the day are recorded as scheduled; default the UTC date */
+  today?: string;
 }
 
 export interface IngestReport {
@@ -39,6 +42,8 @@ export interface IngestReport {
   sessionsEndInferred: InferredSessionEnd[];
   /** stored bills left pending by earlier runs whose last session has now ended: they fell */
   billsFell: number;
+  /** future sitting dates this run saw for the first time (new, or a stage's date moved) */
+  sittingsScheduled: number;
   dataFingerprint: string;
   durationMs: number;
 }
@@ -59,7 +64,10 @@ export async function ingest(dataSource: DataSource, source: BillSource, options
   const kind = sourceKind(source);
   const [asOf, previous] = await Promise.all([source.asOf(), dataSource.getRepository(SyncStateEntity).findOneBy({ sourceKind: kind })]);
 
+  // a snapshot's day is its as-of date: sittings after it were set down when it was taken
+  const today = asOf ?? options.today ?? new Date().toISOString().slice(0, 10);
   const progress: IngestProgress = { total: null, done: 0, changed: 0 };
+  let sittingsScheduled = 0;
   let cursor = previous?.cursor ?? null;
   for await (const batch of source.bills({
     since: previous?.cursor?.toISOString() ?? null,
@@ -67,7 +75,8 @@ export async function ingest(dataSource: DataSource, source: BillSource, options
     onTotal: (total) => (progress.total = total),
   })) {
     options.signal?.throwIfAborted();
-    const changed = await writeBatch(dataSource, batch);
+    const { changed, scheduled } = await writeBatch(dataSource, batch, today);
+    sittingsScheduled += scheduled;
     progress.done += batch.length;
     progress.changed += changed;
     for (const record of batch) {
@@ -106,6 +115,7 @@ export async function ingest(dataSource: DataSource, source: BillSource, options
     skipped,
     sessionsEndInferred: settled.inferred,
     billsFell: settled.billsFell,
+    sittingsScheduled,
     dataFingerprint,
     durationMs: Date.now() - started,
   };
@@ -137,24 +147,27 @@ async function mergeSessions(dataSource: DataSource, sessions: SessionRecord[]) 
   });
 }
 
-/** Writes the bills of a batch that differ from what is stored; returns how many that was. */
-async function writeBatch(dataSource: DataSource, batch: BillRecord[]): Promise<number> {
+/** Writes the bills of a batch that differ from what is stored, and their scheduled sittings; returns how many of each. */
+async function writeBatch(dataSource: DataSource, batch: BillRecord[], today: string): Promise<{ changed: number; scheduled: number }> {
   const hashes = new Map(batch.map((r) => [r.billId, contentHash(r)]));
   return dataSource.transaction(async (manager) => {
     const stored = await manager.find(BillEntity, { select: { id: true, contentHash: true }, where: { id: In([...hashes.keys()]) } });
     const storedHash = new Map(stored.map((b) => [b.id, b.contentHash]));
     const changed = batch.filter((r) => storedHash.get(r.billId) !== hashes.get(r.billId));
-    if (!changed.length) return 0;
-    const ids = changed.map((r) => r.billId);
     const now = new Date();
-    await manager.upsert(BillEntity, changed.map((r) => toBillEntity(r, hashes.get(r.billId)!, now)), ['id']);
-    // Children are replaced whole: the source's record is the truth for the bill.
-    for (const child of [BillSponsorEntity, BillStageEntity, DivisionEntity]) await manager.delete(child, { billId: In(ids) });
-    await insertAll(manager, BillSponsorEntity, changed.flatMap(sponsorRows));
-    await insertAll(manager, BillStageEntity, changed.flatMap(stageRows));
-    await insertAll(manager, DivisionEntity, changed.flatMap(divisionRows));
-    return changed.length;
+    if (changed.length) await writeChanged(manager, changed, hashes, now);
+    return { changed: changed.length, scheduled: await recordScheduledSittings(manager, batch, today, now) };
   });
+}
+
+async function writeChanged(manager: EntityManager, changed: BillRecord[], hashes: Map<number, string>, now: Date): Promise<void> {
+  const ids = changed.map((r) => r.billId);
+  await manager.upsert(BillEntity, changed.map((r) => toBillEntity(r, hashes.get(r.billId)!, now)), ['id']);
+  // Children are replaced whole: the source's record is the truth for the bill.
+  for (const child of [BillSponsorEntity, BillStageEntity, DivisionEntity]) await manager.delete(child, { billId: In(ids) });
+  await insertAll(manager, BillSponsorEntity, changed.flatMap(sponsorRows));
+  await insertAll(manager, BillStageEntity, changed.flatMap(stageRows));
+  await insertAll(manager, DivisionEntity, changed.flatMap(divisionRows));
 }
 
 // Bounded so a statement stays well under PostgreSQL's 65,535 bind parameters.

@@ -14,12 +14,12 @@ export function billSourceFor(config: Pick<Config, 'snapshotDir' | 'billsApiUrl'
   return dir ? new SnapshotSource(dir) : new BillsApiSource({ baseUrl: config.billsApiUrl });
 }
 
-/** Ingests from a source with progress reporting; never retrains anything. */
-export async function syncBills(dataSource: DataSource, source: BillSource, logger: Logger, signal?: AbortSignal): Promise<IngestReport> {
+/** Ingests from a source with progress reporting; never retrains anything. `today`: the service's day (see IngestOptions). */
+export async function syncBills(dataSource: DataSource, source: BillSource, logger: Logger, signal?: AbortSignal, today?: string): Promise<IngestReport> {
   logger.info({ source: source.name }, 'ingest started');
   const progress = ingestProgressReporter(logger);
   try {
-    const report = await ingest(dataSource, source, { onProgress: (p) => progress.update(p), signal });
+    const report = await ingest(dataSource, source, { onProgress: (p) => progress.update(p), signal, today });
     logger.info(report, 'ingest finished');
     for (const s of report.sessionsEndInferred) {
       logger.warn(s, `session ${s.name} has ended (session ${s.nextSessionId} appeared): its end date ${s.endDate} is inferred, not known`);

@@ -1,10 +1,12 @@
 import type { DataSource } from 'typeorm';
-import { In } from 'typeorm';
+import { In, IsNull, MoreThan } from 'typeorm';
 import { BillSponsorEntity } from '../../entities/bill-sponsor.entity';
 import { BillStageEntity } from '../../entities/bill-stage.entity';
 import { BillEntity } from '../../entities/bill.entity';
 import { DivisionEntity } from '../../entities/division.entity';
 import { ParliamentarySessionEntity } from '../../entities/parliamentary-session.entity';
+import { ScheduledSittingEntity } from '../../entities/scheduled-sitting.entity';
+import type { ServiceClock } from '../clock';
 import type { BillKind, BillOutcome, House } from '../ingest/bill-record';
 import { badInput } from '../errors';
 import { decodeIdCursor, encodeIdCursor } from '../ids';
@@ -43,7 +45,10 @@ function groupByBill<T extends { billId: number }>(ids: readonly number[], rows:
 }
 
 export class BillService {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly clock: Pick<ServiceClock, 'today'>,
+  ) {}
 
   async byIds(ids: readonly number[]): Promise<(BillEntity | null)[]> {
     const rows = await this.dataSource.getRepository(BillEntity).findBy({ id: In([...ids]) });
@@ -90,6 +95,15 @@ export class BillService {
 
   async divisionsOfBills(ids: readonly number[]): Promise<DivisionEntity[][]> {
     const rows = await this.dataSource.getRepository(DivisionEntity).find({ where: { billId: In([...ids]) }, order: { billId: 'ASC', date: 'ASC', number: 'ASC' } });
+    return groupByBill(ids, rows);
+  }
+
+  /** The standing (not superseded) scheduled sittings of each bill dated after the service's today, soonest first. */
+  async scheduledSittingsOfBills(ids: readonly number[]): Promise<ScheduledSittingEntity[][]> {
+    const rows = await this.dataSource.getRepository(ScheduledSittingEntity).find({
+      where: { billId: In([...ids]), supersededAt: IsNull(), scheduledFor: MoreThan(this.clock.today()) },
+      order: { billId: 'ASC', scheduledFor: 'ASC', billStageId: 'ASC' },
+    });
     return groupByBill(ids, rows);
   }
 }

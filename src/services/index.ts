@@ -94,7 +94,7 @@ export const DEFAULT_BURST_LIMIT: BurstLimitOptions = { max: 300, windowSeconds:
 
 export function createServices({ trainingOptions, redisUrl, now, burstLimit, embeddedDatabase, webhooks, eventSinks = [], eventChannel, passwordCost, freshness, ...deps }: ServiceDeps): Services {
   const { accounts, apiKeys } = createAccountServices(deps.dataSource, { embedded: embeddedDatabase });
-  const bills = new BillService(deps.dataSource);
+  const bills = new BillService(deps.dataSource, deps.clock);
   const models = new ModelService(deps.dataSource, deps.readiness, deps.clock, deps.logger, trainingOptions);
   const predictions = new PredictionService(deps.dataSource, models, deps.clock);
   const watchlists = new WatchlistService(deps.dataSource);

@@ -21,7 +21,7 @@ export const CHANGE_PASSWORD = 'mutation ChangePassword($c: String!, $n: String!
 // bills
 export const BILL_BY_ID = `query BillById($id: Int!) { bill(id: $id) { ${BILL_FIELDS} } }`;
 export const BILL_SEARCH = `query BillSearch($text: String!) { bills(first: 25, filter: { titleContains: $text }) { nodes { ${BILL_FIELDS} } } }`;
-export const BILL = `query Bill($id: Int!) { bill(id: $id) { id title longTitle kind originatingHouse outcome introducedDate royalAssentDate url stages { stage house date } } }`;
+export const BILL = `query Bill($id: Int!) { bill(id: $id) { id title longTitle kind originatingHouse outcome introducedDate royalAssentDate url stages { stage house date } scheduledSittings { stage house date firstSeen } } }`;
 /** One request for the predictions and the chart: the website charges them together as one prediction, once a day per bill. */
 export const BILL_PREDICTIONS = `query BillPredictions($id: Int!) { bill(id: $id) {
   prediction { referenceDate status royalAssent nextStage30d timelineEtaDays stallRisk amendmentRisk closeVote withdrawalRisk modelVersion

@@ -146,6 +146,8 @@ export interface Bill {
   /** Nowcasts over the bill’s life, for a chart: each uses only the facts known on its date (an honest backtest), with a point on each stage date and the day before; charged as one prediction */
   predictionHistory: PredictionPoint[];
   royalAssentDate: string | null;
+  /** stage sittings set down for a day after today, soonest first; a date that moved shows only where it is now */
+  scheduledSittings: ScheduledSitting[];
   /** every session the bill existed in (more than one: carried over) */
   sessionIds: number[];
   /** sponsoring organisations where no member is named */
@@ -458,6 +460,17 @@ export interface RiskIndicators {
 
 /** low below 0.3, medium from 0.3 to 0.7, high above 0.7 */
 export type RiskLevel = 'HIGH' | 'LOW' | 'MEDIUM';
+
+/** A sitting of a stage set down for a day after today, as the service first saw it */
+export interface ScheduledSitting {
+  /** the day the stage is set down to sit */
+  date: string;
+  /** the service’s day when a sync first saw this date: it was announced by then (the Bills API keeps no history of announcements) */
+  firstSeen: string;
+  house: House;
+  /** normalised stage, e.g. second_reading */
+  stage: string;
+}
 
 /** What the service serves, for anyone */
 export interface ServiceStatus {

@@ -13,6 +13,7 @@ import type * as Schema from '../generated/schema';
 /** What the page selects (the queries below), typed from the schema (web/src/generated/schema.ts). */
 type Bill = Pick<Schema.Bill, 'id' | 'title' | 'longTitle' | 'kind' | 'originatingHouse' | 'outcome' | 'introducedDate' | 'royalAssentDate' | 'url'> & {
   stages: Pick<Schema.Stage, 'stage' | 'house' | 'date'>[];
+  scheduledSittings: Pick<Schema.ScheduledSitting, 'stage' | 'house' | 'date' | 'firstSeen'>[];
 };
 
 type Prediction = Pick<
@@ -75,6 +76,12 @@ export function BillPage({ id }: { id: number }) {
         </a>
       </p>
       {bill.longTitle && <p>{bill.longTitle}</p>}
+      {bill.scheduledSittings.map((s, i) => (
+        // the Bills API keeps no record of when a date was set down: "announced by" is when the service first saw it
+        <p key={i} class="callout">
+          Scheduled: <strong>{label(s.stage)}</strong> in the {label(s.house)} on {date(s.date)} <span class="muted">(announced by {date(s.firstSeen)})</span>
+        </p>
+      ))}
       {me && me.tier !== 'FREE' && <AddToWatchlist billId={bill.id} />}
 
       <section aria-labelledby="predictions-heading">

@@ -1,0 +1,49 @@
+import type { EntityManager } from 'typeorm';
+import type { BillRecord } from './bill-record';
+
+interface StandingRow {
+  id: number;
+  bill_stage_id: number;
+  scheduled_for: string;
+}
+
+const keyOf = (billStageId: number, date: string) => `${billStageId}@${date}`;
+
+/**
+ * Keeps the record of the stage sittings the source dates after `today` (the sync's day): the
+ * Bills API shows a sitting once it is set down but keeps no history of when it was, so the service
+ * notes each such date with the day it first saw it. A standing future date that a bill's record no
+ * longer lists (moved, or taken away) is superseded, and a new date gets its own row: the rows are
+ * the record of the moves. Dates on or before `today` are left as they are. Compares every bill of
+ * the batch, changed or not (a database that stored a bill before it kept this record learns its
+ * dates at the next sync), and writes only differences: the same data again writes nothing.
+ * Returns how many dates it recorded.
+ */
+export async function recordScheduledSittings(manager: EntityManager, batch: BillRecord[], today: string, now: Date): Promise<number> {
+  if (!batch.length) return 0;
+  const standing = (await manager.query(
+    `SELECT id, bill_stage_id, scheduled_for::text AS scheduled_for FROM scheduled_sitting
+     WHERE bill_id = ANY($1) AND superseded_at IS NULL AND scheduled_for > $2`,
+    [batch.map((r) => r.billId), today],
+  )) as StandingRow[];
+  const standingKeys = new Set(standing.map((row) => keyOf(row.bill_stage_id, row.scheduled_for)));
+
+  const wanted = batch.flatMap((r) =>
+    r.stages.flatMap((s) =>
+      s.dates.filter((date) => date > today).map((date) => ({ billId: r.billId, billStageId: s.billStageId, stage: s.stage, house: s.house, date })),
+    ),
+  );
+  const wantedKeys = new Set(wanted.map((w) => keyOf(w.billStageId, w.date)));
+
+  const gone = standing.filter((row) => !wantedKeys.has(keyOf(row.bill_stage_id, row.scheduled_for))).map((row) => row.id);
+  if (gone.length) await manager.query(`UPDATE scheduled_sitting SET superseded_at = $2 WHERE id = ANY($1)`, [gone, now]);
+
+  const fresh = wanted.filter((w) => !standingKeys.has(keyOf(w.billStageId, w.date)));
+  for (const w of fresh) {
+    await manager.query(
+      `INSERT INTO scheduled_sitting (bill_id, bill_stage_id, stage, house, scheduled_for, first_seen_at, first_seen_day) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      [w.billId, w.billStageId, w.stage, w.house, w.date, now, today],
+    );
+  }
+  return fresh.length;
+}
