@@ -3,45 +3,49 @@ import { startTestApp, type TestApp } from '../support/test-app';
 
 // Requests without a valid key, and failing ones, are limited per client address (every request
 // here comes from the same loopback address).
-let t: TestApp;
-let key: string;
-const LIMIT = 5;
-beforeAll(async () => {
-  t = await startTestApp({ anonRateLimit: LIMIT });
-  key = await t.userWithKey('pilot');
-});
-afterAll(() => t.close());
+// Each block has an app of its own, opened after the one before it closed: typeorm-pglite keeps one
+// embedded database per process, so an app closed while another is open takes the other's with it.
+describe('requests without a valid key, and failing ones', () => {
+  let t: TestApp;
+  let key: string;
+  const LIMIT = 5;
+  beforeAll(async () => {
+    t = await startTestApp({ anonRateLimit: LIMIT });
+    key = await t.userWithKey('pilot');
+  });
+  afterAll(() => t.close());
 
-const forgedKey = 'bp_0badc0de_' + 'x'.repeat(43);
+  const forgedKey = 'bp_0badc0de_' + 'x'.repeat(43);
 
-it('never counts successful requests with a valid key', async () => {
-  for (let i = 0; i < LIMIT + 3; i++) expect((await t.graphql('{ me { email } }', { key })).status).toBe(200);
-  expect((await t.graphql('{ serviceStatus { today } }')).status).toBe(200);
-});
+  it('never counts successful requests with a valid key', async () => {
+    for (let i = 0; i < LIMIT + 3; i++) expect((await t.graphql('{ me { email } }', { key })).status).toBe(200);
+    expect((await t.graphql('{ serviceStatus { today } }')).status).toBe(200);
+  });
 
-it('refuses an address past its allowance with 429, Retry-After and a detail, on REST and on GraphQL', async () => {
-  // one anonymous request was spent above; the rest of the allowance goes on forged keys
-  for (let i = 1; i < LIMIT; i++) expect((await t.http().get('/api/v1/predict/2900').set('authorization', `Bearer ${forgedKey}`)).status).toBe(401);
-  const rest = await t.http().get('/api/v1/predict/2900').set('authorization', `Bearer ${forgedKey}`);
-  expect(rest.status).toBe(429);
-  expect(Number(rest.headers['retry-after'])).toBeGreaterThan(0);
-  // the headers of the limit that refused it: its size a minute, nothing left, when one request is allowed again
-  expect(rest.headers['x-ratelimit-limit']).toBe(String(LIMIT));
-  expect(rest.headers['x-ratelimit-remaining']).toBe('0');
-  const reset = Number(rest.headers['x-ratelimit-reset']) - Date.now() / 1000;
-  expect(reset).toBeGreaterThan(0);
-  expect(reset).toBeLessThanOrEqual(60 / LIMIT + 1);
-  expect(rest.body).toEqual({ detail: expect.stringMatching(/^Too many requests without a valid API key, or failing, from this address: the limit is 5 a minute; retry in \d+ s$/) });
+  it('refuses an address past its allowance with 429, Retry-After and a detail, on REST and on GraphQL', async () => {
+    // one anonymous request was spent above; the rest of the allowance goes on forged keys
+    for (let i = 1; i < LIMIT; i++) expect((await t.http().get('/api/v1/predict/2900').set('authorization', `Bearer ${forgedKey}`)).status).toBe(401);
+    const rest = await t.http().get('/api/v1/predict/2900').set('authorization', `Bearer ${forgedKey}`);
+    expect(rest.status).toBe(429);
+    expect(Number(rest.headers['retry-after'])).toBeGreaterThan(0);
+    // the headers of the limit that refused it: its size a minute, nothing left, when one request is allowed again
+    expect(rest.headers['x-ratelimit-limit']).toBe(String(LIMIT));
+    expect(rest.headers['x-ratelimit-remaining']).toBe('0');
+    const reset = Number(rest.headers['x-ratelimit-reset']) - Date.now() / 1000;
+    expect(reset).toBeGreaterThan(0);
+    expect(reset).toBeLessThanOrEqual(60 / LIMIT + 1);
+    expect(rest.body).toEqual({ detail: expect.stringMatching(/^Too many requests without a valid API key, or failing, from this address: the limit is 5 a minute; retry in \d+ s$/) });
 
-  const graphql = await t.graphql('{ serviceStatus { today } }');
-  expect(graphql.status).toBe(429);
-  expect(graphql.headers['retry-after']).toBeDefined();
-  expect(graphql.body.errors[0]).toMatchObject({ extensions: { code: 'RATE_LIMITED' }, message: expect.stringMatching(/the limit is 5 a minute/) });
-});
+    const graphql = await t.graphql('{ serviceStatus { today } }');
+    expect(graphql.status).toBe(429);
+    expect(graphql.headers['retry-after']).toBeDefined();
+    expect(graphql.body.errors[0]).toMatchObject({ extensions: { code: 'RATE_LIMITED' }, message: expect.stringMatching(/the limit is 5 a minute/) });
+  });
 
-it('still serves a key verified moments ago from that address', async () => {
-  expect((await t.graphql('{ me { email } }', { key })).status).toBe(200);
-  expect((await t.http().get('/api/v1/predict/abc').set('authorization', `Bearer ${key}`)).status).toBe(400);
+  it('still serves a key verified moments ago from that address', async () => {
+    expect((await t.graphql('{ me { email } }', { key })).status).toBe(200);
+    expect((await t.http().get('/api/v1/predict/abc').set('authorization', `Bearer ${key}`)).status).toBe(400);
+  });
 });
 
 describe('requests a door refuses before the pipeline (405, 413, malformed JSON)', () => {
