@@ -3,24 +3,13 @@ import type { ApiBill, ApiBillSummary, ApiStageSummary } from '../../src/ingest/
 import { BillsApiSource } from '../../src/ingest/bills-api/bills-api.source';
 import { ingest } from '../../src/ingest/ingest.service';
 import { BillService } from '../../src/services/bill.service';
-import { FakeBillsApi } from '../support/fake-bills-api';
-import { openTestDatabase, type TestDatabase } from '../support/test-database';
+import { fakeApiAndDatabasePerTest } from '../support/fake-bills-api';
 
-let api: FakeBillsApi;
-let db: TestDatabase;
-beforeEach(async () => {
-  api = new FakeBillsApi();
-  await api.start();
-  db = await openTestDatabase();
-});
-afterEach(async () => {
-  await api.stop();
-  await db.close();
-});
+const live = fakeApiAndDatabasePerTest();
 
 const BILL = 5002;
-const sync = (today: string) => ingest(db.dataSource, new BillsApiSource({ baseUrl: api.baseUrl, sleep: async () => {}, maxRetries: 1 }), { today });
-const rows = () => db.dataSource.getRepository(ScheduledSittingEntity).find({ where: { billId: BILL }, order: { id: 'ASC' } });
+const sync = (today: string) => ingest(live.db.dataSource, new BillsApiSource({ baseUrl: live.api.baseUrl, sleep: async () => {}, maxRetries: 1 }), { today });
+const rows = () => live.db.dataSource.getRepository(ScheduledSittingEntity).find({ where: { billId: BILL }, order: { id: 'ASC' } });
 
 const stage = (sortOrder: number, [stageId, description, abbreviation]: [number, string, string], date: string): ApiStageSummary => ({
   id: BILL * 10 + sortOrder,
@@ -35,14 +24,14 @@ const stage = (sortOrder: number, [stageId, description, abbreviation]: [number,
 
 /** The API's record of a Commons bill read a first time, with its second reading set down for `secondReading`, updated at `lastUpdate`. */
 function publish(secondReading: string, lastUpdate: string, shortTitle = `Bill ${BILL}`): void {
-  const template = api.summaries.find((b) => b.billId === 4065)!;
+  const template = live.api.summaries.find((b) => b.billId === 4065)!;
   const stages = [stage(1, [6, '1st reading', '1R'], '2026-09-20'), stage(2, [7, '2nd reading', '2R'], secondReading)];
   const summary: ApiBillSummary = { ...template, billId: BILL, shortTitle, currentHouse: 'Commons', lastUpdate, introducedSessionId: 40, includedSessionIds: [40], currentStage: stages[1]! };
-  const at = api.summaries.findIndex((b) => b.billId === BILL);
-  if (at >= 0) api.summaries.splice(at, 1);
-  api.summaries.push(summary);
-  api.details.set(BILL, { ...api.details.get(4065)!, ...summary } as ApiBill);
-  api.stages.set(BILL, stages);
+  const at = live.api.summaries.findIndex((b) => b.billId === BILL);
+  if (at >= 0) live.api.summaries.splice(at, 1);
+  live.api.summaries.push(summary);
+  live.api.details.set(BILL, { ...live.api.details.get(4065)!, ...summary } as ApiBill);
+  live.api.stages.set(BILL, stages);
 }
 
 it('records a sitting set down after the sync’s day with the day first seen, writes nothing for the same date again, and records a move', async () => {
@@ -68,7 +57,7 @@ it('records a sitting set down after the sync’s day with the day first seen, w
   expect(moved).toMatchObject({ stage: 'second_reading', scheduledFor: '2026-11-03', firstSeenDay: '2026-10-05', supersededAt: null });
 
   // what Bill.scheduledSittings answers: the standing date after the service's today, announced by its first-seen day
-  const onDay = (today: string) => new BillService(db.dataSource, { today: () => today }).scheduledSittingsOfBills([BILL, 4065]);
+  const onDay = (today: string) => new BillService(live.db.dataSource, { today: () => today }).scheduledSittingsOfBills([BILL, 4065]);
   const [scheduled, none] = await onDay('2026-10-06');
   expect(scheduled!.map((s) => [s.stage, s.house, s.scheduledFor, s.firstSeenDay])).toEqual([['second_reading', 'Commons', '2026-11-03', '2026-10-05']]);
   expect(none).toEqual([]);

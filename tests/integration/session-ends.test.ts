@@ -7,25 +7,14 @@ import { DataFreshness } from '../../src/ingest/freshness';
 import { syncBills } from '../../src/ingest/sync';
 import { freshnessBody } from '../../src/http/freshness-body';
 import { createLogger } from '../../src/logger';
-import { FakeBillsApi } from '../support/fake-bills-api';
-import { openTestDatabase, type TestDatabase } from '../support/test-database';
+import { fakeApiAndDatabasePerTest } from '../support/fake-bills-api';
 
 // The fixtures' latest session is 40 (bill 4065, carried over from 39; its last sitting 2026-09-08).
-let api: FakeBillsApi;
-let db: TestDatabase;
-beforeEach(async () => {
-  api = new FakeBillsApi();
-  await api.start();
-  db = await openTestDatabase();
-});
-afterEach(async () => {
-  await api.stop();
-  await db.close();
-});
+const live = fakeApiAndDatabasePerTest();
 
 const lines: { level: number; msg: string; sessionId?: number }[] = [];
 const logger = createLogger('info', new Writable({ write: (chunk, _e, done) => (lines.push(JSON.parse(String(chunk))), done()) }) as never);
-const sync = () => syncBills(db.dataSource, new BillsApiSource({ baseUrl: api.baseUrl, sleep: async () => {}, maxRetries: 1 }), logger);
+const sync = () => syncBills(live.db.dataSource, new BillsApiSource({ baseUrl: live.api.baseUrl, sleep: async () => {}, maxRetries: 1 }), logger);
 
 const stage = (billId: number, sessionId: number, sortOrder: number, [stageId, description, abbreviation]: [number, string, string], date: string): ApiStageSummary => ({
   id: billId * 10 + sortOrder,
@@ -40,7 +29,7 @@ const stage = (billId: number, sessionId: number, sortOrder: number, [stageId, d
 
 /** A Commons bill read a first time in `sessionId`, with its second reading set down when given, as the API would list and describe it. */
 function addBill(billId: number, sessionId: number, firstReading: string, secondReading?: string): void {
-  const template = api.summaries.find((b) => b.billId === 4065)!;
+  const template = live.api.summaries.find((b) => b.billId === 4065)!;
   const stages = [stage(billId, sessionId, 1, [6, '1st reading', '1R'], firstReading)];
   if (secondReading) stages.push(stage(billId, sessionId, 2, [7, '2nd reading', '2R'], secondReading));
   const summary: ApiBillSummary = {
@@ -53,21 +42,21 @@ function addBill(billId: number, sessionId: number, firstReading: string, second
     includedSessionIds: [sessionId],
     currentStage: stages.at(-1)!,
   };
-  api.summaries.push(summary);
-  api.details.set(billId, { ...api.details.get(4065)!, ...summary } as ApiBill);
-  api.stages.set(billId, stages);
+  live.api.summaries.push(summary);
+  live.api.details.set(billId, { ...live.api.details.get(4065)!, ...summary } as ApiBill);
+  live.api.stages.set(billId, stages);
 }
 
 /** The API's record of bill 4065 after a carry-over motion took it into `sessionId`. */
 function carryOver(billId: number, sessionId: number, lastUpdate: string): void {
-  for (const bill of [api.summaries.find((b) => b.billId === billId)!, api.details.get(billId)!]) {
+  for (const bill of [live.api.summaries.find((b) => b.billId === billId)!, live.api.details.get(billId)!]) {
     bill.includedSessionIds = [...bill.includedSessionIds!, sessionId];
     bill.lastUpdate = lastUpdate;
   }
 }
 
-const bill = (id: number) => db.dataSource.getRepository(BillEntity).findOneByOrFail({ id });
-const session = (id: number) => db.dataSource.getRepository(ParliamentarySessionEntity).findOneByOrFail({ id });
+const bill = (id: number) => live.db.dataSource.getRepository(BillEntity).findOneByOrFail({ id });
+const session = (id: number) => live.db.dataSource.getRepository(ParliamentarySessionEntity).findOneByOrFail({ id });
 
 it('when bills of a new session appear, records it, infers the end of the one before, and its bills left pending fall', async () => {
   addBill(5001, 40, '2026-07-01');
@@ -105,7 +94,7 @@ it('when bills of a new session appear, records it, infers the end of the one be
 
   // /readyz's `data` says which sessions' dates are the service's own inference
   const freshness = new DataFreshness('live', 0);
-  await freshness.load(db.dataSource);
+  await freshness.load(live.db.dataSource);
   const inferred = freshnessBody(freshness.report()).sessions_inferred;
   expect(inferred.find((s) => s.session_id === 40)).toEqual({
     session_id: 40,
@@ -127,7 +116,7 @@ it('when bills of a new session appear, records it, infers the end of the one be
 it('fingerprints the same data alike whenever the database learned its sessions (model versions are keyed on it)', async () => {
   const first = await sync();
   // as if this database had learned its sessions and inferred their ends a month earlier
-  await db.dataSource.query(`UPDATE parliamentary_session SET learned_at = learned_at - interval '30 days', end_inferred_at = end_inferred_at - interval '30 days'`);
-  expect(await db.dataSource.getRepository(ParliamentarySessionEntity).countBy({ endDateInferred: true })).toBeGreaterThan(0);
+  await live.db.dataSource.query(`UPDATE parliamentary_session SET learned_at = learned_at - interval '30 days', end_inferred_at = end_inferred_at - interval '30 days'`);
+  expect(await live.db.dataSource.getRepository(ParliamentarySessionEntity).countBy({ endDateInferred: true })).toBeGreaterThan(0);
   expect((await sync()).dataFingerprint).toBe(first.dataFingerprint);
 });

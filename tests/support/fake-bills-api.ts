@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { FakeBillsApi as FakeApi, readBillsApiFolder } from '../../src/ingest/bills-api/fake-bills-api';
+import { openTestDatabase, type TestDatabase } from './test-database';
 
 export type { Scripted } from '../../src/ingest/bills-api/fake-bills-api';
 
@@ -12,4 +13,22 @@ export class FakeBillsApi extends FakeApi {
   constructor() {
     super(readBillsApiFolder(FIXTURES));
   }
+}
+
+/**
+ * For a test file of syncs: before each test a fake Bills API serving the fixtures (which the test
+ * may change) and an empty database of its own; both closed after it.
+ */
+export function fakeApiAndDatabasePerTest(): { api: FakeBillsApi; db: TestDatabase } {
+  const live = {} as { api: FakeBillsApi; db: TestDatabase };
+  beforeEach(async () => {
+    live.api = new FakeBillsApi();
+    await live.api.start();
+    live.db = await openTestDatabase();
+  });
+  afterEach(async () => {
+    await live.api.stop();
+    await live.db.close();
+  });
+  return live;
 }
