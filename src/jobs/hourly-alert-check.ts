@@ -4,7 +4,7 @@ import { isConnectionFailure } from '../db/connection-failure';
 import type { QuotaService } from '../quota/quota.service';
 import type { AlertService } from '../services/alert.service';
 import { runClaimedHour, startOfHour } from './hourly-claim';
-import { HourlyTicker } from './hourly-ticker';
+import { JobTicker } from './job-ticker';
 
 const JOB = 'pro-alert-check';
 const ADVISORY_LOCK_KEY = 74_110_002;
@@ -25,7 +25,7 @@ export interface HourlyRun {
  * tests can move through hours.
  */
 export class HourlyAlertCheck {
-  private readonly ticker = new HourlyTicker(
+  private readonly ticker = new JobTicker(
     () => this.runOnce(),
     (error) => isConnectionFailure(error) || this.logger.error({ err: error }, 'hourly alert check failed'),
   );

@@ -3,7 +3,7 @@ import { isConnectionFailure } from '../db/connection-failure';
 import type { Logger } from '../logger';
 import { retentionRules, type RetentionRule } from './retention-rules';
 import { runClaimedHour, startOfHour } from './hourly-claim';
-import { HourlyTicker } from './hourly-ticker';
+import { JobTicker } from './job-ticker';
 
 const JOB = 'retention';
 const ADVISORY_LOCK_KEY = 74_110_003;
@@ -43,7 +43,7 @@ export interface RetentionOptions {
 export class RetentionJob {
   private stopping = false;
   private readonly rules: RetentionRule[];
-  private readonly ticker = new HourlyTicker(
+  private readonly ticker = new JobTicker(
     () => this.runOnce(),
     (error) => isConnectionFailure(error) || this.logger.error({ err: error }, 'retention failed'),
   );

@@ -2,6 +2,7 @@ import type { DataSource } from 'typeorm';
 import type { Logger } from '../logger';
 import type { ModelService, RetrainOutcome } from '../services/model.service';
 import { runClaimedPeriod } from './hourly-claim';
+import { JobTicker } from './job-ticker';
 
 const ADVISORY_LOCK_KEY = 74_110_022;
 export const RETRAIN_JOB = 'retrain';
@@ -26,9 +27,11 @@ export interface ScheduledRetrainOptions {
  * (ModelService.retrain: champion/challenger); other instances follow through the stored choice.
  */
 export class ScheduledRetrain {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<unknown> = Promise.resolve();
-  private stopped = false;
+  private readonly ticker = new JobTicker(
+    () => this.runOnce(),
+    (error) => this.logger.warn({ err: error }, 'scheduled retrain could not claim its period'),
+    () => LOOK_EVERY_MS,
+  );
   private readonly now: () => Date;
 
   constructor(
@@ -45,34 +48,20 @@ export class ScheduledRetrain {
   }
 
   start(): void {
-    if (this.periodMs > 0) this.schedule(0);
+    if (this.periodMs > 0) this.ticker.start(0);
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    await this.running;
+  stop(): Promise<void> {
+    return this.ticker.stop();
   }
 
   /** Retrains now if this period is due and not claimed yet; one run at a time. */
   runDue(): Promise<RetrainRun> {
-    const run = this.running.then(() => this.runOnce());
-    this.running = run.catch(() => undefined);
-    return run;
-  }
-
-  private schedule(delayMs: number): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.runDue()
-        .catch((error: Error) => this.logger.warn({ err: error }, 'scheduled retrain could not claim its period'))
-        .finally(() => this.schedule(LOOK_EVERY_MS));
-    }, delayMs);
-    this.timer.unref();
+    return this.ticker.runDue();
   }
 
   private async runOnce(): Promise<RetrainRun> {
-    if (this.stopped) return 'not due';
+    if (this.ticker.stopping) return 'not due';
     const now = this.now();
     const periodStart = new Date(Math.floor(now.getTime() / this.periodMs) * this.periodMs);
     const serving = this.models.activeVersion();
@@ -85,7 +74,7 @@ export class ScheduledRetrain {
       } catch (error) {
         outcome = 'failed';
         // the serving version keeps serving; the next period tries again
-        if (!this.stopped) this.logger.error({ err: error }, 'scheduled retrain failed: the serving model version stays');
+        if (!this.ticker.stopping) this.logger.error({ err: error }, 'scheduled retrain failed: the serving model version stays');
       }
     });
     return outcome;

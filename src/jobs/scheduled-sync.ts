@@ -2,6 +2,7 @@ import type { DataSource } from 'typeorm';
 import { type DataFreshness, SYNC_JOB } from '../ingest/freshness';
 import type { Logger } from '../logger';
 import { runClaimedPeriod } from './hourly-claim';
+import { JobTicker } from './job-ticker';
 
 const ADVISORY_LOCK_KEY = 74_110_020;
 /** While syncs keep failing, the wait doubles up to this many intervals. */
@@ -26,10 +27,12 @@ export interface ScheduledSyncOptions {
  * not every failure.
  */
 export class ScheduledSync {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<unknown> = Promise.resolve();
+  private readonly ticker = new JobTicker(
+    () => this.runOnce(),
+    (error) => this.logger.warn({ err: error }, 'scheduled sync could not claim its interval'),
+    () => this.untilNextTry(),
+  );
   private consecutiveFailures = 0;
-  private stopped = false;
   private readonly now: () => Date;
 
   constructor(
@@ -53,32 +56,22 @@ export class ScheduledSync {
 
   /** Syncs now if this interval is not claimed yet; one run at a time. */
   runDue(): Promise<SyncOutcome> {
-    const run = this.running.then(() => this.runOnce());
-    this.running = run.catch(() => undefined);
-    return run;
+    return this.ticker.runDue();
   }
 
   start(): void {
-    if (this.intervalMs > 0) this.schedule();
+    if (this.intervalMs > 0) this.ticker.start();
   }
 
   /** No more ticks; resolves once the sync under way, if any, has ended. */
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    await this.running;
+  stop(): Promise<void> {
+    return this.ticker.stop();
   }
 
-  private schedule(): void {
-    if (this.stopped) return;
+  /** Until the start of the interval of the next try (a little after it). */
+  private untilNextTry(): number {
     const now = this.now().getTime();
-    const nextInterval = (Math.floor(now / this.intervalMs) + this.backoffIntervals) * this.intervalMs;
-    this.timer = setTimeout(() => {
-      this.runDue()
-        .catch((error: Error) => this.logger.warn({ err: error }, 'scheduled sync could not claim its interval'))
-        .finally(() => this.schedule());
-    }, nextInterval + TICK_OFFSET_MS - now);
-    this.timer.unref();
+    return (Math.floor(now / this.intervalMs) + this.backoffIntervals) * this.intervalMs + TICK_OFFSET_MS - now;
   }
 
   private async runOnce(): Promise<SyncOutcome> {
