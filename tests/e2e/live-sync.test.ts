@@ -99,6 +99,58 @@ it('sends a stage that appears in the Bills API to a webhook receiver as bill.st
   expect(event.data).toMatchObject({ bill_id: BILL });
 }, 60_000);
 
+/** The API sets the bill's Lords third reading down for `date` (or moves it there); lastUpdate moves with it. */
+function parliamentSchedulesThirdReading(date: string, updatedAt: string): void {
+  const stages = api.stages.get(BILL)!;
+  const committee = stages.find((s) => s.description === 'Committee stage')!;
+  const third: ApiStageSummary = {
+    ...committee,
+    id: 99_100,
+    stageId: 5,
+    description: '3rd reading',
+    abbreviation: '3R',
+    sortOrder: 99,
+    stageSittings: [{ id: 99_101, stageId: 5, billStageId: 99_100, billId: BILL, date: `${date}T00:00:00` }],
+  };
+  const at = stages.findIndex((s) => s.id === third.id);
+  if (at >= 0) stages.splice(at, 1, third);
+  else stages.push(third);
+  api.summaries.find((b) => b.billId === BILL)!.lastUpdate = updatedAt;
+  api.details.get(BILL)!.lastUpdate = updatedAt;
+}
+
+it('sends a sitting the Bills API dates after today to a webhook receiver as bill.stage_scheduled, makes it the ETA, and sends its move too', async () => {
+  const scheduledReceiver = await startReceiver(200);
+  try {
+    await adminCli(['create-user', '--email', 'scheduled@example.com', '--tier', 'pilot'], env);
+    const key = (await adminCli(['create-key', '--email', 'scheduled@example.com'], env)).json.api_key as string;
+    const created = await fetch(`${server.url}/api/v1/webhooks`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ url: scheduledReceiver.url, events: ['bill.stage_scheduled'], all_bills: true }),
+    });
+    expect(created.status).toBe(200);
+    const predict = async () => (await (await fetch(`${server.url}/api/v1/predict/${BILL}?explain=true`, { headers: { authorization: `Bearer ${key}` } })).json()) as any;
+
+    parliamentSchedulesThirdReading('2026-10-21', `${TODAY}T11:00:00.1234567`);
+    await scheduledReceiver.receivedAtLeast(1);
+    const first = JSON.parse(scheduledReceiver.received[0].body) as { type: string; data: Record<string, unknown> };
+    expect(first.type).toBe('bill.stage_scheduled');
+    expect(first.data).toMatchObject({ bill_id: BILL, title: expect.any(String), stage: 'third_reading', house: 'Lords', scheduled_for: '2026-10-21', first_seen: TODAY, previously_scheduled_for: null });
+    const prediction = await predict();
+    expect(prediction.predictions.timeline_eta.days).toBe(7);
+    expect(prediction.explanations.timeline_eta).toBe('scheduled for 2026-10-21');
+
+    parliamentSchedulesThirdReading('2026-10-28', `${TODAY}T12:00:00.1234567`);
+    await scheduledReceiver.receivedAtLeast(2);
+    const moved = JSON.parse(scheduledReceiver.received[1].body) as { type: string; data: Record<string, unknown> };
+    expect(moved.data).toMatchObject({ bill_id: BILL, scheduled_for: '2026-10-28', previously_scheduled_for: '2026-10-21' });
+    expect((await predict()).predictions.timeline_eta.days).toBe(14);
+  } finally {
+    await scheduledReceiver.close();
+  }
+}, 60_000);
+
 it('keeps serving while the Bills API fails, says the data is stale after 3 intervals, logs the failure once, and recovers by itself', async () => {
   const failing = Array.from({ length: 1_000 }, () => ({ status: 503 }));
   api.script('/Bills', ...failing);
