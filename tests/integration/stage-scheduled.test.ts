@@ -1,7 +1,6 @@
 import { Writable } from 'node:stream';
 import { ServiceClock } from '../../src/clock';
 import type { ServiceEvent } from '../../src/events/event';
-import type { ApiStageSummary } from '../../src/ingest/bills-api/api-types';
 import { BillsApiSource } from '../../src/ingest/bills-api/bills-api.source';
 import { ingest } from '../../src/ingest/ingest.service';
 import { replay } from '../../src/jobs/replay';
@@ -9,7 +8,7 @@ import { createLogger } from '../../src/logger';
 import { Readiness } from '../../src/readiness';
 import { createServices, type Services } from '../../src/services';
 import { loadBillFacts, loadSessionFacts } from '../../src/services/training-data';
-import { fakeApiAndDatabasePerTest } from '../support/fake-bills-api';
+import { fakeApiAndDatabasePerTest, setDownLordsThirdReading } from '../support/fake-bills-api';
 import { TEST_TRAINING } from '../support/test-app';
 
 // Scheduled sittings (issue 22, item 5): a sitting the Bills API dates after today becomes a
@@ -41,18 +40,8 @@ async function sync(): Promise<void> {
   await services.predictions.checkDataState();
 }
 
-/** The Bills API sets the bill's Lords third reading down for `date` (or moves it there), and the bill's lastUpdate moves, as the real API does. */
-function parliamentSchedulesThirdReading(date: string, updatedAt: string): void {
-  const stages = live.api.stages.get(BILL)!;
-  const committee = stages.find((s) => s.description === 'Committee stage')!;
-  const sitting = { id: 99_101, stageId: 5, billStageId: 99_100, billId: BILL, date: `${date}T00:00:00` };
-  const third: ApiStageSummary = { ...committee, id: 99_100, stageId: 5, description: '3rd reading', abbreviation: '3R', sortOrder: 99, stageSittings: [sitting] };
-  const at = stages.findIndex((s) => s.id === third.id);
-  if (at >= 0) stages.splice(at, 1, third);
-  else stages.push(third);
-  live.api.summaries.find((b) => b.billId === BILL)!.lastUpdate = updatedAt;
-  live.api.details.get(BILL)!.lastUpdate = updatedAt;
-}
+/** The Bills API sets the bill's Lords third reading down for `date` (or moves it there). */
+const parliamentSchedulesThirdReading = (date: string, updatedAt: string) => setDownLordsThirdReading(live.api, BILL, date, updatedAt);
 
 const scheduledEvents = (events: readonly ServiceEvent[]) => events.filter((e) => e.type === 'bill.stage_scheduled');
 
