@@ -1,5 +1,6 @@
 import { Writable } from 'node:stream';
 import { ServiceClock } from '../../src/clock';
+import { openDatabase } from '../../src/db';
 import type { ServiceEvent } from '../../src/events/event';
 import { BillsApiSource } from '../../src/ingest/bills-api/bills-api.source';
 import { ingest } from '../../src/ingest/ingest.service';
@@ -10,6 +11,7 @@ import { createServices, type Services } from '../../src/services';
 import { loadBillFacts, loadSessionFacts } from '../../src/services/training-data';
 import { fakeApiAndDatabasePerTest, setDownLordsThirdReading } from '../support/fake-bills-api';
 import { TEST_TRAINING } from '../support/test-app';
+import { usingPostgres } from '../support/test-database';
 
 // Scheduled sittings (issue 22, item 5): a sitting the Bills API dates after today becomes a
 // bill.stage_scheduled event when first seen or moved, and the ETA of the bill's next stage; a
@@ -21,10 +23,19 @@ const TODAY = '2026-10-14';
 
 let clock: ServiceClock;
 let services: Services;
+/** The service's parts on `dataSource`: an instance of the server. */
+const instance = (dataSource: typeof live.db.dataSource, at: ServiceClock) =>
+  createServices({
+    dataSource,
+    embeddedDatabase: live.db.kind === 'pglite',
+    clock: at,
+    readiness: new Readiness(),
+    logger: createLogger('warn', new Writable({ write: (_c, _e, done) => done() }) as never),
+    trainingOptions: TEST_TRAINING,
+  });
 beforeEach(async () => {
   clock = new ServiceClock(TODAY);
-  const logger = createLogger('warn', new Writable({ write: (_c, _e, done) => done() }) as never);
-  services = createServices({ dataSource: live.db.dataSource, embeddedDatabase: live.db.kind === 'pglite', clock, readiness: new Readiness(), logger, trainingOptions: TEST_TRAINING });
+  services = instance(live.db.dataSource, clock);
   await sync();
   await services.models.train();
 });
@@ -108,4 +119,25 @@ it('makes the days to a scheduled next stage the ETA, in today’s cached nowcas
   // the bill's chart follows the same rule at each of its dates
   const chart = await services.predictions.nowcastsOfBill(BILL, ['2026-10-13', '2026-10-15', '2026-10-16']);
   expect(chart.map((n) => n.timelineEtaScheduledFor)).toEqual([null, '2026-10-21', '2026-10-28']);
+});
+
+(usingPostgres() ? it : it.skip)('announces a sighting once between two instances refreshing at the same time (PostgreSQL)', async () => {
+  const other = await openDatabase({ databaseUrl: live.db.url, dataDir: null, poolSize: 3 });
+  const second = instance(other.dataSource, new ServiceClock(TODAY));
+  try {
+    await second.models.start({ trainIfMissing: false });
+    await services.refresh.run(TODAY);
+    parliamentSchedulesThirdReading('2026-10-21', `${TODAY}T09:00:00.5`);
+    await sync();
+    await second.predictions.checkDataState();
+    const reports = await Promise.all([services.refresh.run(TODAY), second.refresh.run(TODAY)]);
+    expect(reports.flatMap((r) => scheduledEvents(r.events))).toHaveLength(1);
+    const logged = (await live.db.dataSource.query(`SELECT count(*)::int AS n FROM service_event WHERE type = 'bill.stage_scheduled'`)) as { n: number }[];
+    expect(logged[0]!.n).toBe(1);
+  } finally {
+    await second.refresh.idle();
+    await second.eventBus.close();
+    await second.quotas.close();
+    await other.close();
+  }
 });
