@@ -165,7 +165,7 @@ export function brierSkill(model: number | null, baseline: number | null): numbe
  * lands just below or above a boundary (e.g. 0.29 × 100 = 28.999…), so that a
  * forecast equal to a bin's printed lower edge always falls in that bin.
  */
-function binIndex(p: number, bins: number): number {
+export function binIndex(p: number, bins: number): number {
   let index = Math.min(Math.floor(p * bins), bins - 1);
   if (index + 1 < bins && p >= (index + 1) / bins) index += 1;
   if (index > 0 && p < index / bins) index -= 1;
