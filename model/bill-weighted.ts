@@ -14,7 +14,7 @@
  * Each measure is prepared once (sorted, binned) and then evaluated for any multiplicity of the
  * bills, so a thousand replicates cost a thousand linear passes, not a thousand sorts.
  */
-import { binIndex, type BinaryReport, type ReliabilityBin } from './metrics';
+import type { BinaryReport, ReliabilityBin } from './metrics';
 import { seededRandom } from './seeded-random';
 
 export interface BillForecast {
@@ -28,6 +28,19 @@ export interface BillEstimate {
   billId: number;
   predicted: number;
   actual: number;
+}
+
+/**
+ * Index of the equal-width bin containing p, with bins [i/bins, (i+1)/bins) and the
+ * last one closed at 1. Corrects floor(p·bins) when floating-point multiplication
+ * lands just below or above a boundary (e.g. 0.29 × 100 = 28.999…), so that a
+ * forecast equal to a bin's printed lower edge always falls in that bin.
+ */
+function binIndex(p: number, bins: number): number {
+  let index = Math.min(Math.floor(p * bins), bins - 1);
+  if (index + 1 < bins && p >= (index + 1) / bins) index += 1;
+  if (index > 0 && p < index / bins) index -= 1;
+  return index;
 }
 
 /** A figure and its bootstrap interval; null where the figure cannot be computed. */
@@ -79,6 +92,21 @@ function sampleWeighting(bills: BillSet, billIds: readonly number[]): (multiplic
   return (multiplicity, i) => multiplicity[billOf[i]] / perBill[billOf[i]];
 }
 
+/** The mean of per-sample values, each bill weighing its multiplicity. */
+function weightedMean(bills: BillSet, billIds: readonly number[], values: readonly number[]): BillStatistic {
+  const weight = sampleWeighting(bills, billIds);
+  return (m) => {
+    let total = 0;
+    let sum = 0;
+    for (let i = 0; i < values.length; i++) {
+      const w = weight(m, i);
+      total += w;
+      sum += w * values[i];
+    }
+    return total > 0 ? sum / total : null;
+  };
+}
+
 function validateForecasts(samples: readonly BillForecast[]): void {
   for (const s of samples) {
     if (!Number.isFinite(s.p) || s.p < 0 || s.p > 1 || (s.y !== 0 && s.y !== 1)) {
@@ -90,18 +118,7 @@ function validateForecasts(samples: readonly BillForecast[]): void {
 /** Brier score with each bill weighing 1. */
 export function brierStatistic(bills: BillSet, samples: readonly BillForecast[]): BillStatistic {
   validateForecasts(samples);
-  const weight = sampleWeighting(bills, samples.map((s) => s.billId));
-  const squared = samples.map((s) => (s.p - s.y) ** 2);
-  return (m) => {
-    let total = 0;
-    let sum = 0;
-    for (let i = 0; i < squared.length; i++) {
-      const w = weight(m, i);
-      total += w;
-      sum += w * squared[i];
-    }
-    return total > 0 ? sum / total : null;
-  };
+  return weightedMean(bills, samples.map((s) => s.billId), samples.map((s) => (s.p - s.y) ** 2));
 }
 
 /**
@@ -205,17 +222,7 @@ function absoluteErrors(samples: readonly BillEstimate[]): BillEstimate[] {
 /** Mean absolute error with each bill weighing 1. */
 export function meanAbsoluteErrorStatistic(bills: BillSet, samples: readonly BillEstimate[]): BillStatistic {
   const errors = absoluteErrors(samples);
-  const weight = sampleWeighting(bills, errors.map((s) => s.billId));
-  return (m) => {
-    let total = 0;
-    let sum = 0;
-    for (let i = 0; i < errors.length; i++) {
-      const w = weight(m, i);
-      total += w;
-      sum += w * errors[i].predicted;
-    }
-    return total > 0 ? sum / total : null;
-  };
+  return weightedMean(bills, errors.map((s) => s.billId), errors.map((s) => s.predicted));
 }
 
 /**
