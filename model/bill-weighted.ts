@@ -82,28 +82,43 @@ export class BillSet {
 }
 
 /**
- * Per-sample weights under a multiplicity: a sample of a bill with k samples weighs
- * multiplicity(bill) / k, so each appearance of a bill weighs 1 in total.
+ * Which bill each sample belongs to, and its share of that bill's weight: a sample of a bill with
+ * k samples weighs multiplicity(bill) / k, so each appearance of a bill weighs 1 in total.
  */
-function sampleWeighting(bills: BillSet, billIds: readonly number[]): (multiplicity: Multiplicity, i: number) => number {
+interface SampleWeights {
+  billOf: Int32Array;
+  share: Float64Array;
+}
+
+function sampleWeights(bills: BillSet, billIds: readonly number[]): SampleWeights {
   const billOf = Int32Array.from(billIds, (id) => bills.indexOf(id));
   const perBill = new Float64Array(bills.size);
   for (const b of billOf) perBill[b] += 1;
-  return (multiplicity, i) => multiplicity[billOf[i]] / perBill[billOf[i]];
+  return { billOf, share: Float64Array.from(billOf, (b) => 1 / perBill[b]) };
+}
+
+/**
+ * Per-sample values summed within each bill and scaled by the bill's share: what one appearance of
+ * the bill adds. A statistic that is a weighted sum then costs one pass over the bills, not the samples.
+ */
+function perBillSums(bills: BillSet, billIds: readonly number[], values: readonly number[]): { bill: Int32Array; sum: Float64Array } {
+  const { billOf, share } = sampleWeights(bills, billIds);
+  const sums = new Map<number, number>();
+  for (let i = 0; i < billOf.length; i++) sums.set(billOf[i], (sums.get(billOf[i]) ?? 0) + values[i] * share[i]);
+  return { bill: Int32Array.from(sums.keys()), sum: Float64Array.from(sums.values()) };
 }
 
 /** The mean of per-sample values, each bill weighing its multiplicity. */
 function weightedMean(bills: BillSet, billIds: readonly number[], values: readonly number[]): BillStatistic {
-  const weight = sampleWeighting(bills, billIds);
+  const { bill, sum } = perBillSums(bills, billIds, values);
   return (m) => {
     let total = 0;
-    let sum = 0;
-    for (let i = 0; i < values.length; i++) {
-      const w = weight(m, i);
-      total += w;
-      sum += w * values[i];
+    let weighted = 0;
+    for (let j = 0; j < bill.length; j++) {
+      total += m[bill[j]];
+      weighted += m[bill[j]] * sum[j];
     }
-    return total > 0 ? sum / total : null;
+    return total > 0 ? weighted / total : null;
   };
 }
 
@@ -128,25 +143,28 @@ export function brierStatistic(bills: BillSet, samples: readonly BillForecast[])
 export function aucStatistic(bills: BillSet, samples: readonly BillForecast[]): BillStatistic {
   validateForecasts(samples);
   const sorted = [...samples].sort((a, b) => a.p - b.p);
-  const weight = sampleWeighting(bills, sorted.map((s) => s.billId));
+  const { billOf, share } = sampleWeights(bills, sorted.map((s) => s.billId));
+  const positive = Uint8Array.from(sorted, (s) => s.y);
   const groupEnds: number[] = [];
   for (let i = 0; i < sorted.length; i++) if (i + 1 === sorted.length || sorted[i + 1].p !== sorted[i].p) groupEnds.push(i + 1);
+  const ends = Int32Array.from(groupEnds);
   return (m) => {
     let negativesBelow = 0;
     let pairs = 0;
     let positives = 0;
     let start = 0;
-    for (const end of groupEnds) {
+    for (let g = 0; g < ends.length; g++) {
       let groupPositives = 0;
       let groupNegatives = 0;
-      for (let i = start; i < end; i++) {
-        if (sorted[i].y === 1) groupPositives += weight(m, i);
-        else groupNegatives += weight(m, i);
+      for (let i = start; i < ends[g]; i++) {
+        const w = m[billOf[i]] * share[i];
+        if (positive[i]) groupPositives += w;
+        else groupNegatives += w;
       }
       pairs += groupPositives * (negativesBelow + groupNegatives / 2);
       negativesBelow += groupNegatives;
       positives += groupPositives;
-      start = end;
+      start = ends[g];
     }
     return positives > 0 && negativesBelow > 0 ? pairs / (positives * negativesBelow) : null;
   };
@@ -156,28 +174,50 @@ interface WeightedBins {
   weight: Float64Array;
   predicted: Float64Array;
   observed: Float64Array;
-  count: Int32Array;
   total: number;
 }
 
+/** Forecasts binned by probability: each bin's weight, weighted forecast sum and weighted event count, under a multiplicity. */
 function binnedForecasts(bills: BillSet, samples: readonly BillForecast[], bins: number): (m: Multiplicity) => WeightedBins {
   if (!Number.isInteger(bins) || bins < 1) throw new RangeError(`bill-weighted metrics: bins must be a positive integer (got ${String(bins)})`);
   validateForecasts(samples);
-  const weight = sampleWeighting(bills, samples.map((s) => s.billId));
-  const binOf = samples.map((s) => binIndex(s.p, bins));
+  // one entry per (bill, bin): what one appearance of the bill adds to the bin
+  const cells = new Map<string, number>();
+  const cellIds = samples.map((s) => {
+    const key = `${s.billId}/${binIndex(s.p, bins)}`;
+    return cells.get(key) ?? cells.set(key, cells.size).get(key)!;
+  });
+  const ids = samples.map((s) => s.billId);
+  const weight = perBillCells(bills, ids, cellIds, samples.map(() => 1), cells.size);
+  const predicted = perBillCells(bills, ids, cellIds, samples.map((s) => s.p), cells.size);
+  const observed = perBillCells(bills, ids, cellIds, samples.map((s) => s.y), cells.size);
+  const binOfCell = new Int32Array(cells.size);
+  cellIds.forEach((c, i) => (binOfCell[c] = binIndex(samples[i].p, bins)));
   return (m) => {
-    const out: WeightedBins = { weight: new Float64Array(bins), predicted: new Float64Array(bins), observed: new Float64Array(bins), count: new Int32Array(bins), total: 0 };
-    for (let i = 0; i < samples.length; i++) {
-      const w = weight(m, i);
-      const b = binOf[i];
-      out.weight[b] += w;
-      out.predicted[b] += w * samples[i].p;
-      out.observed[b] += w * samples[i].y;
-      out.count[b] += w > 0 ? 1 : 0;
-      out.total += w;
+    const out: WeightedBins = { weight: new Float64Array(bins), predicted: new Float64Array(bins), observed: new Float64Array(bins), total: 0 };
+    for (let c = 0; c < binOfCell.length; c++) {
+      const w = m[weight.bill[c]];
+      if (w === 0) continue;
+      const b = binOfCell[c];
+      out.weight[b] += w * weight.sum[c];
+      out.predicted[b] += w * predicted.sum[c];
+      out.observed[b] += w * observed.sum[c];
+      out.total += w * weight.sum[c];
     }
     return out;
   };
+}
+
+/** Per-sample values summed within each cell (a bill and a bin), scaled by the sample's share of its bill. */
+function perBillCells(bills: BillSet, billIds: readonly number[], cellIds: readonly number[], values: readonly number[], cellCount: number): { bill: Int32Array; sum: Float64Array } {
+  const { billOf, share } = sampleWeights(bills, billIds);
+  const bill = new Int32Array(cellCount);
+  const sum = new Float64Array(cellCount);
+  for (let i = 0; i < billOf.length; i++) {
+    bill[cellIds[i]] = billOf[i];
+    sum[cellIds[i]] += values[i] * share[i];
+  }
+  return { bill, sum };
 }
 
 /**
@@ -202,10 +242,12 @@ export type WeightedReliabilityBin = ReliabilityBin & { bills: number };
 export function weightedReliability(samples: readonly BillForecast[], bins = 10): WeightedReliabilityBin[] {
   const bills = new BillSet(samples.map((s) => s.billId));
   const b = binnedForecasts(bills, samples, bins)(bills.ones());
+  const count = new Array<number>(bins).fill(0);
+  for (const s of samples) count[binIndex(s.p, bins)] += 1;
   return Array.from({ length: bins }, (_, i) => ({
     lower: i / bins,
     upper: (i + 1) / bins,
-    count: b.count[i],
+    count: count[i],
     bills: b.weight[i],
     meanPredicted: b.weight[i] > 0 ? b.predicted[i] / b.weight[i] : null,
     observedRate: b.weight[i] > 0 ? b.observed[i] / b.weight[i] : null,
@@ -231,26 +273,43 @@ export function meanAbsoluteErrorStatistic(bills: BillSet, samples: readonly Bil
  * ordinary median does for an even count).
  */
 export function medianAbsoluteErrorStatistic(bills: BillSet, samples: readonly BillEstimate[]): BillStatistic {
-  const errors = absoluteErrors(samples).sort((a, b) => a.predicted - b.predicted);
-  const weight = sampleWeighting(bills, errors.map((s) => s.billId));
+  const sorted = absoluteErrors(samples).sort((a, b) => a.predicted - b.predicted);
+  const error = Float64Array.from(sorted, (s) => s.predicted);
+  const { billOf, share } = sampleWeights(bills, sorted.map((s) => s.billId));
   return (m) => {
     let total = 0;
-    for (let i = 0; i < errors.length; i++) total += weight(m, i);
+    for (let i = 0; i < error.length; i++) total += m[billOf[i]] * share[i];
     if (total <= 0) return null;
     const half = total / 2;
     const tolerance = total * 1e-12;
     let below = 0;
-    for (let i = 0; i < errors.length; i++) {
-      const w = weight(m, i);
+    for (let i = 0; i < error.length; i++) {
+      const w = m[billOf[i]] * share[i];
       if (w <= 0) continue;
       below += w;
-      if (below > half + tolerance) return errors[i].predicted;
+      if (below > half + tolerance) return error[i];
       if (below >= half - tolerance) {
-        for (let j = i + 1; j < errors.length; j++) if (weight(m, j) > 0) return (errors[i].predicted + errors[j].predicted) / 2;
-        return errors[i].predicted;
+        for (let j = i + 1; j < error.length; j++) if (m[billOf[j]] > 0) return (error[i] + error[j]) / 2;
+        return error[i];
       }
     }
-    return errors[errors.length - 1].predicted;
+    return error[error.length - 1];
+  };
+}
+
+/**
+ * The same statistic, computed once per multiplicity array: figures that share a part (a ratio
+ * and its two sides) then pay for it once per replicate. The bootstrap draws a new array each time.
+ */
+export function memoised(statistic: BillStatistic): BillStatistic {
+  let last: Multiplicity | null = null;
+  let value: number | null = null;
+  return (m) => {
+    if (m !== last) {
+      last = m;
+      value = statistic(m);
+    }
+    return value;
   };
 }
 
@@ -295,9 +354,8 @@ export function bootstrap<K extends string>(bills: BillSet, statistics: Record<K
   const keys = Object.keys(statistics) as K[];
   const draws = Object.fromEntries(keys.map((k) => [k, [] as number[]])) as Record<K, number[]>;
   const random = seededRandom(options.seed ?? BOOTSTRAP_SEED);
-  const multiplicity = new Float64Array(bills.size);
   for (let r = 0; r < replicates && bills.size > 0; r++) {
-    multiplicity.fill(0);
+    const multiplicity = new Float64Array(bills.size);
     for (let i = 0; i < bills.size; i++) multiplicity[Math.floor(random() * bills.size)] += 1;
     for (const k of keys) {
       const value = statistics[k](multiplicity);

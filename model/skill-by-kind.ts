@@ -17,6 +17,7 @@ import {
   type Estimate,
   meanAbsoluteErrorStatistic,
   medianAbsoluteErrorStatistic,
+  memoised,
   ratioStatistic,
   weightedReliability,
   type WeightedReliabilityBin,
@@ -96,8 +97,8 @@ export function groupSkill(nowcasts: readonly ScoredNowcast[], options: Bootstra
   for (const o of SKILL_OUTPUTS) {
     const model = forecasts(nowcasts, o, 'model');
     const table = forecasts(nowcasts, o, 'byKindAndStage');
-    const modelBrier = brierStatistic(bills, model);
-    const tableBrier = brierStatistic(bills, table);
+    const modelBrier = memoised(brierStatistic(bills, model));
+    const tableBrier = memoised(brierStatistic(bills, table));
     Object.assign(statistics, {
       [`${o}.model.brier`]: modelBrier,
       [`${o}.model.auc`]: aucStatistic(bills, model),
@@ -109,8 +110,8 @@ export function groupSkill(nowcasts: readonly ScoredNowcast[], options: Bootstra
   }
   const etaModel = estimates(nowcasts, 'model');
   const etaBaseline = estimates(nowcasts, 'baseline');
-  const modelMedian = medianAbsoluteErrorStatistic(bills, etaModel);
-  const baselineMedian = medianAbsoluteErrorStatistic(bills, etaBaseline);
+  const modelMedian = memoised(medianAbsoluteErrorStatistic(bills, etaModel));
+  const baselineMedian = memoised(medianAbsoluteErrorStatistic(bills, etaBaseline));
   Object.assign(statistics, {
     'eta.model.median': modelMedian,
     'eta.model.mean': meanAbsoluteErrorStatistic(bills, etaModel),
