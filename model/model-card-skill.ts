@@ -91,7 +91,7 @@ export function kindReliabilityDiagrams(ev: Evaluation): Record<string, string> 
   for (const kind of DIAGRAM_KINDS) {
     const g = ev.skill.byKind[kind];
     if (!g) continue;
-    svgs[diagramName(kind)] = reliabilityDiagramSvg({ title: `royal_assent: reliability, ${kindName(kind)} bills (each bill weighs 1)`, series: [
+    svgs[diagramName(kind)] = reliabilityDiagramSvg({ title: `royal_assent reliability: ${kindName(kind)} bills`, series: [
         { name: 'model', bins: g.outputs.royal_assent.reliability },
         { name: 'baseline (b) kind × stage', bins: g.outputs.royal_assent.tableReliability },
       ],
