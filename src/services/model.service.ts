@@ -276,17 +276,18 @@ export class ModelService {
 
   private async trainVintagesOnce(): Promise<VintageRun> {
     await this.servingIdle();
-    const [sessions, stored] = await Promise.all([
-      loadSessionFacts(this.dataSource),
-      this.dataSource.query(`SELECT training_cutoff::text AS cutoff FROM model_version WHERE feature_schema_version = $1 AND metrics -> 'vintage' IS NOT NULL`, [FEATURE_SCHEMA_VERSION]) as Promise<{ cutoff: string }[]>,
-    ]);
-    const have = new Set(stored.map((r) => r.cutoff));
+    const [sessions, stored] = await Promise.all([loadSessionFacts(this.dataSource), this.storedVintageCutoffs()]);
     const plans = plannedVintages(sessions, this.clock.today());
-    const missing = plans.filter((plan) => !have.has(plan.cutoff));
+    const missing = plans.filter((plan) => !stored.has(plan.cutoff));
     const run: VintageRun = { trained: [], already: plans.length - missing.length };
     if (!missing.length) return run;
     let data = await loadTrainingData(this.dataSource);
     for (const plan of missing) {
+      // another instance (PostgreSQL) may have stored it meanwhile
+      if ((await this.storedVintageCutoffs()).has(plan.cutoff)) {
+        run.already += 1;
+        continue;
+      }
       for (;;) {
         if (this.stopping.signal.aborted) throw new Error('training was stopped');
         await this.servingIdle();
@@ -307,6 +308,11 @@ export class ModelService {
       }
     }
     return run;
+  }
+
+  private async storedVintageCutoffs(): Promise<Set<string>> {
+    const rows = (await this.dataSource.query(`SELECT training_cutoff::text AS cutoff FROM model_version WHERE feature_schema_version = $1 AND metrics -> 'vintage' IS NOT NULL`, [FEATURE_SCHEMA_VERSION])) as { cutoff: string }[];
+    return new Set(rows.map((r) => r.cutoff));
   }
 
   private async trainVintage(data: TrainingData, plan: VintagePlan, signal: AbortSignal): Promise<VintageRun['trained'][number]> {
