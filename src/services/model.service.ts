@@ -46,12 +46,6 @@ export interface RetrainOutcome {
   verdict: ChallengeVerdict | null;
 }
 
-/**
- * Which trained model serves predictions. Versions live in the database; the accepted one of the
- * code's feature schema promoted last is served (model-versions.ts), and a change of it (from
- * `npm run train`, a scheduled retrain or `npm run admin -- promote`, here or in another process)
- * is served without a restart. New data alone never retrains: the retrain schedule does.
- */
 /** A model chosen to answer a reference date, and what the answer says of it. */
 export interface ModelChoice {
   predictor: Predictor;
@@ -65,6 +59,12 @@ export interface VintageRun {
   already: number;
 }
 
+/**
+ * Which trained model serves predictions. Versions live in the database; the accepted one of the
+ * code's feature schema promoted last is served (model-versions.ts), and a change of it (from
+ * `npm run train`, a scheduled retrain or `npm run admin -- promote`, here or in another process)
+ * is served without a restart. New data alone never retrains: the retrain schedule does.
+ */
 export class ModelService {
   private active: { version: ModelVersionSummary; predictor: Predictor } | null = null;
   private training: Promise<ModelVersionSummary> | null = null;
