@@ -46,4 +46,8 @@ export class ScheduledSittingEntity {
   /** when a sync saw the date gone from the stage before it came; null while it stands */
   @Column({ type: 'timestamptz', nullable: true })
   supersededAt: Date | null;
+
+  /** the service's day of that sync: from then on the date no longer stands (the nowcast rule compares days) */
+  @Column({ type: 'date', nullable: true })
+  supersededDay: string | null;
 }

@@ -6,7 +6,7 @@ import { AppError } from '../src/errors';
 import type { ServiceEvent } from '../src/events/event';
 import { eventStream, type EventFilter } from '../src/events/event-stream';
 import { Access } from './access';
-import { EventType, PredictionEventType, PredictionValuesType, StageChangedEventType, ThresholdCrossedEventType } from './event.type';
+import { EventType, PredictionEventType, PredictionValuesType, StageChangedEventType, StageScheduledEventType, ThresholdCrossedEventType } from './event.type';
 
 @ArgsType()
 class EventsArgs {
@@ -65,6 +65,13 @@ export class EventResolver {
   billStageChanged(@Root() e: ServiceEvent, @Args(() => BillFilterArgs) _args: BillFilterArgs): StageChangedEventType {
     const d = e.data as unknown as { stage: string; house: string; date: string };
     return { id: e.id, timestamp: e.timestamp, billId: e.data.bill_id, stage: d.stage, house: d.house, date: d.date };
+  }
+
+  @Subscription(() => StageScheduledEventType, { subscribe: subscribeTo(['bill.stage_scheduled']), description: 'bill.stage_scheduled events' })
+  @Access('authenticated')
+  billStageScheduled(@Root() e: ServiceEvent, @Args(() => BillFilterArgs) _args: BillFilterArgs): StageScheduledEventType {
+    const d = e.data as unknown as { title: string; stage: string; house: string; scheduled_for: string; first_seen: string; previously_scheduled_for: string | null };
+    return { id: e.id, timestamp: e.timestamp, billId: e.data.bill_id, title: d.title, stage: d.stage, house: d.house, scheduledFor: d.scheduled_for, firstSeen: d.first_seen, previouslyScheduledFor: d.previously_scheduled_for };
   }
 
   @Subscription(() => PredictionEventType, { subscribe: subscribeTo(['prediction.updated']), description: 'prediction.updated events' })

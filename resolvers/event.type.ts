@@ -41,6 +41,27 @@ export class StageChangedEventType extends BillEventType {
   date: string;
 }
 
+@ObjectType('StageScheduledEvent', { description: 'bill.stage_scheduled: a sitting of a stage dated after the day it was first seen, new or moved', simpleResolvers: true, implements: BillEventType })
+export class StageScheduledEventType extends BillEventType {
+  @Field(() => String, { description: 'the bill’s short title' })
+  title: string;
+
+  @Field(() => String, { description: 'the normalised stage name, e.g. third_reading' })
+  stage: string;
+
+  @Field(() => String, { description: 'Commons, Lords, or Unassigned (Royal Assent)' })
+  house: string;
+
+  @Field(() => String, { description: 'the sitting’s date, YYYY-MM-DD' })
+  scheduledFor: string;
+
+  @Field(() => String, { description: 'the service’s day when it first saw that date, YYYY-MM-DD' })
+  firstSeen: string;
+
+  @Field(() => String, { nullable: true, description: 'the stage’s date this one replaced (a move); null for a first date' })
+  previouslyScheduledFor: string | null;
+}
+
 @ObjectType('PredictionValues', { description: 'the headline numbers an event compares', simpleResolvers: true })
 export class PredictionValuesType {
   @Field(() => String)

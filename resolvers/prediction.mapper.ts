@@ -1,5 +1,6 @@
 import { riskLevel } from '../model/predictor';
 import type { PredictionResult } from '../src/services/prediction.service';
+import { timelineEtaExplanation } from '../src/services/scheduled-eta';
 import type { BillStatusAsOf, House, RiskLevel } from './enums';
 import type { PredictionType } from './prediction.type';
 
@@ -16,6 +17,8 @@ export function toPredictionType(p: PredictionResult): PredictionType {
     royalAssent: probabilities.royal_assent,
     nextStage30d: probabilities.next_stage_30d,
     timelineEtaDays: p.timelineEtaDays,
+    timelineEtaScheduledFor: p.timelineEtaScheduledFor,
+    timelineEtaExplanation: timelineEtaExplanation(p),
     stallRisk: probabilities.stall_risk,
     amendmentRisk: probabilities.amendment_risk,
     closeVote: probabilities.close_vote,

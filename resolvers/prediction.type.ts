@@ -115,8 +115,14 @@ export class PredictionType extends BillRisksType {
   @Field(() => Float, { description: 'probability of a main stage sitting within 30 days' })
   nextStage30d: number;
 
-  @Field(() => Float, { nullable: true, description: 'estimated days to the next main stage; null when there will be none' })
+  @Field(() => Float, { nullable: true, description: 'estimated days to the next main stage (the days to its sitting when one is scheduled); null when there will be none' })
   timelineEtaDays: number | null;
+
+  @Field(() => DateScalar, { nullable: true, description: 'the scheduled sitting of the next main stage the ETA counts to, as known on referenceDate; null when the ETA is the model’s estimate' })
+  timelineEtaScheduledFor: string | null;
+
+  @Field(() => String, { nullable: true, description: 'what the ETA rests on, in words: "scheduled for YYYY-MM-DD", or the model’s estimate; null when there is no next stage' })
+  timelineEtaExplanation: string | null;
 
 
   @Field(() => LastStageType, { nullable: true })

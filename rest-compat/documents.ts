@@ -30,6 +30,7 @@ query PredictOneExplained($billId: Int!, $referenceDate: Date) {
   prediction(billId: $billId, referenceDate: $referenceDate) {
     ...PredictionFields
     explanations { royalAssent { factor effect } nextStage30d { factor effect } }
+    timelineEtaExplanation
   }
 }
 ${PREDICTION_FIELDS}`,

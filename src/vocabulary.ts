@@ -68,6 +68,7 @@ export type TimeBucket = ValueOf<typeof TIME_BUCKETS>;
 export const EVENT_TYPES = [
   'prediction.updated',
   'bill.stage_changed',
+  'bill.stage_scheduled',
   'prediction.imminent_stage_change',
   'prediction.high_probability',
   'prediction.probability_spike',

@@ -94,8 +94,16 @@ export const COMPONENTS = {
     Explanations: {
       type: 'object',
       description: 'only with explain=true: why the headline predictions are what they are',
-      required: ['royal_assent', 'next_stage_30d'],
-      properties: { royal_assent: factorList, next_stage_30d: factorList },
+      required: ['royal_assent', 'next_stage_30d', 'timeline_eta'],
+      properties: {
+        royal_assent: factorList,
+        next_stage_30d: factorList,
+        timeline_eta: {
+          type: ['string', 'null'],
+          description: 'what the ETA rests on: "scheduled for YYYY-MM-DD" when the next stage has a sitting set down (the days to it), else the model’s estimate; null when there is no next stage',
+          example: 'scheduled for 2026-10-21',
+        },
+      },
     },
     RiskIndicators: {
       type: 'object',

@@ -47,6 +47,37 @@ export const stageChangedEvent = (s: StageRecord, timestamp: string): ServiceEve
   data: { bill_id: s.billId, stage_record_id: s.stageRecordId, stage: s.stage, house: s.house, date: s.date },
 });
 
+/** A sighting of a sitting dated after its day (src/ingest/scheduled-sittings.ts): new, or a stage's date moved. */
+export interface ScheduledSighting {
+  sittingId: number;
+  billId: number;
+  title: string;
+  stageRecordId: number;
+  stage: string;
+  house: string;
+  scheduledFor: string;
+  firstSeen: string;
+  /** the stage's date this one replaced; null for a first date */
+  previouslyScheduledFor: string | null;
+}
+
+export const stageScheduledEvent = (s: ScheduledSighting, timestamp: string): ServiceEvent => ({
+  id: newEventId(),
+  type: 'bill.stage_scheduled',
+  timestamp,
+  data: {
+    bill_id: s.billId,
+    title: s.title,
+    stage: s.stage,
+    house: s.house,
+    scheduled_for: s.scheduledFor,
+    first_seen: s.firstSeen,
+    previously_scheduled_for: s.previouslyScheduledFor,
+    stage_record_id: s.stageRecordId,
+    sitting_id: s.sittingId,
+  },
+});
+
 export const predictionEvent = (type: PredictionEventType, n: PredictionResult, previous: PredictionPoint, timestamp: string): ServiceEvent => ({
   id: newEventId(),
   type,

@@ -22,7 +22,7 @@ export const EVENT_RULES = {
 const EPSILON = 1e-9;
 const atLeast = (value: number, limit: number) => value >= limit - EPSILON;
 
-export type PredictionEventType = Exclude<EventType, 'bill.stage_changed' | 'prediction.crossed_threshold'>;
+export type PredictionEventType = Exclude<EventType, 'bill.stage_changed' | 'bill.stage_scheduled' | 'prediction.crossed_threshold'>;
 
 /** Whether the ETA moved by at least the rule's days; appearing or disappearing is a move. */
 function etaMoved(before: number | null, after: number | null): boolean {

@@ -248,7 +248,7 @@ const divisionRows = (r: BillRecord): Partial<DivisionEntity>[] =>
     source: d.source,
   }));
 
-/** Changes exactly when any stored bill's content does: the model issue keys trained versions on it. */
+/** Changes exactly when what nowcasts read changes: a stored bill's content, the sessions, the record of scheduled sittings. */
 async function fingerprint(dataSource: DataSource): Promise<string> {
   const rows: { id: number; content_hash: string }[] = await dataSource.query('SELECT id, content_hash FROM bill ORDER BY id');
   const hash = createHash('sha256');
@@ -257,5 +257,12 @@ async function fingerprint(dataSource: DataSource): Promise<string> {
   // learned them does not, so the same data fingerprints alike in every database
   const sessions = await dataSource.query('SELECT id, name, end_date, first_sitting_date, last_sitting_date FROM parliamentary_session ORDER BY id');
   for (const session of sessions) hash.update(`${JSON.stringify(session)}\n`);
+  // the record of scheduled sittings moves nowcasts too (a scheduled next stage is the ETA), and by
+  // the days it was seen and superseded, which a past-date nowcast reads: they are in it
+  const sittings = await dataSource.query(
+    `SELECT bill_id, bill_stage_id, scheduled_for::text AS scheduled_for, first_seen_day::text AS first_seen_day, superseded_day::text AS superseded_day
+     FROM scheduled_sitting ORDER BY bill_id, bill_stage_id, first_seen_day, scheduled_for, superseded_day`,
+  );
+  for (const sitting of sittings) hash.update(`${JSON.stringify(sitting)}\n`);
   return hash.digest('hex');
 }

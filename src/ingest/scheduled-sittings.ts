@@ -36,7 +36,7 @@ export async function recordScheduledSittings(manager: EntityManager, batch: Bil
   const wantedKeys = new Set(wanted.map((w) => keyOf(w.billStageId, w.date)));
 
   const gone = standing.filter((row) => !wantedKeys.has(keyOf(row.bill_stage_id, row.scheduled_for))).map((row) => row.id);
-  if (gone.length) await manager.query(`UPDATE scheduled_sitting SET superseded_at = $2 WHERE id = ANY($1)`, [gone, now]);
+  if (gone.length) await manager.query(`UPDATE scheduled_sitting SET superseded_at = $2, superseded_day = $3 WHERE id = ANY($1)`, [gone, now, today]);
 
   const fresh = wanted.filter((w) => !standingKeys.has(keyOf(w.billStageId, w.date)));
   for (const w of fresh) {

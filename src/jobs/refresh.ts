@@ -5,13 +5,14 @@ import type { ServiceClock } from '../clock';
 import { AppError } from '../errors';
 import type { ServiceEvent } from '../events/event';
 import type { EventLog } from '../events/event-log';
-import { eventTimestamp, predictionEvent, type StageRecord, stageChangedEvent, thresholdEvent } from '../events/payloads';
+import { eventTimestamp, predictionEvent, type StageRecord, stageChangedEvent, stageScheduledEvent, thresholdEvent } from '../events/payloads';
 import { predictionEvents } from '../events/rules';
 import type { Logger } from '../logger';
 import type { AlertService } from '../services/alert.service';
 import type { ModelService } from '../services/model.service';
 import { recordSnapshots } from '../services/prediction-history';
 import type { PredictionResult, PredictionService } from '../services/prediction.service';
+import { scheduledSightings } from './scheduled-sightings';
 
 const STATE_ROW = 'events';
 /** pg_advisory_xact_lock key: one refresh at a time across every instance on one PostgreSQL */
@@ -49,9 +50,10 @@ export interface RefreshOptions {
  * the day, ending since the last refresh, or on a watchlist), compares each with its stored
  * snapshots, stores the new snapshot, evaluates every active alert threshold, and records the
  * events of the rules (src/events/rules.ts), the stage records first sitting since the last
- * refreshed day and the thresholds that fired, all in one transaction with the sinks' writes.
- * After the commit the events go to the bus. Runs when bill data changes (sync, replay) and when
- * the service's day advances; one at a time in a process, and across processes on PostgreSQL.
+ * refreshed day, the scheduled sittings first seen since and the thresholds that fired, all in
+ * one transaction with the sinks' writes. After the commit the events go to the bus. Runs when
+ * bill data changes (sync, replay) and when the service's day advances; one at a time in a
+ * process, and across processes on PostgreSQL.
  */
 export class EventRefresh {
   private queue: Promise<unknown> = Promise.resolve();
@@ -124,6 +126,7 @@ export class EventRefresh {
       if (done(state)) return null;
       const sameDay = state?.serviceDay === day;
       const events: ServiceEvent[] = (await stageRecords(manager, sinceLastRefresh(state, day), day, sameDay)).map((s) => stageChangedEvent(s, timestamp));
+      for (const sighting of await scheduledSightings(manager, day, state?.serviceDay ?? null)) events.push(stageScheduledEvent(sighting, timestamp));
       const histories = await recordSnapshots(manager, nowcasts, { includeToday: sameDay });
       for (const n of nowcasts) {
         const { earlier, points } = histories.get(n.billId)!;

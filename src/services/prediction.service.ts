@@ -7,11 +7,13 @@ import { AppError, badInput, notFound } from '../errors';
 import { titleAsOf } from './bill-title';
 import type { ModelService } from './model.service';
 import { type ImminentBill, imminentBills } from './imminent';
+import { loadScheduledSittings, type ScheduledEta, type SittingRecord, withScheduledEta } from './scheduled-eta';
 import { loadBillFacts, loadSessionFacts } from './training-data';
 import { keepWithin } from '../bounded-map';
 import type { ModelProvenance } from './model-vintages';
 
-export interface PredictionResult extends Nowcast {
+/** A nowcast as served: the model's, with the ETA of a scheduled next stage (src/services/scheduled-eta.ts). */
+export interface PredictionResult extends Nowcast, ScheduledEta {
   modelVersion: number;
   /** the model that made it, and whether it had seen anything dated after the reference date */
   model: ModelProvenance;
@@ -36,8 +38,8 @@ const CACHE_LIMIT = 50_000;
  */
 export class PredictionService {
   private readonly cache = new Map<string, PredictionResult>();
-  /** each bill's facts under the content hash they were read at (at most one entry per bill) */
-  private readonly facts = new Map<number, { contentHash: string; facts: BillFacts }>();
+  /** each bill's facts and scheduled sittings under the content hash they were read at (at most one entry per bill) */
+  private readonly facts = new Map<number, { contentHash: string; facts: BillFacts; sittings: SittingRecord[] }>();
   private sessions: { fingerprint: string; facts: SessionFact[] } | null = null;
   private active: { key: string; nowcasts: Promise<PredictionResult[]> } | null = null;
   /** finished imminent lists of the active nowcasts, by window and threshold */
@@ -75,12 +77,16 @@ export class PredictionService {
     if (missing.length) {
       // a bill's facts change only with its content: each day's nowcasts (the events refresh) reuse them
       const stale = [...new Set(missing)].filter((id) => this.facts.get(id)?.contentHash !== index.bills.get(id)!.contentHash);
-      const [loaded, sessions] = await Promise.all([stale.length ? loadBillFacts(this.dataSource, stale) : new Map(), this.sessionFacts()]);
-      for (const [id, entry] of loaded) this.facts.set(id, { contentHash: entry.bill.contentHash, facts: entry.facts });
+      const [loaded, sittings, sessions] = await Promise.all([
+        stale.length ? loadBillFacts(this.dataSource, stale) : new Map(),
+        stale.length ? loadScheduledSittings(this.dataSource, stale) : new Map(),
+        this.sessionFacts(),
+      ]);
+      for (const [id, entry] of loaded) this.facts.set(id, { contentHash: entry.bill.contentHash, facts: entry.facts, sittings: sittings.get(id) ?? [] });
       billIds.forEach((id, i) => {
         const entry = this.facts.get(id);
         if (!entry || this.cache.has(key(i))) return;
-        const nowcast = predictor.nowcast(entry.facts, referenceDate, sessions);
+        const nowcast = withScheduledEta(predictor.nowcast(entry.facts, referenceDate, sessions), entry.sittings);
         const { title, originatingHouse } = bills[i]!;
         keepWithin(this.cache, key(i), { ...nowcast, modelVersion: model.version, model, billTitle: titleAsOf(title, originatingHouse, nowcast.status === 'enacted'), originatingHouse }, CACHE_LIMIT);
       });
@@ -107,14 +113,15 @@ export class PredictionService {
     const missing = known.filter((_, i) => !this.cache.has(key(i)));
     const computed = new Map<string, PredictionResult>();
     if (missing.length) {
-      const [facts, sessions] = await Promise.all([loadBillFacts(this.dataSource, [billId]), this.sessionFacts()]);
+      const [facts, sittings, sessions] = await Promise.all([loadBillFacts(this.dataSource, [billId]), loadScheduledSittings(this.dataSource, [billId]), this.sessionFacts()]);
       const entry = facts.get(billId);
       if (!entry) throw notFound(`bill ${billId} does not exist`);
       // the chart's dates are not cached: a bill's life holds many, and today's nowcasts matter more
       known.forEach((date, i) => {
         if (this.cache.has(key(i))) return;
         const { predictor, provenance: model } = choices[i];
-        computed.set(date, { ...predictor.nowcast(entry.facts, date, sessions), modelVersion: model.version, model, billTitle: bill.title, originatingHouse: bill.originatingHouse });
+        const nowcast = withScheduledEta(predictor.nowcast(entry.facts, date, sessions), sittings.get(billId));
+        computed.set(date, { ...nowcast, modelVersion: model.version, model, billTitle: bill.title, originatingHouse: bill.originatingHouse });
       });
     }
     return known.map((date, i) => this.cache.get(key(i)) ?? computed.get(date)!);

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ApiStageSummary } from '../../src/ingest/bills-api/api-types';
-import { FakeBillsApi } from '../support/fake-bills-api';
+import { FakeBillsApi, setDownLordsThirdReading } from '../support/fake-bills-api';
 import { adminCli, type ServerProcess, startServerProcess, waitUntilReady } from '../support/processes';
 import { createPostgresDatabase, usingPostgres } from '../support/test-database';
 import { type Receiver, startReceiver } from '../support/webhook-receiver';
@@ -57,6 +57,19 @@ async function until<T>(probe: () => Promise<T>, done: (value: T) => boolean, ti
   }
 }
 
+/** A new user of `tier` with an API key (returned) and a webhook endpoint at `url` for every bill's events of `type`. */
+async function userWithWebhook(email: string, tier: string, url: string, type: string): Promise<string> {
+  await adminCli(['create-user', '--email', email, '--tier', tier], env);
+  const key = (await adminCli(['create-key', '--email', email], env)).json.api_key as string;
+  const created = await fetch(`${server.url}/api/v1/webhooks`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ url, events: [type], all_bills: true }),
+  });
+  expect(created.status).toBe(200);
+  return key;
+}
+
 /** The API shows a new stage of BILL sitting today, and the bill's lastUpdate moves, as the real API does. */
 function parliamentMovesTheBill(): void {
   const stages = api.stages.get(BILL)!;
@@ -83,20 +96,38 @@ it('says in /readyz that it follows the live source, and when it last synced', a
 });
 
 it('sends a stage that appears in the Bills API to a webhook receiver as bill.stage_changed, within an interval of the change', async () => {
-  await adminCli(['create-user', '--email', 'live@example.com', '--tier', 'pro'], env);
-  const key = (await adminCli(['create-key', '--email', 'live@example.com'], env)).json.api_key as string;
-  const created = await fetch(`${server.url}/api/v1/webhooks`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ url: receiver.url, events: ['bill.stage_changed'], all_bills: true }),
-  });
-  expect(created.status).toBe(200);
+  await userWithWebhook('live@example.com', 'pro', receiver.url, 'bill.stage_changed');
 
   parliamentMovesTheBill();
   await receiver.receivedAtLeast(1);
   const event = JSON.parse(receiver.received[0].body) as { type: string; data: { bill_id: number; stage: string } };
   expect(event.type).toBe('bill.stage_changed');
   expect(event.data).toMatchObject({ bill_id: BILL });
+}, 60_000);
+
+it('sends a sitting the Bills API dates after today to a webhook receiver as bill.stage_scheduled, makes it the ETA, and sends its move too', async () => {
+  const scheduledReceiver = await startReceiver(200);
+  try {
+    const key = await userWithWebhook('scheduled@example.com', 'pilot', scheduledReceiver.url, 'bill.stage_scheduled');
+    const predict = async () => (await (await fetch(`${server.url}/api/v1/predict/${BILL}?explain=true`, { headers: { authorization: `Bearer ${key}` } })).json()) as any;
+
+    setDownLordsThirdReading(api, BILL, '2026-10-21', `${TODAY}T11:00:00.1234567`);
+    await scheduledReceiver.receivedAtLeast(1);
+    const first = JSON.parse(scheduledReceiver.received[0].body) as { type: string; data: Record<string, unknown> };
+    expect(first.type).toBe('bill.stage_scheduled');
+    expect(first.data).toMatchObject({ bill_id: BILL, title: expect.any(String), stage: 'third_reading', house: 'Lords', scheduled_for: '2026-10-21', first_seen: TODAY, previously_scheduled_for: null });
+    const prediction = await predict();
+    expect(prediction.predictions.timeline_eta.days).toBe(7);
+    expect(prediction.explanations.timeline_eta).toBe('scheduled for 2026-10-21');
+
+    setDownLordsThirdReading(api, BILL, '2026-10-28', `${TODAY}T12:00:00.1234567`);
+    await scheduledReceiver.receivedAtLeast(2);
+    const moved = JSON.parse(scheduledReceiver.received[1].body) as { type: string; data: Record<string, unknown> };
+    expect(moved.data).toMatchObject({ bill_id: BILL, scheduled_for: '2026-10-28', previously_scheduled_for: '2026-10-21' });
+    expect((await predict()).predictions.timeline_eta.days).toBe(14);
+  } finally {
+    await scheduledReceiver.close();
+  }
 }, 60_000);
 
 it('keeps serving while the Bills API fails, says the data is stale after 3 intervals, logs the failure once, and recovers by itself', async () => {

@@ -58,15 +58,18 @@ describe('GET /api/v1/predict/{bill_id}', () => {
     expect(body.risk_indicators.withdrawal_risk_level).toBe(rule(body.predictions.withdrawal_risk.probability));
   });
 
-  it('adds explanations with explain=true and nothing else; explain=false is the specified shape', async () => {
+  it('adds explanations (the factors, and what the ETA rests on) with explain=true and nothing else; explain=false is the specified shape', async () => {
     const plain = await get('/api/v1/predict/2900?reference_date=2021-06-30');
     const explained = await get('/api/v1/predict/2900?reference_date=2021-06-30&explain=true');
     expect(explained.status).toBe(200);
     const { explanations, ...rest } = explained.body;
     expect(rest).toEqual(plain.body);
     expect((await get('/api/v1/predict/2900?reference_date=2021-06-30&explain=false')).body).toEqual(plain.body);
-    expect(Object.keys(explanations).sort()).toEqual(['next_stage_30d', 'royal_assent']);
-    for (const factors of Object.values(explanations) as { factor: string; effect: number }[][]) {
+    const { timeline_eta: eta, ...factorLists } = explanations;
+    // no sitting of its next stage was scheduled on the date: the ETA is the model's
+    expect(eta).toBe("estimated by the model from the bill's history");
+    expect(Object.keys(factorLists).sort()).toEqual(['next_stage_30d', 'royal_assent']);
+    for (const factors of Object.values(factorLists) as { factor: string; effect: number }[][]) {
       expect(factors.length).toBeGreaterThan(0);
       expect(factors.length).toBeLessThanOrEqual(5);
       for (const f of factors) expect(Object.keys(f).sort()).toEqual(['effect', 'factor']);

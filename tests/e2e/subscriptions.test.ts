@@ -218,6 +218,36 @@ describe('events', () => {
     await subscribed(0, true);
   });
 
+  it('delivers bill.stage_scheduled to a Pilot subscriber of billStageScheduled, as the refresh recorded it', async () => {
+    const email = `pilot-scheduled-${Date.now()}@example.com`;
+    const key = await t.userWithKey('pilot', email);
+    await t.services.watchlists.create(await t.accountIdOf(email), { name: 'watched', billIds: [2900] } as never);
+    const open = t.services.eventBus.subscribers();
+    const typed = collect(client({ authorization: `Bearer ${key}` }), 'subscription { billStageScheduled(billIds: [2900]) { id billId title stage house scheduledFor firstSeen previouslyScheduledFor } }');
+    await subscribed(open + 1);
+
+    // a sync on the 20th saw the bill's committee stage set down for the 30th
+    await t.db.dataSource.query(
+      `INSERT INTO scheduled_sitting (bill_id, bill_stage_id, stage, house, scheduled_for, first_seen_at, first_seen_day) VALUES (2900, 990001, 'committee', 'Commons', '2021-11-30', now(), '2021-11-20')`,
+    );
+    t.services.clock.moveTo('2021-11-20');
+    const report = await t.services.refresh.run('2021-11-20');
+    const scheduled = report.events.find((e: ServiceEvent) => e.type === 'bill.stage_scheduled')!;
+    const [received] = await typed.next(1);
+    expect(received.billStageScheduled).toEqual({
+      id: scheduled.id,
+      billId: 2900,
+      title: expect.stringMatching(/Bill$/),
+      stage: 'committee',
+      house: 'Commons',
+      scheduledFor: '2021-11-30',
+      firstSeen: '2021-11-20',
+      previouslyScheduledFor: null,
+    });
+    typed.stop();
+    await subscribed(open, true);
+  });
+
   it('closes the connection at the next event once its key is revoked (4401) or its account is moved to Free (4403)', async () => {
     const lapses = [
       { code: 4401, reason: 'The API key of this subscription was revoked', lapse: (email: string, key: string) => t.services.apiKeys.revoke(key.slice(0, 11)) },

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { ApiStageSummary } from '../../src/ingest/bills-api/api-types';
 import { FakeBillsApi as FakeApi, readBillsApiFolder } from '../../src/ingest/bills-api/fake-bills-api';
 import { openTestDatabase, type TestDatabase } from './test-database';
 
@@ -31,4 +32,28 @@ export function fakeApiAndDatabasePerTest(): { api: FakeBillsApi; db: TestDataba
     await live.db.close();
   });
   return live;
+}
+
+/**
+ * The API sets a Lords bill's third reading down for `date` (or moves it there), as a stage record
+ * modelled on its Lords committee stage, and the bill's lastUpdate moves to `updatedAt`, as the
+ * real API's does.
+ */
+export function setDownLordsThirdReading(api: FakeApi, billId: number, date: string, updatedAt: string): void {
+  const stages = api.stages.get(billId)!;
+  const committee = stages.find((s) => s.description === 'Committee stage' && s.house === 'Lords')!;
+  const third: ApiStageSummary = {
+    ...committee,
+    id: 99_100,
+    stageId: 5,
+    description: '3rd reading',
+    abbreviation: '3R',
+    sortOrder: 99,
+    stageSittings: [{ id: 99_101, stageId: 5, billStageId: 99_100, billId, date: `${date}T00:00:00` }],
+  };
+  const at = stages.findIndex((s) => s.id === third.id);
+  if (at >= 0) stages.splice(at, 1, third);
+  else stages.push(third);
+  api.summaries.find((b) => b.billId === billId)!.lastUpdate = updatedAt;
+  api.details.get(billId)!.lastUpdate = updatedAt;
 }

@@ -24,7 +24,7 @@ export const BILL_SEARCH = `query BillSearch($text: String!) { bills(first: 25, 
 export const BILL = `query Bill($id: Int!) { bill(id: $id) { id title longTitle kind originatingHouse outcome introducedDate royalAssentDate url stages { stage house date } scheduledSittings { stage house date firstSeen } } }`;
 /** One request for the predictions and the chart: the website charges them together as one prediction, once a day per bill. */
 export const BILL_PREDICTIONS = `query BillPredictions($id: Int!) { bill(id: $id) {
-  prediction { referenceDate status royalAssent nextStage30d timelineEtaDays stallRisk amendmentRisk closeVote withdrawalRisk modelVersion
+  prediction { referenceDate status royalAssent nextStage30d timelineEtaDays timelineEtaScheduledFor stallRisk amendmentRisk closeVote withdrawalRisk modelVersion
     riskIndicators { stallRiskLevel withdrawalRiskLevel amendmentRiskLevel closeVoteLevel controversyScore momentumScore }
     explanations { royalAssent { factor effect } nextStage30d { factor effect } } }
   predictionHistory { referenceDate royalAssent nextStage30d model { outOfSample } } } }`;

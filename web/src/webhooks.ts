@@ -17,6 +17,7 @@ export interface NewSecret {
 /** Every event type (the schema's EventType), in plain words; `pro` ones need the Pro tier. */
 export const EVENT_TYPES: { value: Schema.EventType; label: string; pro?: boolean }[] = [
   { value: 'BILL_STAGE_CHANGED', label: 'A bill reaches a new stage' },
+  { value: 'BILL_STAGE_SCHEDULED', label: 'A bill’s stage is set down for a date, or its date moves' },
   { value: 'PREDICTION_UPDATED', label: 'A prediction changes (by a point or more, or a day of its timeline)' },
   { value: 'PREDICTION_IMMINENT_STAGE_CHANGE', label: 'A bill’s next stage becomes imminent (within 7 days)' },
   { value: 'PREDICTION_HIGH_PROBABILITY', label: 'Royal Assent becomes likely (crosses 80%)' },

@@ -302,7 +302,7 @@ export interface Event {
 }
 
 /** Event types of webhooks and subscriptions; PREDICTION_PROBABILITY_SPIKE, PREDICTION_TRENDING_UP and PREDICTION_CROSSED_THRESHOLD need the pro tier */
-export type EventType = 'BILL_STAGE_CHANGED' | 'PREDICTION_CROSSED_THRESHOLD' | 'PREDICTION_HIGH_PROBABILITY' | 'PREDICTION_IMMINENT_STAGE_CHANGE' | 'PREDICTION_PROBABILITY_SPIKE' | 'PREDICTION_TRENDING_UP' | 'PREDICTION_UPDATED';
+export type EventType = 'BILL_STAGE_CHANGED' | 'BILL_STAGE_SCHEDULED' | 'PREDICTION_CROSSED_THRESHOLD' | 'PREDICTION_HIGH_PROBABILITY' | 'PREDICTION_IMMINENT_STAGE_CHANGE' | 'PREDICTION_PROBABILITY_SPIKE' | 'PREDICTION_TRENDING_UP' | 'PREDICTION_UPDATED';
 
 /** One reason for a prediction */
 export interface ExplanationFactor {
@@ -416,8 +416,12 @@ export interface Prediction {
   /** probability of no main stage in the next 200 days */
   stallRisk: number;
   status: BillStatusAsOf;
-  /** estimated days to the next main stage; null when there will be none */
+  /** estimated days to the next main stage (the days to its sitting when one is scheduled); null when there will be none */
   timelineEtaDays: number | null;
+  /** what the ETA rests on, in words: "scheduled for YYYY-MM-DD", or the model’s estimate; null when there is no next stage */
+  timelineEtaExplanation: string | null;
+  /** the scheduled sitting of the next main stage the ETA counts to, as known on referenceDate; null when the ETA is the model’s estimate */
+  timelineEtaScheduledFor: string | null;
   /** probability the bill is withdrawn or never reaches another main stage */
   withdrawalRisk: number;
 }
@@ -555,6 +559,27 @@ export interface StageChangedEvent {
 
 /** Position of a stage in the passage of the bill */
 export type StagePhase = 'FIRST_HOUSE' | 'PING_PONG' | 'ROYAL_ASSENT' | 'SECOND_HOUSE';
+
+/** bill.stage_scheduled: a sitting of a stage dated after the day it was first seen, new or moved */
+export interface StageScheduledEvent {
+  billId: number;
+  /** the service’s day when it first saw that date, YYYY-MM-DD */
+  firstSeen: string;
+  /** Commons, Lords, or Unassigned (Royal Assent) */
+  house: string;
+  /** "evt_…", the same on every channel and retry */
+  id: string;
+  /** the stage’s date this one replaced (a move); null for a first date */
+  previouslyScheduledFor: string | null;
+  /** the sitting’s date, YYYY-MM-DD */
+  scheduledFor: string;
+  /** the normalised stage name, e.g. third_reading */
+  stage: string;
+  /** ISO 8601 of the service day and the time of the refresh */
+  timestamp: string;
+  /** the bill’s short title */
+  title: string;
+}
 
 /** prediction.crossed_threshold: one of your alert thresholds fired */
 export interface ThresholdCrossedEvent {

@@ -18,7 +18,7 @@ type Bill = Pick<Schema.Bill, 'id' | 'title' | 'longTitle' | 'kind' | 'originati
 
 type Prediction = Pick<
   Schema.Prediction,
-  'referenceDate' | 'status' | 'royalAssent' | 'nextStage30d' | 'timelineEtaDays' | 'stallRisk' | 'amendmentRisk' | 'closeVote' | 'withdrawalRisk' | 'modelVersion' | 'explanations'
+  'referenceDate' | 'status' | 'royalAssent' | 'nextStage30d' | 'timelineEtaDays' | 'timelineEtaScheduledFor' | 'stallRisk' | 'amendmentRisk' | 'closeVote' | 'withdrawalRisk' | 'modelVersion' | 'explanations'
 > & { riskIndicators: Schema.RiskIndicators };
 
 function RiskRow({ name, probability, level }: { name: string; probability: number; level?: string }) {
@@ -114,7 +114,7 @@ export function BillPage({ id }: { id: number }) {
               </div>
               <div class="figure">
                 <span class="value">{days(prediction.timelineEtaDays)}</span>
-                <span>expected to the next stage</span>
+                <span>{prediction.timelineEtaScheduledFor ? `to the next stage, scheduled for ${date(prediction.timelineEtaScheduledFor)}` : 'expected to the next stage'}</span>
               </div>
             </div>
             <Table caption="Risks" columns={['Risk', 'Probability', 'Level']}>
