@@ -40,5 +40,5 @@ export async function deliverPredictionHistory({ services, loaders, quota }: Req
     await quota.require('predictions');
     quota.deliveries.charged(`history@${path.join('.')}`, 'predictions', 1, path);
   }
-  return points.map((p) => ({ referenceDate: p.referenceDate, status: p.status as BillStatusAsOf, royalAssent: p.probabilities.royal_assent, nextStage30d: p.probabilities.next_stage_30d }));
+  return points.map((p) => ({ referenceDate: p.referenceDate, status: p.status as BillStatusAsOf, royalAssent: p.probabilities.royal_assent, nextStage30d: p.probabilities.next_stage_30d, model: p.model }));
 }

@@ -33,6 +33,7 @@ export function toPredictionType(p: PredictionResult): PredictionType {
     },
     lastStage: p.lastStage,
     modelVersion: p.modelVersion,
+    model: p.model,
   };
 }
 

@@ -1,4 +1,5 @@
 import { Field, Float, Int, ObjectType } from 'type-graphql';
+import type { ModelProvenance } from '../src/services/model-vintages';
 import { DateScalar } from './date.scalar';
 import { BatchItemStatus, BillStatusAsOf, House, MainStageEnum, RiskLevel, TimeBucket, UrgencyLevel } from './enums';
 
@@ -12,6 +13,21 @@ export class LastStageType {
 
   @Field(() => DateScalar)
   date: string;
+}
+
+@ObjectType('PredictionModel', { description: 'Which model made an answer (REST: the X-Model-* headers)', simpleResolvers: true })
+export class PredictionModelType implements ModelProvenance {
+  @Field(() => Int, { description: 'the model version (npm run admin -- models lists them)' })
+  version: number;
+
+  @Field(() => DateScalar, { description: 'the last date whose facts it learned from' })
+  trainedThrough: string;
+
+  @Field(() => Boolean, {
+    description:
+      'true when trainedThrough is on or before the reference date: the model saw nothing dated after it (a fair backtest). false: no model that old exists yet, so the serving model answered, having learned from later facts (in sample)',
+  })
+  outOfSample: boolean;
 }
 
 @ObjectType('RiskIndicators', { simpleResolvers: true })
@@ -112,8 +128,11 @@ export class PredictionType extends BillRisksType {
   @Field(() => LastStageType, { nullable: true })
   lastStage: LastStageType | null;
 
-  @Field(() => Int, { description: 'the model version that made it' })
+  @Field(() => Int, { description: 'the model version that made it (the same as model.version)' })
   modelVersion: number;
+
+  @Field(() => PredictionModelType, { description: 'the model that made it: its version, the last date it learned from, and whether that is on or before referenceDate' })
+  model: PredictionModelType;
 
   /** computed only when asked for (resolved by PredictionResolver.explanations) */
   explanations?: ExplanationsType;
@@ -159,6 +178,9 @@ export class BatchPredictionsType {
 
   @Field(() => Float)
   executionTimeMs: number;
+
+  @Field(() => PredictionModelType, { description: 'the model that answers the batch’s reference date (every item’s)' })
+  model: PredictionModelType;
 }
 
 @ObjectType('ImminentBill', { simpleResolvers: true })
@@ -201,6 +223,9 @@ export class ImminentBillsType {
 
   @Field(() => Int)
   count: number;
+
+  @Field(() => PredictionModelType, { description: 'the model that made today’s nowcasts the list is drawn from (the serving one)' })
+  model: PredictionModelType;
 }
 
 @ObjectType('PredictionPoint', { description: 'A nowcast at a past date of a bill’s life: a point of its chart', simpleResolvers: true })
@@ -216,4 +241,7 @@ export class PredictionPointType {
 
   @Field(() => Float, { description: 'probability of a main stage sitting within 30 days of referenceDate' })
   nextStage30d: number;
+
+  @Field(() => PredictionModelType, { description: 'the model that made the point; outOfSample false marks a point made by a model that learned from later facts' })
+  model: PredictionModelType;
 }

@@ -2,7 +2,7 @@ import cors from 'cors';
 import type { RequestHandler } from 'express';
 
 /** Response headers a browser client needs to read: its limits, and what a 401 asks for. */
-const EXPOSED_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'RateLimit', 'RateLimit-Policy', 'Retry-After', 'WWW-Authenticate'];
+const EXPOSED_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'RateLimit', 'RateLimit-Policy', 'Retry-After', 'WWW-Authenticate', 'X-Model-Version', 'X-Model-Trained-Through', 'X-Model-Out-Of-Sample'];
 
 /**
  * CORS for browser pages of the configured origins (CORS_ORIGINS), one policy for /api/v1 and

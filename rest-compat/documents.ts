@@ -5,12 +5,17 @@
 
 const RISK_INDICATOR_FIELDS = `fragment RiskIndicatorFields on RiskIndicators { controversyScore momentumScore stallRiskLevel withdrawalRiskLevel amendmentRiskLevel closeVoteLevel }`;
 
+/** Which model answered: the X-Model-* headers of predict, batch and imminent. */
+const MODEL_FIELDS = `fragment ModelFields on PredictionModel { version trainedThrough outOfSample }`;
+
 const PREDICTION_FIELDS = `
 fragment PredictionFields on Prediction {
   billId billTitle originatingHouse referenceDate status royalAssent nextStage30d timelineEtaDays stallRisk amendmentRisk closeVote withdrawalRisk
   riskIndicators { ...RiskIndicatorFields }
   lastStage { stage house date }
+  model { ...ModelFields }
 }
+${MODEL_FIELDS}
 ${RISK_INDICATOR_FIELDS}`;
 
 export const DOCUMENTS = {
@@ -36,6 +41,7 @@ query PredictBatch($billIds: [Int!]!, $referenceDate: Date) {
     items { billId status detail prediction { ...PredictionFields } }
     summary { total success errors blocked }
     executionTimeMs
+    model { ...ModelFields }
   }
 }
 ${PREDICTION_FIELDS}`,
@@ -48,9 +54,11 @@ query Imminent($daysAhead: Int!, $minProbability: Float!) {
       billId timelineEtaDays royalAssentProbability nextStageProbability predictedDate urgencyLevel countdownDays timeBucket urgencyScore
       stallRisk amendmentRisk closeVote withdrawalRisk riskIndicators { ...RiskIndicatorFields }
     }
+    model { ...ModelFields }
   }
 }
-${RISK_INDICATOR_FIELDS}`,
+${RISK_INDICATOR_FIELDS}
+${MODEL_FIELDS}`,
 } as const;
 
 

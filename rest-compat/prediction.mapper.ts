@@ -3,7 +3,13 @@
  * place camelCase becomes snake_case. Field names, nesting and types follow the specification
  * exactly; where it leaves a value open (timeline_eta of a settled bill) the README says what we send.
  */
+import { WithHeaders } from '../src/gateway/answer-cache';
+import type { ModelProvenance } from '../src/services/model-vintages';
 import { type PredictionNumbers, predictionsPayload } from '../src/services/prediction-payload';
+
+/** Which model answered, as headers: the specification's bodies keep their exact shapes. */
+export const withModelHeaders = (body: unknown, model: ModelProvenance) =>
+  new WithHeaders(body, { 'X-Model-Version': String(model.version), 'X-Model-Trained-Through': model.trainedThrough, 'X-Model-Out-Of-Sample': String(model.outOfSample) });
 
 export interface GqlPrediction extends PredictionNumbers {
   billId: number;
@@ -20,6 +26,7 @@ export interface GqlPrediction extends PredictionNumbers {
     closeVoteLevel: string;
   };
   lastStage: { stage: string; house: string; date: string } | null;
+  model: ModelProvenance;
 }
 
 const level = (value: string) => value.toLowerCase();
@@ -79,6 +86,7 @@ export interface GqlBatch {
   items: Array<{ billId: number; status: string; detail: string | null; prediction: GqlPrediction | null }>;
   summary: { total: number; success: number; errors: number; blocked: number };
   executionTimeMs: number;
+  model: ModelProvenance;
 }
 
 const HOUSE: Record<string, string> = { COMMONS: 'Commons', LORDS: 'Lords', UNASSIGNED: 'Unassigned' };
@@ -110,6 +118,7 @@ export function batchEnvelope(batch: GqlBatch) {
 
 export interface GqlImminent {
   count: number;
+  model: ModelProvenance;
   bills: Array<{
     billId: number;
     timelineEtaDays: number;

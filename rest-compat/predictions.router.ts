@@ -4,7 +4,7 @@ import type { RunOperation } from './operations';
 import { batchBody, billIdParam, booleanQuery, integerQuery, numberQuery, referenceDateParam } from './params';
 import { heldToDocument } from './documented-operations';
 import { type Handler, route } from './route';
-import { batchEnvelope, explanationsBody, type GqlBatch, type GqlExplanations, type GqlImminent, type GqlPrediction, imminentEnvelope, singlePrediction } from './prediction.mapper';
+import { batchEnvelope, explanationsBody, type GqlBatch, type GqlExplanations, type GqlImminent, type GqlPrediction, imminentEnvelope, singlePrediction, withModelHeaders } from './prediction.mapper';
 
 /** Specification sections 4.1–4.3. */
 export function addPredictionRoutes(router: Router, gateway: Gateway, run: RunOperation): void {
@@ -14,16 +14,16 @@ export function addPredictionRoutes(router: Router, gateway: Gateway, run: RunOp
     '/predict/:bill_id',
     handle(async (req, context) => {
       const variables = { billId: billIdParam(req.params.bill_id), referenceDate: referenceDateParam(req.query.reference_date) };
-      if (!booleanQuery(req, 'explain')) return run.shared<{ prediction: GqlPrediction }>('PredictOne', variables, context, (data) => singlePrediction(data.prediction));
+      if (!booleanQuery(req, 'explain')) return run.shared<{ prediction: GqlPrediction }>('PredictOne', variables, context, (data) => withModelHeaders(singlePrediction(data.prediction), data.prediction.model));
       const data = await run<{ prediction: GqlPrediction & { explanations: GqlExplanations; timelineEtaExplanation: string | null } }>('PredictOneExplained', variables, context);
-      return { ...singlePrediction(data.prediction), explanations: { ...explanationsBody(data.prediction.explanations), timeline_eta: data.prediction.timelineEtaExplanation } };
+      return withModelHeaders({ ...singlePrediction(data.prediction), explanations: { ...explanationsBody(data.prediction.explanations), timeline_eta: data.prediction.timelineEtaExplanation } }, data.prediction.model);
     }),
   );
 
   const batch = handle(async (req, context) => {
     const { billIds, referenceDate } = batchBody(req);
     const data = await run<{ predictions: GqlBatch }>('PredictBatch', { billIds, referenceDate }, context);
-    return batchEnvelope(data.predictions);
+    return withModelHeaders(batchEnvelope(data.predictions), data.predictions.model);
   });
   // The JSON body was parsed, and held to the document, by documentedOperations.
   router.post('/predictions/batch', batch);
@@ -33,7 +33,7 @@ export function addPredictionRoutes(router: Router, gateway: Gateway, run: RunOp
     '/predictions/imminent',
     handle(async (req, context) => {
       const variables = { daysAhead: integerQuery(req, 'days_ahead', 7, 1, 30), minProbability: numberQuery(req, 'min_probability', 0.5, 0, 1) };
-      return run.shared<{ imminentBills: GqlImminent }>('Imminent', variables, context, (data) => imminentEnvelope(data.imminentBills));
+      return run.shared<{ imminentBills: GqlImminent }>('Imminent', variables, context, (data) => withModelHeaders(imminentEnvelope(data.imminentBills), data.imminentBills.model));
     }),
   );
 

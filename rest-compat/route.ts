@@ -1,7 +1,7 @@
 import type express from 'express';
 import type { RequestHandler } from 'express';
 import type { RequestContext } from '../src/context';
-import { SharedAnswer } from '../src/gateway/answer-cache';
+import { SharedAnswer, WithHeaders } from '../src/gateway/answer-cache';
 import type { Gateway } from '../src/gateway/pipeline';
 import { gatewayRequest } from '../src/http/gateway-request';
 
@@ -41,7 +41,9 @@ export function route(gateway: Gateway, handler: Handler): RequestHandler {
       context = await gateway.start(request);
       const body = await handler(req, context);
       res.set(gateway.headers(context, request));
-      if (body instanceof SharedAnswer && body.etag) sendShared(req, res, body, body.etag);
+      if (body instanceof SharedAnswer || body instanceof WithHeaders) res.set(body.headers);
+      if (body instanceof WithHeaders) res.status(200).json(body.body);
+      else if (body instanceof SharedAnswer && body.etag) sendShared(req, res, body, body.etag);
       else if (body instanceof SharedAnswer) res.status(200).type('application/json').send(body.json);
       else res.status(200).json(body);
       gateway.finish(request, context, 200);

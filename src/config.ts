@@ -22,6 +22,7 @@ const envSchema = z.object({
   RETRAIN_INTERVAL_DAYS: z.coerce.number().int().min(0).max(365).optional(),
   BILLS_API_URL: z.string().url().default('https://bills-api.parliament.uk/api/v1'),
   SERVICE_DATE: isoDate.optional(),
+  VINTAGE_TRAINING: z.enum(['on', 'off'], { message: 'must be on or off' }).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   // Two at least: migrations hold one connection for their advisory lock and run on another.
   DB_POOL_SIZE: z.coerce.number().int().min(2).max(100).default(10),
@@ -77,6 +78,12 @@ export interface Config {
   retrainIntervalDays: number;
   billsApiUrl: string;
   serviceDate: string | undefined;
+  /**
+   * the server trains the missing session vintages (point-in-time models for past dates) in the
+   * background after the serving model; on by default, off under NODE_ENV=test (the test suites
+   * train them only where a test asks)
+   */
+  vintageTraining: boolean;
   logLevel: string;
   dbPoolSize: number;
   /** calls of one GraphQL root field per user per 10 seconds (0: off) */
@@ -139,6 +146,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     retrainIntervalDays: e.RETRAIN_INTERVAL_DAYS ?? (snapshotDir ? 0 : DEFAULT_LIVE_RETRAIN_DAYS),
     billsApiUrl: e.BILLS_API_URL,
     serviceDate: e.SERVICE_DATE,
+    vintageTraining: (e.VINTAGE_TRAINING ?? (e.NODE_ENV === 'test' ? 'off' : 'on')) === 'on',
     logLevel: e.LOG_LEVEL,
     dbPoolSize: e.DB_POOL_SIZE,
     burstLimit: e.BURST_LIMIT,

@@ -76,7 +76,16 @@ export async function startServer(config: Config, logger: Logger, options: { tra
   const modelReady = async () => {
     await initialSync;
     await modelsStarted;
-    await services.models.idle();
+    await services.models.servingIdle();
+  };
+  // Point-in-time models for past dates, one session at a time in the worker, after the serving
+  // model; new sessions get theirs after the sync that brought them. Nothing waits for them.
+  const trainVintages = () => {
+    if (!config.vintageTraining || stopping.signal.aborted || !services.models.activeVersion()) return;
+    services.models.trainVintages().then(
+      (run) => run.trained.length && logger.info({ trained: run.trained.length, already: run.already }, 'vintages trained'),
+      (error: Error) => stopping.signal.aborted || logger.error({ err: error }, 'vintage training failed: past dates are answered by the serving model (in sample) until it succeeds'),
+    );
   };
 
   // The events refresh runs when the day, the data or the model moved; a tick never queues a second one.
@@ -100,6 +109,7 @@ export async function startServer(config: Config, logger: Logger, options: { tra
       readiness.unblock('data');
       if (!firstStartSyncRunning) startModels();
       refreshIfDue();
+      trainVintages();
       return report;
     });
     syncing = run.catch(() => undefined);
@@ -111,7 +121,12 @@ export async function startServer(config: Config, logger: Logger, options: { tra
     sessions: services.sessions,
     dataSource: db.dataSource,
     sync,
-    train: () => services.models.train(),
+    train: async ({ vintages }) => {
+      if (!vintages) return services.models.train();
+      // minutes of training: the answer does not wait for it (the log and `npm run admin -- models` show each one stored)
+      services.models.trainVintages().catch((error: Error) => stopping.signal.aborted || logger.error({ err: error }, 'vintage training failed'));
+      return { vintages: 'training in the background, one session at a time: npm run admin -- models lists each as it is stored' };
+    },
     dump: db.dump,
     replay: (from, to, onDay) => replay(services.refresh, clock, from, to, onDay),
   };
@@ -169,7 +184,11 @@ export async function startServer(config: Config, logger: Logger, options: { tra
   void initialSync.then(() => stopping.signal.aborted || scheduledSync.start());
   // every RETRAIN_INTERVAL_DAYS, one instance trains a challenger; it serves only if no worse than the serving version
   const scheduledRetrain = new ScheduledRetrain(db.dataSource, services.models, logger, { intervalDays: config.retrainIntervalDays, postgres: !embedded });
-  void modelReady().then(() => stopping.signal.aborted || scheduledRetrain.start());
+  void modelReady().then(() => {
+    if (stopping.signal.aborted) return;
+    scheduledRetrain.start();
+    trainVintages();
+  });
 
   // Revocations and tier changes made elsewhere, noticed within CREDENTIALS_POLL_MS. On the
   // embedded database there is no elsewhere: no other process opens it while the server runs (the
@@ -186,6 +205,7 @@ export async function startServer(config: Config, logger: Logger, options: { tra
       await freshness.load(db.dataSource);
       if (!state) return;
       if (changed) clock.setDataAsOf(await servedDataAsOf(db.dataSource));
+      if (changed) trainVintages();
       if (!readiness.isReady('data') && !firstStartSyncRunning) readiness.unblock('data');
       // also serves a version trained by `npm run train` in another process, without a restart
       if (services.models.activeVersion()) await services.models.refresh();

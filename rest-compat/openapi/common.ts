@@ -51,9 +51,20 @@ export const commonErrors = {
 };
 
 /** A 200 answer with the rate-limit headers; `example` is a real response body of the operation. */
-export const ok = (ref: string, description = 'success', example?: unknown) => ({
+/** On the prediction operations: which model made the answer (GraphQL: Prediction.model). */
+export const modelHeaders = {
+  'X-Model-Version': { description: 'the model version that made the answer (`npm run admin -- models` lists them)', schema: { type: 'integer' } },
+  'X-Model-Trained-Through': { description: 'the last date whose facts that model learned from (YYYY-MM-DD)', schema: { type: 'string', format: 'date' } },
+  'X-Model-Out-Of-Sample': {
+    description:
+      '`true` when X-Model-Trained-Through is on or before the reference date: the model saw nothing dated after it, so a past date is a fair backtest. `false`: no model that old exists yet, and the serving model, which learned from later facts, answered (in sample)',
+    schema: { type: 'string', enum: ['true', 'false'] },
+  },
+};
+
+export const ok = (ref: string, description = 'success', example?: unknown, extraHeaders: Record<string, unknown> = {}) => ({
   description,
-  headers: rateLimitHeaders,
+  headers: { ...rateLimitHeaders, ...extraHeaders },
   content: { 'application/json': { schema: { $ref: ref }, ...(example === undefined ? {} : { example }) } },
 });
 

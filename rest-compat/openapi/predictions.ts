@@ -1,4 +1,4 @@
-import { commonErrors, error, idParam, jsonBody, ok, probability, referenceDateParameter } from './common';
+import { commonErrors, error, idParam, jsonBody, modelHeaders, ok, probability, referenceDateParameter } from './common';
 
 // Specification 4.1–4.3: predictions for one bill, a batch, and the imminent bills.
 
@@ -53,7 +53,7 @@ const batchOperation = (operationId: string, summary: string) => ({
   summary,
   description: 'Counts as one batch request and one prediction per bill delivered. Fields other than bill_ids and reference_date are refused (400).',
   requestBody: jsonBody('#/components/schemas/BatchRequest', BATCH_REQUEST_EXAMPLES),
-  responses: { '200': ok('#/components/schemas/BatchEnvelope', 'per-bill outcomes in request order', BATCH_EXAMPLE), ...commonErrors },
+  responses: { '200': ok('#/components/schemas/BatchEnvelope', 'per-bill outcomes in request order', BATCH_EXAMPLE, modelHeaders), ...commonErrors },
 });
 
 export const PREDICTION_PATHS = {
@@ -69,7 +69,7 @@ export const PREDICTION_PATHS = {
         { name: 'explain', in: 'query', required: false, description: 'true adds `explanations`; only `true` or `false`', schema: { type: 'string', enum: ['true', 'false'], default: 'false' } },
       ],
       responses: {
-        '200': ok('#/components/schemas/PredictionResult', 'the prediction result (with `explanations` when explain=true)', PREDICTION_EXAMPLE),
+        '200': ok('#/components/schemas/PredictionResult', 'the prediction result (with `explanations` when explain=true)', PREDICTION_EXAMPLE, modelHeaders),
         '404': error('no bill with this id', 'bill 999999 does not exist'),
         ...commonErrors,
       },
@@ -106,7 +106,7 @@ export const PREDICTION_PATHS = {
             },
           ],
           count: 1,
-        }),
+        }, modelHeaders),
         ...commonErrors,
       },
     },

@@ -17,8 +17,8 @@ export interface AdminDeps {
   dataSource: DataSource;
   /** ingests from a snapshot folder, or from the configured source when none is given */
   sync: (snapshotDir?: string) => Promise<IngestReport>;
-  /** trains a model version on the stored data and serves it */
-  train: () => Promise<object>;
+  /** trains a model version on the stored data and serves it; with `vintages`, the missing session vintages instead */
+  train: (options: { vintages: boolean }) => Promise<object>;
   /** the embedded database as a gzipped tar; absent on PostgreSQL */
   dump?: () => Promise<Blob>;
   /** moves the service's day through a period, refreshing events each day (jobs/replay.ts) */
@@ -75,7 +75,7 @@ export async function runAdminCommand(deps: AdminDeps, command: string, args: Re
         throw error;
       }
     case 'train':
-      return deps.train();
+      return deps.train({ vintages: args.vintages === true });
     case 'replay':
       return deps.replay(args.from, args.to, onProgress);
     // the choice is stored: every instance serves a promoted version within its 2 s poll.

@@ -50,7 +50,7 @@ const COMMANDS: Record<string, CommandHelp> = {
     options: [],
     synopsis: '',
     about:
-      'Lists the model versions, newest first: {serving, versions: [{id, feature_schema_version, training_cutoff, created_at, status (accepted|rejected), promoted_at, serving, challenge, calibration_period}]}. challenge holds a scheduled retrain\'s Brier scores against the version serving then, and each check.',
+      'Lists the model versions, newest first: {serving, versions: [{id, feature_schema_version, training_cutoff, created_at, status (accepted|rejected), promoted_at, serving, challenge, calibration_period, vintage}]}. challenge holds a scheduled retrain\'s Brier scores against the version serving then, and each check; vintage ({session_id}) marks a session\'s point-in-time model, trained on the facts dated before the session began, which answers dates before the serving model\'s cutoff (`npm run train -- --vintages`).',
   },
   promote: {
     options: [],

@@ -12,7 +12,7 @@ import { createAccountServices } from '../services/account-services';
  * Trains a model version on the stored data: the model, the clock and the prediction services,
  * loaded only for this (`npm run train` with no server).
  */
-async function trainDirectly(config: Config, db: Database, logger: Logger): Promise<object> {
+async function trainDirectly(config: Config, db: Database, logger: Logger, options: { vintages: boolean }): Promise<object> {
   const [{ ServiceClock }, { servedDataAsOf }, { Readiness }, { createServices }] = await Promise.all([
     import('../clock'),
     import('../ingest/sync'),
@@ -22,7 +22,10 @@ async function trainDirectly(config: Config, db: Database, logger: Logger): Prom
   const clock = new ServiceClock(config.serviceDate);
   clock.setDataAsOf(await servedDataAsOf(db.dataSource));
   const services = createServices({ dataSource: db.dataSource, embeddedDatabase: db.kind === 'pglite', clock, readiness: new Readiness(), logger });
-  return services.models.train();
+  if (!options.vintages) return services.models.train();
+  const started = Date.now();
+  const run = await services.models.trainVintages();
+  return { ...run, total_ms: Date.now() - started };
 }
 
 /**
@@ -51,7 +54,7 @@ export async function runDirectly(config: Config, command: string, args: Record<
           const { billSourceFor, syncBills } = await import('../ingest/sync');
           return syncBills(db.dataSource, billSourceFor(config, dir), logger, undefined, config.serviceDate);
         },
-        train: () => trainDirectly(config, db, logger),
+        train: (options) => trainDirectly(config, db, logger, options),
         dump: db.dump,
         replay: () => {
           throw new AppError('SERVICE_UNAVAILABLE', 'replay moves a running server\'s day: start the server (npm start) with this DATA_DIR, then run it again');

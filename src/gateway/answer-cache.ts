@@ -1,6 +1,14 @@
 import { createHash } from 'node:crypto';
 import type { QuotaKind } from '../quota/tier-limits';
 
+/** A REST body with headers of its own (which model answered), kept with it when the answer is shared. */
+export class WithHeaders {
+  constructor(
+    readonly body: unknown,
+    readonly headers: Readonly<Record<string, string>>,
+  ) {}
+}
+
 /** An answer serialised once, served as it is to every caller who may see it. */
 export class SharedAnswer {
   /** the text's length in UTF-8, for Content-Length */
@@ -13,6 +21,8 @@ export class SharedAnswer {
     readonly charges: ReadonlyArray<readonly [QuotaKind, number]>,
     /** a validator of that text once it is kept, so a server need not hash it again for each response */
     readonly etag?: string,
+    /** headers that belong to the answer, sent with it each time */
+    readonly headers: Readonly<Record<string, string>> = {},
   ) {
     this.byteLength = Buffer.byteLength(json);
   }
@@ -47,7 +57,7 @@ export class AnswerCache {
       this.bytes = 0;
       this.state = state;
     }
-    const kept = new SharedAnswer(answer.json, answer.charges, `W/"${createHash('sha1').update(answer.json).digest('base64url')}"`);
+    const kept = new SharedAnswer(answer.json, answer.charges, `W/"${createHash('sha1').update(answer.json).digest('base64url')}"`, answer.headers);
     const size = answer.byteLength;
     if (size > this.maxBytes) return kept;
     const known = this.answers.get(key);

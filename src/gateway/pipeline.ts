@@ -3,7 +3,7 @@ import { accessOf } from '../../resolvers/access';
 import { createRequestContext, type RequestContext } from '../context';
 import type { QuotaKind } from '../quota/tier-limits';
 import type { Services } from '../services';
-import { AnswerCache, SharedAnswer } from './answer-cache';
+import { AnswerCache, SharedAnswer, WithHeaders } from './answer-cache';
 import { admitBurst, chargeCall, rootFieldCopies, settleCharges } from './charge';
 import { AppError } from '../errors';
 import { type CredentialSource, readCredential } from './credential';
@@ -133,10 +133,11 @@ export class Gateway {
 
   private async computeShared(operation: PreparedOperation, variables: Record<string, unknown>, context: RequestContext, render: (result: ExecutionResult) => unknown): Promise<SharedAnswer> {
     const before = context.quota?.charged() ?? new Map<QuotaKind, number>();
-    const json = JSON.stringify(render(await this.run(operation, variables, context, true)));
+    const rendered = render(await this.run(operation, variables, context, true));
+    const json = JSON.stringify(rendered instanceof WithHeaders ? rendered.body : rendered);
     const after = context.quota?.charged() ?? new Map<QuotaKind, number>();
     const charges = [...after].map(([kind, units]) => [kind, units - (before.get(kind) ?? 0)] as const).filter(([, units]) => units > 0);
-    return new SharedAnswer(json, charges);
+    return new SharedAnswer(json, charges, undefined, rendered instanceof WithHeaders ? rendered.headers : {});
   }
 
   /** The access rules of the operation's root fields, read once from the schema. */

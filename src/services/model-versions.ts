@@ -33,6 +33,8 @@ export interface ModelVersionListing {
   /** the champion/challenger figures of a scheduled retrain (null for a version trained by hand) */
   challenge: unknown;
   calibration_period: unknown;
+  /** a session's vintage ({session_id}): trained on the facts dated before that session began, it answers dates of it; null for other versions */
+  vintage: unknown;
 }
 
 /** `npm run admin -- models`: every version, newest first, with its figures and which one serves. */
@@ -40,9 +42,10 @@ export async function listModelVersions(dataSource: DataSource): Promise<{ servi
   const serving = await servedVersionId(dataSource);
   const rows = (await dataSource.query(
     `SELECT id, feature_schema_version, training_cutoff::text AS training_cutoff, created_at, status, promoted_at,
-            metrics -> 'challenge' AS challenge, metrics -> 'calibrationPeriod' AS calibration_period
+            metrics -> 'challenge' AS challenge, metrics -> 'calibrationPeriod' AS calibration_period,
+            metrics -> 'vintage' AS vintage
      FROM model_version ORDER BY id DESC`,
-  )) as { id: number; feature_schema_version: number; training_cutoff: string; created_at: Date | string; status: string; promoted_at: Date | string | null; challenge: unknown; calibration_period: unknown }[];
+  )) as { id: number; feature_schema_version: number; training_cutoff: string; created_at: Date | string; status: string; promoted_at: Date | string | null; challenge: unknown; calibration_period: unknown; vintage: unknown }[];
   const iso = (d: Date | string) => new Date(d).toISOString();
   return {
     serving,
@@ -56,6 +59,7 @@ export async function listModelVersions(dataSource: DataSource): Promise<{ servi
       serving: r.id === serving,
       challenge: r.challenge ?? null,
       calibration_period: r.calibration_period ?? null,
+      vintage: r.vintage ?? null,
     })),
   };
 }

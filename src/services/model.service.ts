@@ -12,7 +12,8 @@ import { markServed, servedVersionId } from './model-versions';
 import type { Logger } from '../logger';
 import type { Readiness } from '../readiness';
 import { SyncStateEntity } from '../../entities/sync-state.entity';
-import { loadTrainingData } from './training-data';
+import { loadSessionFacts, loadTrainingData } from './training-data';
+import { type ModelProvenance, plannedVintages, type VintagePlan, VintageShelf } from './model-vintages';
 
 export const MODELS_LOADING = 'models loading';
 const TRAINING_FAILED = 'model training failed (see the server log): run `npm run train` to retry';
@@ -45,6 +46,19 @@ export interface RetrainOutcome {
   verdict: ChallengeVerdict | null;
 }
 
+/** A model chosen to answer a reference date, and what the answer says of it. */
+export interface ModelChoice {
+  predictor: Predictor;
+  provenance: ModelProvenance;
+}
+
+/** What `npm run train -- --vintages` (or a server's background run) trained. */
+export interface VintageRun {
+  trained: { id: number; session_id: number; training_cutoff: string; training_ms: number }[];
+  /** sessions whose vintage was stored already */
+  already: number;
+}
+
 /**
  * Which trained model serves predictions. Versions live in the database; the accepted one of the
  * code's feature schema promoted last is served (model-versions.ts), and a change of it (from
@@ -54,6 +68,11 @@ export interface RetrainOutcome {
 export class ModelService {
   private active: { version: ModelVersionSummary; predictor: Predictor } | null = null;
   private training: Promise<ModelVersionSummary> | null = null;
+  /** the versions that answer past dates (vintages and earlier serving versions) */
+  private readonly shelf: VintageShelf;
+  private vintages: Promise<VintageRun> | null = null;
+  /** stops the vintage in training (not the run) so that a serving model trains first */
+  private vintageYield: AbortController | null = null;
   private readonly listeners: Array<(version: ModelVersionSummary) => void> = [];
   private readonly stopping = new AbortController();
 
@@ -65,7 +84,9 @@ export class ModelService {
     /** test hook: smaller networks or fewer iterations */
     private readonly trainingOptions: Omit<TrainingOptions, 'cutoff' | 'onProgress'> = {},
     private readonly trainer: Trainer = trainInWorker,
-  ) {}
+  ) {
+    this.shelf = new VintageShelf(dataSource);
+  }
 
   /** Called with each version that starts serving (prediction caches key on the version). */
   onSwitch(listener: (version: ModelVersionSummary) => void): void {
@@ -90,7 +111,7 @@ export class ModelService {
 
   /** Switches to the version chosen to serve if it is not the one served; true when one is served. */
   async refresh(): Promise<boolean> {
-    const chosen = await servedVersionId(this.dataSource);
+    const [chosen] = await Promise.all([servedVersionId(this.dataSource), this.shelf.reload()]);
     if (chosen === null) return this.active !== null;
     if (this.active?.version.id === chosen) return true;
     const version = await this.dataSource.getRepository(ModelVersionEntity).findOneByOrFail({ id: chosen, featureSchemaVersion: FEATURE_SCHEMA_VERSION });
@@ -102,6 +123,7 @@ export class ModelService {
     const started = process.hrtime.bigint();
     const predictor = new Predictor(version.artifact);
     this.active = { version: summary(version), predictor };
+    this.shelf.add({ id: version.id, trainingCutoff: version.trainingCutoff });
     this.readiness.unblock('model');
     this.logger.info({ modelVersion: version.id, loadMs: Number(process.hrtime.bigint() - started) / 1e6 }, 'model version serving');
     for (const listener of this.listeners) listener(this.active.version);
@@ -114,6 +136,12 @@ export class ModelService {
 
   /** Resolves when no training is under way (shutdown waits for it: the worker writes nothing, the save does). */
   async idle(): Promise<void> {
+    await this.training?.catch(() => undefined);
+    await this.vintages?.catch(() => undefined);
+  }
+
+  /** Resolves when no serving model is training (vintages may go on training in the background). */
+  async servingIdle(): Promise<void> {
     await this.training?.catch(() => undefined);
   }
 
@@ -128,10 +156,31 @@ export class ModelService {
   }
 
   /**
+   * The model that answers a nowcast at `date`: the serving one from its training cutoff on (today
+   * in particular); before it, the newest stored version trained only on facts dated on or before
+   * `date` (a session's vintage, an earlier serving version). With none that old, the serving one,
+   * marked in sample. 503 while none serves.
+   */
+  async modelFor(date: string): Promise<ModelChoice> {
+    const { predictor, version } = this.predictor();
+    const servingChoice = (outOfSample: boolean): ModelChoice => ({ predictor, provenance: { version: version.id, trainedThrough: version.training_cutoff, outOfSample } });
+    if (date >= version.training_cutoff) return servingChoice(true);
+    const older = this.shelf.choose(date);
+    if (!older) return servingChoice(false);
+    return { predictor: await this.shelf.predictor(older.id), provenance: { version: older.id, trainedThrough: older.trainingCutoff, outOfSample: true } };
+  }
+
+  /** Changes whenever a version is stored or promoted: nowcasts computed under it stay right while it holds. */
+  modelsState(): string {
+    return `${this.active?.version.id ?? ''}:${this.shelf.generation()}`;
+  }
+
+  /**
    * Trains a new version on everything stored, with facts up to the service's today, in a
    * worker thread; stores it and serves it. One training at a time: a second call joins the first.
    */
   train(): Promise<ModelVersionSummary> {
+    if (!this.training) this.vintageYield?.abort();
     this.training ??= this.trainOnce().finally(() => (this.training = null));
     return this.training;
   }
@@ -151,6 +200,7 @@ export class ModelService {
    */
   retrain(): Promise<RetrainOutcome> {
     if (this.training) return Promise.reject(new AppError('SERVICE_UNAVAILABLE', 'a training is already under way'));
+    this.vintageYield?.abort();
     const run = this.retrainOnce().finally(() => (this.training = null));
     // shutdown (idle) waits for it, and a `train` asked meanwhile joins it; its failure is the caller's to report
     this.training = run.then((r) => r.version);
@@ -182,13 +232,20 @@ export class ModelService {
     decide: (artifact: ModelArtifact, data: TrainingData, asOf: string) => Promise<{ status: ModelVersionStatus; extra: Record<string, unknown> }>,
   ): Promise<{ saved: ModelVersionEntity }> {
     const cutoff = this.clock.today();
-    const [data, state] = await Promise.all([
-      loadTrainingData(this.dataSource),
-      this.dataSource.getRepository(SyncStateEntity).find({ order: { completedAt: 'DESC' }, take: 1 }),
-    ]);
+    const data = await loadTrainingData(this.dataSource);
     if (!data.bills.length) throw new AppError('SERVICE_UNAVAILABLE', 'there are no bills to train on: run npm run sync first');
+    return this.trainAndSaveOn(data, cutoff, this.stopping.signal, decide);
+  }
+
+  private async trainAndSaveOn(
+    data: TrainingData,
+    cutoff: string,
+    signal: AbortSignal,
+    decide: (artifact: ModelArtifact, data: TrainingData, asOf: string) => Promise<{ status: ModelVersionStatus; extra: Record<string, unknown> }>,
+  ): Promise<{ saved: ModelVersionEntity }> {
+    const state = await this.dataSource.getRepository(SyncStateEntity).find({ order: { completedAt: 'DESC' }, take: 1 });
     this.logger.info({ cutoff, bills: data.bills.length }, 'training started');
-    const { artifact, durationMs } = await this.trainer(data, { ...this.trainingOptions, cutoff }, (message) => this.logger.info({ progress: message }, 'training'), this.stopping.signal);
+    const { artifact, durationMs } = await this.trainer(data, { ...this.trainingOptions, cutoff }, (message) => this.logger.info({ progress: message }, 'training'), signal);
     const { status, extra } = await decide(artifact, data, cutoff);
     const saved = await this.dataSource.getRepository(ModelVersionEntity).save({
       featureSchemaVersion: artifact.featureSchemaVersion,
@@ -203,5 +260,65 @@ export class ModelService {
     });
     this.logger.info({ modelVersion: saved.id, durationMs }, 'training finished');
     return { saved };
+  }
+
+  /**
+   * Trains the vintage of every session that has none (plannedVintages), newest session first,
+   * one at a time in the worker thread, after the serving model: a serving training asked
+   * meanwhile stops the vintage under way, which starts again once it is done. Each is stored as
+   * an accepted version that never serves today (it is not promoted); past dates use it as soon as
+   * it is saved. One run at a time: a second call joins the first.
+   */
+  trainVintages(): Promise<VintageRun> {
+    this.vintages ??= this.trainVintagesOnce().finally(() => (this.vintages = null));
+    return this.vintages;
+  }
+
+  private async trainVintagesOnce(): Promise<VintageRun> {
+    await this.servingIdle();
+    const [sessions, stored] = await Promise.all([loadSessionFacts(this.dataSource), this.storedVintageCutoffs()]);
+    const plans = plannedVintages(sessions, this.clock.today());
+    const missing = plans.filter((plan) => !stored.has(plan.cutoff));
+    const run: VintageRun = { trained: [], already: plans.length - missing.length };
+    if (!missing.length) return run;
+    let data = await loadTrainingData(this.dataSource);
+    for (const plan of missing) {
+      // another instance (PostgreSQL) may have stored it meanwhile
+      if ((await this.storedVintageCutoffs()).has(plan.cutoff)) {
+        run.already += 1;
+        continue;
+      }
+      for (;;) {
+        if (this.stopping.signal.aborted) throw new Error('training was stopped');
+        await this.servingIdle();
+        const yieldTo = (this.vintageYield = new AbortController());
+        try {
+          const saved = await this.trainVintage(data, plan, AbortSignal.any([this.stopping.signal, yieldTo.signal]));
+          run.trained.push(saved);
+          break;
+        } catch (error) {
+          if (!yieldTo.signal.aborted || this.stopping.signal.aborted) throw error;
+          this.logger.info({ session: plan.sessionId }, 'vintage training paused for a serving model: it starts again after it');
+          // the serving training may have come with new data
+          await this.servingIdle();
+          data = await loadTrainingData(this.dataSource);
+        } finally {
+          if (this.vintageYield === yieldTo) this.vintageYield = null;
+        }
+      }
+    }
+    return run;
+  }
+
+  private async storedVintageCutoffs(): Promise<Set<string>> {
+    const rows = (await this.dataSource.query(`SELECT training_cutoff::text AS cutoff FROM model_version WHERE feature_schema_version = $1 AND metrics -> 'vintage' IS NOT NULL`, [FEATURE_SCHEMA_VERSION])) as { cutoff: string }[];
+    return new Set(rows.map((r) => r.cutoff));
+  }
+
+  private async trainVintage(data: TrainingData, plan: VintagePlan, signal: AbortSignal): Promise<VintageRun['trained'][number]> {
+    const { saved } = await this.trainAndSaveOn(data, plan.cutoff, signal, async () => ({ status: 'accepted', extra: { vintage: { session_id: plan.sessionId } } }));
+    this.shelf.add({ id: saved.id, trainingCutoff: saved.trainingCutoff });
+    this.logger.info({ modelVersion: saved.id, session: plan.sessionId, cutoff: plan.cutoff }, 'vintage stored: it answers dates of its session');
+    return { id: saved.id, session_id: plan.sessionId, training_cutoff: plan.cutoff, training_ms: (saved.metrics.trainingMs as number) ?? 0 };
   }
 }

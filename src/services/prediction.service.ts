@@ -10,10 +10,13 @@ import { type ImminentBill, imminentBills } from './imminent';
 import { loadScheduledSittings, type ScheduledEta, type SittingRecord, withScheduledEta } from './scheduled-eta';
 import { loadBillFacts, loadSessionFacts } from './training-data';
 import { keepWithin } from '../bounded-map';
+import type { ModelProvenance } from './model-vintages';
 
 /** A nowcast as served: the model's, with the ETA of a scheduled next stage (src/services/scheduled-eta.ts). */
 export interface PredictionResult extends Nowcast, ScheduledEta {
   modelVersion: number;
+  /** the model that made it, and whether it had seen anything dated after the reference date */
+  model: ModelProvenance;
   billTitle: string;
   originatingHouse: string;
 }
@@ -29,8 +32,9 @@ interface IndexedBill {
 const CACHE_LIMIT = 50_000;
 
 /**
- * Nowcasts through the one served Predictor. Cached per (model version, bill content, date):
- * a new model version or new facts for a bill make a new key, so nothing stale is ever served.
+ * Nowcasts, each by the model that answers its date (ModelService.modelFor: the serving one for
+ * today, a vintage for a past date). Cached per (answering version, bill content, date): a new
+ * version or new facts for a bill make a new key, so nothing stale is ever served.
  */
 export class PredictionService {
   private readonly cache = new Map<string, PredictionResult>();
@@ -64,10 +68,10 @@ export class PredictionService {
    * (it does not exist; the date is before it was introduced), so a batch can report per bill.
    */
   async nowcasts(billIds: readonly number[], referenceDate: string): Promise<(PredictionResult | AppError)[]> {
-    const { predictor, version } = this.models.predictor();
+    const { predictor, provenance: model } = await this.models.modelFor(referenceDate);
     const index = await this.billIndex();
     const bills = billIds.map((id) => index.bills.get(id));
-    const key = (i: number) => `${version.id}:${billIds[i]}:${referenceDate}:${bills[i]!.contentHash}`;
+    const key = (i: number) => `${model.version}:${billIds[i]}:${referenceDate}:${bills[i]!.contentHash}`;
     const introducedBy = (i: number) => !bills[i]!.introducedDate || bills[i]!.introducedDate! <= referenceDate;
     const missing = billIds.filter((_, i) => bills[i] && introducedBy(i) && !this.cache.has(key(i)));
     if (missing.length) {
@@ -84,7 +88,7 @@ export class PredictionService {
         if (!entry || this.cache.has(key(i))) return;
         const nowcast = withScheduledEta(predictor.nowcast(entry.facts, referenceDate, sessions), entry.sittings);
         const { title, originatingHouse } = bills[i]!;
-        keepWithin(this.cache, key(i), { ...nowcast, modelVersion: version.id, billTitle: titleAsOf(title, originatingHouse, nowcast.status === 'enacted'), originatingHouse }, CACHE_LIMIT);
+        keepWithin(this.cache, key(i), { ...nowcast, modelVersion: model.version, model, billTitle: titleAsOf(title, originatingHouse, nowcast.status === 'enacted'), originatingHouse }, CACHE_LIMIT);
       });
     }
     return billIds.map((id, i) => {
@@ -101,24 +105,26 @@ export class PredictionService {
    * before its introduction are left out. 404 when the bill does not exist.
    */
   async nowcastsOfBill(billId: number, dates: readonly string[]): Promise<PredictionResult[]> {
-    const { predictor, version } = this.models.predictor();
     const bill = (await this.billIndex()).bills.get(billId);
     if (!bill) throw notFound(`bill ${billId} does not exist`);
     const known = dates.filter((date) => !bill.introducedDate || bill.introducedDate <= date);
-    const key = (date: string) => `${version.id}:${billId}:${date}:${bill.contentHash}`;
-    const missing = known.filter((date) => !this.cache.has(key(date)));
+    const choices = await Promise.all(known.map((date) => this.models.modelFor(date)));
+    const key = (i: number) => `${choices[i].provenance.version}:${billId}:${known[i]}:${bill.contentHash}`;
+    const missing = known.filter((_, i) => !this.cache.has(key(i)));
     const computed = new Map<string, PredictionResult>();
     if (missing.length) {
       const [facts, sittings, sessions] = await Promise.all([loadBillFacts(this.dataSource, [billId]), loadScheduledSittings(this.dataSource, [billId]), this.sessionFacts()]);
       const entry = facts.get(billId);
       if (!entry) throw notFound(`bill ${billId} does not exist`);
       // the chart's dates are not cached: a bill's life holds many, and today's nowcasts matter more
-      for (const date of missing) {
+      known.forEach((date, i) => {
+        if (this.cache.has(key(i))) return;
+        const { predictor, provenance: model } = choices[i];
         const nowcast = withScheduledEta(predictor.nowcast(entry.facts, date, sessions), sittings.get(billId));
-        computed.set(date, { ...nowcast, modelVersion: version.id, billTitle: bill.title, originatingHouse: bill.originatingHouse });
-      }
+        computed.set(date, { ...nowcast, modelVersion: model.version, model, billTitle: bill.title, originatingHouse: bill.originatingHouse });
+      });
     }
-    return known.map((date) => this.cache.get(key(date)) ?? computed.get(date)!);
+    return known.map((date, i) => this.cache.get(key(i)) ?? computed.get(date)!);
   }
 
   /** One bill's nowcast, or its error thrown. */
@@ -133,7 +139,7 @@ export class PredictionService {
    * asked for on request, and it runs the networks a few dozen times.
    */
   async explanations(billId: number, referenceDate: string): Promise<Explanations> {
-    const { predictor } = this.models.predictor();
+    const { predictor } = await this.models.modelFor(referenceDate);
     await this.nowcast(billId, referenceDate);
     const [facts, sessions] = await Promise.all([loadBillFacts(this.dataSource, [billId]), this.sessionFacts()]);
     return predictor.explain(facts.get(billId)!.facts, referenceDate, sessions);
@@ -146,7 +152,7 @@ export class PredictionService {
   async activeNowcasts(): Promise<PredictionResult[]> {
     const today = this.clock.today();
     const index = await this.billIndex();
-    const key = `${this.models.predictor().version.id}:${index.state}:${today}`;
+    const key = `${(await this.models.modelFor(today)).provenance.version}:${index.state}:${today}`;
     if (this.active?.key !== key) {
       const nowcasts = (async () => {
         const rows = (await this.dataSource.query(`SELECT id FROM bill WHERE outcome = 'pending' AND (introduced_date IS NULL OR introduced_date <= $1) ORDER BY id`, [today])) as { id: number }[];
@@ -185,13 +191,13 @@ export class PredictionService {
   }
 
   /**
-   * What a nowcast depends on besides its bill and reference date: the model version serving and
-   * the data state (the last completed sync). An answer computed from nowcasts stays right for as
+   * What a nowcast depends on besides its bill and reference date: the model versions stored (the
+   * serving one and those answering past dates) and the data state (the last completed sync). An answer computed from nowcasts stays right for as
    * long as this is unchanged (and today too, when it defaults to today); null until both are known.
    */
   async servingState(): Promise<string | null> {
     const active = this.models.activeVersion();
-    return active ? `model ${active.id}, data ${(this.index ?? (await this.billIndex())).state}` : null;
+    return active ? `models ${this.models.modelsState()}, data ${(this.index ?? (await this.billIndex())).state}` : null;
   }
 
   /**

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { ModelVersionEntity } from '../../entities/model-version.entity';
 import { OPENAPI_DOCUMENT } from '../../rest-compat/openapi';
 import { startTestApp, type TestApp } from '../support/test-app';
 
@@ -227,6 +228,51 @@ describe('GET /api/v1/predictions/imminent', () => {
     const gql = (await t.graphql('{ imminentBills(daysAhead: 30, minProbability: 0) { count bills { billId urgencyScore } } }', { key })).body.data.imminentBills;
     expect(gql.count).toBe(rest.count);
     expect(gql.bills.map((b: { billId: number }) => b.billId)).toEqual(rest.bills.map((b: { bill_id: number }) => b.bill_id));
+  });
+});
+
+describe('which model answered (X-Model-* headers, GraphQL model)', () => {
+  const modelOf = (res: { headers: Record<string, string> }) => ({
+    version: Number(res.headers['x-model-version']),
+    trainedThrough: res.headers['x-model-trained-through'],
+    outOfSample: res.headers['x-model-out-of-sample'],
+  });
+  const PAST = '2021-07-01';
+
+  it('today: the serving model, trained through today, out of sample, on predict, batch and imminent', async () => {
+    const serving = t.services.models.activeVersion()!;
+    const expected = { version: serving.id, trainedThrough: '2021-12-31', outOfSample: 'true' };
+    expect(modelOf(await get('/api/v1/predict/2900'))).toEqual(expected);
+    expect(modelOf(await get('/api/v1/predict/2900?explain=true'))).toEqual(expected);
+    expect(modelOf(await post('/api/v1/predictions/batch', { bill_ids: [2900, 999999] }))).toEqual(expected);
+    expect(modelOf(await get('/api/v1/predictions/imminent'))).toEqual(expected);
+    const gql = await t.graphql('{ prediction(billId: 2900) { modelVersion model { version trainedThrough outOfSample } } }', { key });
+    expect(gql.body.data.prediction).toEqual({ modelVersion: serving.id, model: { version: serving.id, trainedThrough: '2021-12-31', outOfSample: true } });
+  });
+
+  it('a past date with no model that old: the serving model, marked in sample; once an older version is stored, that one, out of sample', async () => {
+    const serving = t.services.models.activeVersion()!;
+    const before = await get(`/api/v1/predict/2900?reference_date=${PAST}`);
+    expect(modelOf(before)).toEqual({ version: serving.id, trainedThrough: '2021-12-31', outOfSample: 'false' });
+    expect(modelOf(await post('/api/v1/predictions/batch', { bill_ids: [2900], reference_date: PAST }))).toEqual(modelOf(before));
+
+    // a stand-in for a vintage trained through 2021-06-20 (its weights do not matter here, its cutoff does)
+    const repository = t.db.dataSource.getRepository(ModelVersionEntity);
+    const { featureSchemaVersion, dataFingerprint, seed, artifact } = await repository.findOneByOrFail({ id: serving.id });
+    const vintage = await repository.save({ featureSchemaVersion, dataFingerprint, seed, artifact, status: 'accepted', trainingCutoff: '2021-06-20', promotedAt: null, metrics: { vintage: { session_id: 36 } } });
+    await t.services.models.refresh();
+
+    const after = await get(`/api/v1/predict/2900?reference_date=${PAST}`);
+    expect(modelOf(after)).toEqual({ version: vintage.id, trainedThrough: '2021-06-20', outOfSample: 'true' });
+    expect(modelOf(await post('/api/v1/predictions/batch', { bill_ids: [2900], reference_date: PAST }))).toEqual(modelOf(after));
+    // before its cutoff there is still none: in sample
+    expect(modelOf(await get('/api/v1/predict/2900?reference_date=2021-06-18')).outOfSample).toBe('false');
+    // today is still the serving model's
+    expect(modelOf(await get('/api/v1/predict/2900')).version).toBe(serving.id);
+    const chart = await t.graphql('{ bill(id: 2900) { predictionHistory { referenceDate model { version outOfSample } } } }', { key });
+    const points = chart.body.data.bill.predictionHistory as { referenceDate: string; model: { version: number; outOfSample: boolean } }[];
+    expect(points.length).toBeGreaterThan(1);
+    for (const p of points) expect(p.model).toEqual(p.referenceDate >= '2021-06-20' ? { version: p.referenceDate >= '2021-12-31' ? serving.id : vintage.id, outOfSample: true } : { version: serving.id, outOfSample: false });
   });
 });
 

@@ -29,7 +29,8 @@ export interface StartOptions {
   viaNpm?: boolean;
 }
 
-const baseEnv = (env: Record<string, string>) => ({ ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'info', HOST: '127.0.0.1', PORT: '0', ...env });
+// servers under test train no vintages in the background (minutes of CPU) unless a test asks
+const baseEnv = (env: Record<string, string>) => ({ ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'info', HOST: '127.0.0.1', PORT: '0', VINTAGE_TRAINING: 'off', ...env });
 
 // 'close', not 'exit': a child's last stdout lines can still be in the pipe when 'exit' fires
 function exitCode(child: ChildProcess): Promise<number | null> {

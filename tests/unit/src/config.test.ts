@@ -5,6 +5,14 @@ describe('configuration', () => {
     expect(loadConfig({})).toMatchObject({ port: 4000, host: '0.0.0.0', databaseUrl: undefined, serviceDate: undefined, dbPoolSize: 10 });
   });
 
+  it('trains vintages in the background by default, but not under NODE_ENV=test unless asked', () => {
+    expect(loadConfig({}).vintageTraining).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'production' }).vintageTraining).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'test' }).vintageTraining).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'test', VINTAGE_TRAINING: 'on' }).vintageTraining).toBe(true);
+    expect(loadConfig({ VINTAGE_TRAINING: 'off' }).vintageTraining).toBe(false);
+  });
+
   it('treats an empty variable as unset', () => {
     expect(loadConfig({ PORT: '', SERVICE_DATE: '' })).toMatchObject({ port: 4000, serviceDate: undefined });
   });
@@ -17,6 +25,7 @@ describe('configuration', () => {
     ['DATABASE_URL', 'not a url', /DATABASE_URL/],
     ['DB_POOL_SIZE', '1', /DB_POOL_SIZE/],
     ['LOG_LEVEL', 'loud', /LOG_LEVEL/],
+    ['VINTAGE_TRAINING', 'yes', /VINTAGE_TRAINING: must be on or off/],
     ['ANON_RATE_LIMIT', '-1', /ANON_RATE_LIMIT/],
     ['CORS_ORIGINS', 'https://app.example.com/path', /CORS_ORIGINS.*must be an origin/],
     ['CORS_ORIGINS', 'app.example.com', /CORS_ORIGINS.*must be an origin/],

@@ -3,7 +3,7 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { PredictionPoint } from '../generated/schema';
 
-export type ChartPoint = Pick<PredictionPoint, 'referenceDate' | 'royalAssent' | 'nextStage30d'>;
+export type ChartPoint = Pick<PredictionPoint, 'referenceDate' | 'royalAssent' | 'nextStage30d'> & { model: Pick<PredictionPoint['model'], 'outOfSample'> };
 
 export interface StageMarker {
   date: string;
@@ -48,6 +48,33 @@ function stageMarkers(markers: StageMarker[]): uPlot.Plugin {
 }
 
 /**
+ * A grey band behind the stretches of points made in sample (by a model that learned from facts
+ * dated after them, because no model that old was trained yet): not a fair backtest.
+ */
+function inSampleBands(points: ChartPoint[]): uPlot.Plugin {
+  return {
+    hooks: {
+      drawAxes: (u: uPlot) => {
+        const { ctx } = u;
+        const { top, height, left, width } = u.bbox;
+        const x = (i: number) => Math.min(left + width, Math.max(left, Math.round(u.valToPos(seconds(points[i].referenceDate), 'x', true))));
+        ctx.save();
+        ctx.fillStyle = 'rgba(120, 120, 120, 0.14)';
+        for (let i = 0; i < points.length; i++) {
+          if (points[i].model.outOfSample) continue;
+          const start = i;
+          while (i + 1 < points.length && !points[i + 1].model.outOfSample) i++;
+          // the band reaches the next point: the stretch the in-sample points stand for
+          const end = i + 1 < points.length ? x(i + 1) : x(i) + 4;
+          ctx.fillRect(x(start), top, Math.max(4, end - x(start)), height);
+        }
+        ctx.restore();
+      },
+    },
+  };
+}
+
+/**
  * P(Royal Assent) and P(next stage within 30 days) over a bill's life, as nowcast on each date,
  * with the bill's stages marked on the time axis. A table of the same figures follows for screen
  * readers and keyboard users (see BillPage).
@@ -70,7 +97,7 @@ export function ProbabilityChart({ points, markers, title }: { points: ChartPoin
           { label: 'Royal Assent', stroke: '#1d4ed8', width: 2, points: { show: false }, value: (_u, v) => (v == null ? '—' : `${(v * 100).toFixed(1)}%`) },
           { label: 'Next stage within 30 days', stroke: '#c2410c', width: 2, points: { show: false }, value: (_u, v) => (v == null ? '—' : `${(v * 100).toFixed(1)}%`) },
         ],
-        plugins: [stageMarkers(markers)],
+        plugins: [inSampleBands(points), stageMarkers(markers)],
       },
       [points.map((p) => seconds(p.referenceDate)), points.map((p) => p.royalAssent), points.map((p) => p.nextStage30d)],
       element,

@@ -112,6 +112,8 @@ export interface BatchPredictions {
   executionTimeMs: number;
   /** in the order of billIds */
   items: BatchPredictionItem[];
+  /** the model that answers the batch’s reference date (every item’s) */
+  model: PredictionModel;
   summary: BatchSummary;
 }
 
@@ -353,6 +355,8 @@ export interface ImminentBills {
   /** most urgent first */
   bills: ImminentBill[];
   count: number;
+  /** the model that made today’s nowcasts the list is drawn from (the serving one) */
+  model: PredictionModel;
 }
 
 /** The last main stage that sat on or before the reference date */
@@ -398,7 +402,9 @@ export interface Prediction {
   lastStage: LastStage | null;
   /** always "nowcast": computed only from facts dated on or before referenceDate */
   mode: string;
-  /** the model version that made it */
+  /** the model that made it: its version, the last date it learned from, and whether that is on or before referenceDate */
+  model: PredictionModel;
+  /** the model version that made it (the same as model.version) */
   modelVersion: number;
   /** probability of a main stage sitting within 30 days */
   nextStage30d: number;
@@ -433,8 +439,20 @@ export interface PredictionEvent {
   type: string;
 }
 
+/** Which model made an answer (REST: the X-Model-* headers) */
+export interface PredictionModel {
+  /** true when trainedThrough is on or before the reference date: the model saw nothing dated after it (a fair backtest). false: no model that old exists yet, so the serving model answered, having learned from later facts (in sample) */
+  outOfSample: boolean;
+  /** the last date whose facts it learned from */
+  trainedThrough: string;
+  /** the model version (npm run admin -- models lists them) */
+  version: number;
+}
+
 /** A nowcast at a past date of a bill’s life: a point of its chart */
 export interface PredictionPoint {
+  /** the model that made the point; outOfSample false marks a point made by a model that learned from later facts */
+  model: PredictionModel;
   /** probability of a main stage sitting within 30 days of referenceDate */
   nextStage30d: number;
   referenceDate: string;

@@ -133,16 +133,20 @@ export function BillPage({ id }: { id: number }) {
       {history && (
         <section aria-labelledby="chart-heading">
           <h2 id="chart-heading">Chances over the bill’s life</h2>
-          <p class="muted">Each point is a nowcast made with only the facts known on its date: what the model would have said then. Dashed lines mark the stages.</p>
+          <p class="muted">
+            Each point is a nowcast made with only the facts known on its date, by a model trained only on facts dated on or before it: what the model would have said then. Dashed lines mark the stages.
+            {history.some((p) => !p.model.outOfSample) && ' Grey bands mark points made in sample: no model that old has been trained yet, so today’s model, which knows how things turned out, made them.'}
+          </p>
           <ProbabilityChart points={history} markers={markers} title={`${bill.title}: chances over time`} />
           <details>
             <summary>The chart’s figures as a table</summary>
-            <Table columns={['Date', 'Royal Assent', 'Next stage within 30 days']}>
+            <Table columns={['Date', 'Royal Assent', 'Next stage within 30 days', 'Model']}>
               {history.map((p) => (
                 <tr key={p.referenceDate}>
                   <td>{date(p.referenceDate)}</td>
                   <td>{percent(p.royalAssent)}</td>
                   <td>{percent(p.nextStage30d)}</td>
+                  <td>{p.model.outOfSample ? 'out of sample' : 'in sample'}</td>
                 </tr>
               ))}
             </Table>
