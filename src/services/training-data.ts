@@ -3,19 +3,16 @@ import { BillStageEntity } from '../../entities/bill-stage.entity';
 import { BillEntity } from '../../entities/bill.entity';
 import { DivisionEntity } from '../../entities/division.entity';
 import { ParliamentarySessionEntity } from '../../entities/parliamentary-session.entity';
-import type { BillFacts, House, SessionFact, TrainingBill } from '../../model/bill-facts';
+import type { BillFacts, SessionFact, TrainingBill } from '../../model/bill-facts';
 import { assignBallotRanks, ballotRank, type Rankable } from '../../model/ballot';
 import type { TrainingData } from '../../model/train';
-import type { BillRecord, SessionRecord } from '../ingest/bill-record';
+import { type BillRecord, type SessionRecord, sessionStartOf } from '../ingest/bill-record';
 import { SnapshotSource } from '../ingest/snapshot.source';
 import { pushTo } from '../../model/multimap';
 
 // The only place stored bills become the model's inputs: facts for features, outcomes for labels.
 
-/** A sponsor's house as the model reads it: Commons or Lords, else unknown. */
-const houseOf = (house: string | null): House | null => (house === 'Commons' || house === 'Lords' ? house : null);
-
-export const sessionFactFromRecord = (s: SessionRecord): SessionFact => ({ id: s.sessionId, startDate: s.firstObservedSittingDate, endDate: s.endDate });
+export const sessionFactFromRecord = (s: SessionRecord): SessionFact => ({ id: s.sessionId, startDate: sessionStartOf(s), endDate: s.endDate });
 
 export function trainingBillFromRecord(r: BillRecord): TrainingBill {
   return {
@@ -26,7 +23,6 @@ export function trainingBillFromRecord(r: BillRecord): TrainingBill {
       introducedDate: r.introducedDate,
       introducedSessionId: r.introducedSessionId,
       leadSponsorPartyInGovernment: r.leadSponsorPartyInGovernment,
-      sponsors: r.sponsors.map((s) => ({ house: houseOf(s.houseAtIntroduction) })),
       stages: r.stages.map((s) => ({ seq: s.seq, stage: s.stage, house: s.house, dates: s.dates })),
       divisions: r.divisions.map((d) => ({ date: d.date, ayes: d.ayesInclTellers, noes: d.noesInclTellers })),
       withdrawnDate: r.withdrawnDate,
@@ -48,17 +44,13 @@ function groupBy<T extends { billId: number }>(rows: T[]): Map<number, T[]> {
 
 /** The facts of the given bills (all when `ids` is omitted), as the predictor reads them. */
 export async function loadBillFacts(dataSource: DataSource, ids?: number[]): Promise<Map<number, { facts: BillFacts; bill: BillEntity }>> {
-  const where = ids ? 'WHERE bill_id = ANY($1)' : '';
-  const params = ids ? [ids] : [];
-  const [bills, stages, divisions, sponsors] = await Promise.all([
+  const [bills, stages, divisions] = await Promise.all([
     ids ? dataSource.getRepository(BillEntity).createQueryBuilder('b').where('b.id = ANY(:ids)', { ids }).getMany() : dataSource.getRepository(BillEntity).find(),
     dataSource.getRepository(BillStageEntity).createQueryBuilder('s').where(ids ? 's.billId = ANY(:ids)' : '1=1', { ids }).orderBy('s.billId').addOrderBy('s.seq').getMany(),
     dataSource.getRepository(DivisionEntity).createQueryBuilder('d').where(ids ? 'd.billId = ANY(:ids)' : '1=1', { ids }).getMany(),
-    dataSource.query(`SELECT bill_id AS "billId", house_at_introduction AS house FROM bill_sponsor ${where} ORDER BY bill_id, position`, params) as Promise<{ billId: number; house: string | null }[]>,
   ]);
   const stagesOf = groupBy(stages);
   const divisionsOf = groupBy(divisions);
-  const sponsorsOf = groupBy(sponsors);
   const ballotPeers = await ballotBillsOf(dataSource, bills, !ids);
   const result = new Map(
     bills.map((bill) => [
@@ -72,7 +64,6 @@ export async function loadBillFacts(dataSource: DataSource, ids?: number[]): Pro
           introducedDate: bill.introducedDate,
           introducedSessionId: bill.introducedSessionId,
           leadSponsorPartyInGovernment: bill.leadSponsorPartyInGovernment,
-          sponsors: (sponsorsOf.get(bill.id) ?? []).map((s) => ({ house: houseOf(s.house) })),
           stages: (stagesOf.get(bill.id) ?? []).map((s) => ({ seq: s.seq, stage: s.stage, house: s.house, dates: s.sittingDates })),
           divisions: (divisionsOf.get(bill.id) ?? []).map((d) => ({ date: d.date, ayes: d.ayes, noes: d.noes })),
           withdrawnDate: bill.withdrawnDate,
