@@ -46,6 +46,18 @@ export interface BillFacts {
    * known on its introduction day (model/ballot.ts); null or absent for other bills or when unknown.
    */
   ballotRank?: number | null;
+  /**
+   * For a private member's bill, dated facts of its session's private members' bills
+   * (model/pmb-session.ts); null or absent for other bills. Cut at a date by truncateAt, like the stages.
+   */
+  pmbSession?: PmbSessionFacts | null;
+}
+
+export interface PmbSessionFacts {
+  /** the Commons Fridays on which a private member's bill of the session sat, sorted */
+  fridays: string[];
+  /** for each of the session's ballot bills that got past Commons second reading, the first day it sat at a later stage, sorted */
+  ballotPastSecondReading: string[];
 }
 
 /** A session's official first day (announced ahead) and, once it has happened, its end (prorogation or dissolution). */

@@ -75,7 +75,15 @@ const GROUPS: FactorGroup[] = [
   { prefixes: ['carried_over'], words: ({ state }) => (state.carriedOver ? 'carried over from an earlier session' : 'in its first session') },
   { prefixes: ['days_since_session_start'], words: (_, f) => `how far into the session it is (${Math.round(Math.expm1(f.days_since_session_start * Math.log1p(800)))} days)` },
   {
-    prefixes: ['ballot_'],
+    prefixes: ['pmb_fridays_left', 'ballot_bills_past_second_reading'],
+    words: ({ facts, date }) => {
+      const past = facts.pmbSession?.ballotPastSecondReading.length ?? 0;
+      return `the session so far: ${plural(past, 'ballot bill')} past second reading, ${plural(facts.pmbSession?.fridays.filter((d) => d <= date).length ?? 0, "private members' Friday")} used`;
+    },
+    appliesTo: ({ facts }) => Boolean(facts.pmbSession),
+  },
+  {
+    prefixes: ['ballot_position', 'ballot_first_fridays'],
     words: ({ facts }) => `drawn ${ordinal(facts.ballotRank!)} in the private members' bill ballot`,
     // another kind of bill has no place in the ballot: what its kind does is the kind factor's
     appliesTo: ({ facts }) => Boolean(facts.ballotRank),

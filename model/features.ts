@@ -4,6 +4,7 @@ import type { SittingCalendar } from './sitting-calendar';
 import type { BillAsOf } from './truncate';
 import { BALLOT_FIRST_FRIDAYS, BALLOT_SLOTS } from './ballot';
 import { sessionOutlook } from './session-length';
+import { PMB_FRIDAYS_PER_SESSION } from './pmb-session';
 
 /**
  * Bumped whenever the features or the artifact change meaning: a model version is only served for
@@ -13,7 +14,9 @@ import { sessionOutlook } from './session-length';
  * 4: how long the session may still run (session_after_election, session_days_left_expected).
  * 5: the ETA networks give a distribution over intervals of days (ETA_BIN_EDGES), not log1p(days).
  * 6: only dated facts: no sponsor count (the list is undated), no divisions (none after July 2018
- *    nor from the live source), no no_main_stage_yet (0 for every bill since 2019); sessions begin on their official start.
+ *    nor from the live source), no no_main_stage_yet (0 for every bill since 2019); sessions begin on
+ *    their official start. A private member's bill's session: its Fridays left, its ballot bills past
+ *    second reading (model/pmb-session.ts).
  */
 export const FEATURE_SCHEMA_VERSION = 6;
 
@@ -65,6 +68,8 @@ export const FEATURE_NAMES: readonly string[] = [
   'ballot_first_fridays',
   'session_after_election',
   'session_days_left_expected',
+  'pmb_fridays_left',
+  'ballot_bills_past_second_reading',
 ];
 
 /**
@@ -104,6 +109,7 @@ export function featureVector(bill: BillAsOf, sessions: readonly SessionFact[], 
   const dayOfYear = (toDayNumber(d) - toDayNumber(`${d.slice(0, 4)}-01-01`)) / 366;
   const outlook = sessionOutlook(state.sessionId, sessions, d);
   const daysLeft = outlook.expectedLengthDays === null ? 0 : Math.max(0, outlook.expectedLengthDays - daysIntoSession);
+  const pmb = facts.pmbSession;
 
   return [
     ...KINDS.map((k) => (k === kind ? 1 : 0)),
@@ -134,5 +140,7 @@ export function featureVector(bill: BillAsOf, sessions: readonly SessionFact[], 
     facts.ballotRank && facts.ballotRank <= BALLOT_FIRST_FRIDAYS ? 1 : 0,
     outlook.afterElection ? 1 : 0,
     logScale(daysLeft, 800),
+    pmb ? share(PMB_FRIDAYS_PER_SESSION - pmb.fridays.filter((day) => sessionStart && day >= sessionStart).length, PMB_FRIDAYS_PER_SESSION) : 0,
+    pmb ? share(pmb.ballotPastSecondReading.length, BALLOT_SLOTS) : 0,
   ];
 }

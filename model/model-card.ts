@@ -37,6 +37,7 @@ const FEATURE_SOURCES: [string, string][] = [
   ['sitting_share_next_*_days', 'the same window in earlier years, from sitting dates up to the training cutoff'],
   ['day_of_year_*', 'the date itself'],
   ['session_after_election, session_days_left_expected', 'the sessions begun and ended by *d*: more than 30 days between the previous session’s end and this one’s first sitting (a general election), and the median length of the ended sessions of the same sort minus the days into this one (next_stage_30d’s networks do not read the days left: it cost them AUC)'],
+  ['pmb_fridays_left, ballot_bills_past_second_reading', 'for a private member’s bill, its session’s private members’ bills’ sittings on or before *d*: the Fridays they have had in the Commons (of the thirteen a session), and how many of the session’s ballot bills have sat at a stage after Commons second reading (the proof it was agreed); 0 for other bills'],
   ['ballot_position, ballot_first_fridays', 'a ballot bill’s place in the order its session’s ballot bills were presented (the Bills API numbered them in that order, the order of the draw; the first seven get the first sitting Fridays): ballot bills introduced on or before its introduction day'],
 ];
 

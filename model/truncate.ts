@@ -3,7 +3,7 @@ import { billState, type BillState } from './bill-state';
 
 /**
  * The bill as it was known at the end of `date`: every stage sitting, division and withdrawal
- * after it removed. The undated facts of the data (the final sponsor list, the final title) are
+ * after it removed, and so are the later sittings of its session's private members' bills. The undated facts of the data (the final sponsor list, the final title) are
  * not in BillFacts at all, so nothing here needs a date for them.
  */
 export function truncateAt(facts: BillFacts, date: string): BillFacts {
@@ -12,6 +12,7 @@ export function truncateAt(facts: BillFacts, date: string): BillFacts {
     stages: facts.stages.map((s) => ({ ...s, dates: s.dates.filter((d) => d <= date) })),
     divisions: facts.divisions.filter((d) => d.date <= date),
     withdrawnDate: facts.withdrawnDate && facts.withdrawnDate <= date ? facts.withdrawnDate : null,
+    pmbSession: facts.pmbSession && { fridays: facts.pmbSession.fridays.filter((d) => d <= date), ballotPastSecondReading: facts.pmbSession.ballotPastSecondReading.filter((d) => d <= date) },
   };
 }
 

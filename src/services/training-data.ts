@@ -3,7 +3,8 @@ import { BillStageEntity } from '../../entities/bill-stage.entity';
 import { BillEntity } from '../../entities/bill.entity';
 import { DivisionEntity } from '../../entities/division.entity';
 import { ParliamentarySessionEntity } from '../../entities/parliamentary-session.entity';
-import type { BillFacts, SessionFact, TrainingBill } from '../../model/bill-facts';
+import type { BillFacts, PmbSessionFacts, SessionFact, TrainingBill } from '../../model/bill-facts';
+import { assignPmbSessionFacts, isPrivateMembersBill, PRIVATE_MEMBERS_KINDS, pmbSessionFacts } from '../../model/pmb-session';
 import { assignBallotRanks, ballotRank, type Rankable } from '../../model/ballot';
 import type { TrainingData } from '../../model/train';
 import { type BillRecord, type SessionRecord, sessionStartOf } from '../ingest/bill-record';
@@ -51,7 +52,7 @@ export async function loadBillFacts(dataSource: DataSource, ids?: number[]): Pro
   ]);
   const stagesOf = groupBy(stages);
   const divisionsOf = groupBy(divisions);
-  const ballotPeers = await ballotBillsOf(dataSource, bills, !ids);
+  const [ballotPeers, pmbSessions] = await Promise.all([ballotBillsOf(dataSource, bills, !ids), pmbSessionsOf(dataSource, bills, ids ? null : stages)]);
   const result = new Map(
     bills.map((bill) => [
       bill.id,
@@ -68,6 +69,7 @@ export async function loadBillFacts(dataSource: DataSource, ids?: number[]): Pro
           divisions: (divisionsOf.get(bill.id) ?? []).map((d) => ({ date: d.date, ayes: d.ayes, noes: d.noes })),
           withdrawnDate: bill.withdrawnDate,
           ballotRank: ballotRank(rankable(bill), ballotPeers),
+          pmbSession: isPrivateMembersBill(bill.kind) ? (pmbSessions.get(bill.introducedSessionId) ?? { fridays: [], ballotPastSecondReading: [] }) : null,
         },
       },
     ]),
@@ -84,6 +86,22 @@ async function ballotBillsOf(dataSource: DataSource, bills: BillEntity[], all: b
   const sessions = [...new Set(ballot.map((b) => b.introducedSessionId))];
   const peers = await dataSource.getRepository(BillEntity).createQueryBuilder('b').select(['b.id', 'b.kind', 'b.introducedDate', 'b.introducedSessionId']).where('b.kind = :kind AND b.introducedSessionId = ANY(:sessions)', { kind: 'pmb_ballot', sessions }).getMany();
   return peers.map(rankable);
+}
+
+/**
+ * The private members' bill facts of the sessions of the given bills' private members' bills, from
+ * every private member's bill of those sessions (`allStages`: every stored stage, when the caller
+ * loaded them all).
+ */
+async function pmbSessionsOf(dataSource: DataSource, bills: BillEntity[], allStages: BillStageEntity[] | null): Promise<Map<number, PmbSessionFacts>> {
+  const sessions = [...new Set(bills.filter((b) => isPrivateMembersBill(b.kind)).map((b) => b.introducedSessionId))];
+  if (!sessions.length) return new Map();
+  const peers = allStages
+    ? bills.filter((b) => isPrivateMembersBill(b.kind))
+    : await dataSource.getRepository(BillEntity).createQueryBuilder('b').select(['b.id', 'b.kind', 'b.introducedSessionId']).where('b.kind = ANY(:kinds) AND b.introducedSessionId = ANY(:sessions)', { kinds: PRIVATE_MEMBERS_KINDS, sessions }).getMany();
+  const stages = allStages ?? (await dataSource.getRepository(BillStageEntity).createQueryBuilder('s').where('s.billId = ANY(:ids)', { ids: peers.map((p) => p.id) }).getMany());
+  const stagesOf = groupBy(stages);
+  return pmbSessionFacts(peers.map((p) => ({ kind: p.kind, introducedSessionId: p.introducedSessionId, stages: (stagesOf.get(p.id) ?? []).map((s) => ({ stage: s.stage, house: s.house, dates: s.sittingDates })) })));
 }
 
 export async function loadSessionFacts(dataSource: DataSource): Promise<SessionFact[]> {
@@ -112,6 +130,7 @@ export async function loadSnapshotTrainingData(dir: string): Promise<TrainingDat
   const bills: TrainingBill[] = [];
   for await (const batch of source.bills({ since: null, batchSize: 1000 })) bills.push(...batch.map(trainingBillFromRecord));
   assignBallotRanks(bills.map((b) => b.facts));
+  assignPmbSessionFacts(bills.map((b) => b.facts));
   const sessions = await source.sessions();
   return {
     bills,

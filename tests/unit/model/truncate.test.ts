@@ -53,7 +53,7 @@ describe('the features of a bill at a date are those of the bill truncated there
     expect(withLaterFacts).toBeGreaterThan(150);
   });
 
-  it('whatever is added after the date: stages, divisions, a withdrawal', () => {
+  it('whatever is added after the date: stages, divisions, a withdrawal, later sittings of the session’s private members’ bills', () => {
     const other = (facts: BillFacts) => (facts.originatingHouse === 'Lords' ? 'Commons' : 'Lords');
     const firstHouseOnly = midLife().filter(({ facts, date }) => !facts.stages.some((s) => s.house === other(facts) && s.dates.some((d) => d <= date)));
     expect(firstHouseOnly.length).toBeGreaterThan(30);
@@ -64,6 +64,7 @@ describe('the features of a bill at a date are those of the bill truncated there
         stages: [...facts.stages, { seq: 99, stage: 'royal_assent', house: 'Unassigned', dates: [later] }, { seq: 98, stage: 'second_reading', house: other(facts), dates: [later] }],
         divisions: [...facts.divisions, { date: later, ayes: 300, noes: 299 }],
         withdrawnDate: later,
+        pmbSession: facts.pmbSession && { fridays: [...facts.pmbSession.fridays, '2029-12-28'], ballotPastSecondReading: [...facts.pmbSession.ballotPastSecondReading, later] },
       };
       expect(featureVector(billAsOf(future, date, sessions), sessions, calendar)).toEqual(featureVector(billAsOf(facts, date, sessions), sessions, calendar));
     }
