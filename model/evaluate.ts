@@ -1,13 +1,15 @@
 import type { SessionFact } from './bill-facts';
-import { addDays } from './dates';
+import { addDays, daysBetween } from './dates';
 import { BINARY_OUTPUTS, type BinaryOutput } from './labels';
-import { binaryReport, brierSkill, type BinaryOutcome, type BinaryReport, meanAbsoluteError, medianAbsoluteError, type RegressionOutcome } from './metrics';
+import { BillSet, billWeightedReport, type BootstrapOptions, meanAbsoluteErrorStatistic, medianAbsoluteErrorStatistic } from './bill-weighted';
+import { brierSkill, type BinaryReport } from './metrics';
 import { kindGroup } from './features';
 import { Predictor } from './predictor';
 import type { Sample } from './samples';
-import { EVALUATION_STEP_DAYS, samplesOf } from './samples';
+import { EVALUATION_STEP_DAYS, gridDates, samplesOf } from './samples';
+import { type ScoredNowcast, type SkillByKind, skillByKind } from './skill-by-kind';
 import { SittingCalendar } from './sitting-calendar';
-import { truncateAt } from './truncate';
+import { billAsOf, truncateAt } from './truncate';
 import { buildSamples, sessionsKnownAt, type TrainingData, trainModel, type TrainingOptions } from './train';
 import { pushTo } from './multimap';
 
@@ -36,31 +38,38 @@ export interface FoldEvaluation {
   cutoff: string;
   trainingSamples: number;
   testSamples: number;
+  bills: number;
   outputs: Record<BinaryOutput, OutputEvaluation>;
   eta: EtaEvaluation;
 }
 
-/** The outputs whose calibration is checked by kind. */
-export const BY_KIND_OUTPUTS = ['royal_assent', 'next_stage_30d'] as const;
-
 export interface Evaluation {
   folds: FoldEvaluation[];
-  pooled: { outputs: Record<BinaryOutput, OutputEvaluation>; eta: EtaEvaluation; testSamples: number };
-  /** pooled results by the bill's kind group, for the headline probabilities */
-  byKind: Record<string, Record<(typeof BY_KIND_OUTPUTS)[number], { model: BinaryReport; byKindAndStage: BinaryReport }>>;
+  /** every figure weighs each bill 1, however many nowcasts it has */
+  pooled: { outputs: Record<BinaryOutput, OutputEvaluation>; eta: EtaEvaluation; testSamples: number; bills: number };
+  /** the headline measures for all bills and by kind, with bootstrap intervals over bills */
+  skill: SkillByKind;
+  /** the nowcasts a customer would have seen on one day of each test session, as far into it as the data's as-of date is into its own */
+  snapshotDay: SnapshotDaySkill;
   /** every test nowcast recomputed from the bill truncated at its date and the sessions known then */
   leakCheck: { nowcasts: number; differing: number };
 }
 
-interface Scored {
-  binary: Record<BinaryOutput, { model: BinaryOutcome[]; byKind: BinaryOutcome[]; byKindAndStage: BinaryOutcome[] }>;
-  eta: { model: RegressionOutcome[]; baseline: RegressionOutcome[] };
+/**
+ * The nowcasts of the live bills at the data's as-of date cannot be scored: their outcomes lie
+ * after it. What can be scored is the same moment of the test sessions: the grid day as many days
+ * into each test session as the as-of date is into the running one, and the bills live then.
+ */
+export interface SnapshotDaySkill {
+  asOf: string;
+  /** days from the running session's start to the as-of date; null when no session runs at it */
+  daysIntoSession: number | null;
+  /** bills live at the as-of date, whose nowcasts there wait for their outcomes */
+  liveAtAsOf: number;
+  /** the day scored in each test session, or null when the session was shorter */
+  days: { session: string; date: string | null; bills: number }[];
+  skill: SkillByKind | null;
 }
-
-const emptyScored = (): Scored => ({
-  binary: Object.fromEntries(BINARY_OUTPUTS.map((o) => [o, { model: [], byKind: [], byKindAndStage: [] }])) as unknown as Scored['binary'],
-  eta: { model: [], baseline: [] },
-});
 
 /** Rates of each output by kind and by kind × furthest stage, and median ETAs by kind × last stage. */
 function fitBaselines(training: Sample[]) {
@@ -111,22 +120,22 @@ function fitBaselines(training: Sample[]) {
   };
 }
 
-function summarise(scored: Scored): { outputs: Record<BinaryOutput, OutputEvaluation>; eta: EtaEvaluation } {
+/** The point figures of every output, each bill weighing 1. */
+export function summarise(nowcasts: readonly ScoredNowcast[]): { outputs: Record<BinaryOutput, OutputEvaluation>; eta: EtaEvaluation } {
   const outputs = {} as Record<BinaryOutput, OutputEvaluation>;
   for (const o of BINARY_OUTPUTS) {
-    const model = binaryReport(scored.binary[o].model);
-    const byKind = binaryReport(scored.binary[o].byKind);
-    const byKindAndStage = binaryReport(scored.binary[o].byKindAndStage);
+    const scored = nowcasts.flatMap((n) => (n.outputs[o] ? [{ billId: n.billId, ...n.outputs[o] }] : []));
+    const report = (by: 'model' | 'byKind' | 'byKindAndStage') => billWeightedReport(scored.map((s) => ({ billId: s.billId, p: s[by], y: s.y })));
+    const [model, byKind, byKindAndStage] = [report('model'), report('byKind'), report('byKindAndStage')];
     outputs[o] = { model, byKind, byKindAndStage, skillVsKind: brierSkill(model.brier, byKind.brier), skillVsKindAndStage: brierSkill(model.brier, byKindAndStage.brier) };
   }
-  return {
-    outputs,
-    eta: {
-      n: scored.eta.model.length,
-      model: { median: medianAbsoluteError(scored.eta.model), mean: meanAbsoluteError(scored.eta.model) },
-      baseline: { median: medianAbsoluteError(scored.eta.baseline), mean: meanAbsoluteError(scored.eta.baseline) },
-    },
+  const withEta = nowcasts.filter((n) => n.eta !== null);
+  const bills = new BillSet(withEta.map((n) => n.billId));
+  const errors = (by: 'model' | 'baseline') => {
+    const estimates = withEta.map((n) => ({ billId: n.billId, predicted: n.eta![by], actual: n.eta!.actual }));
+    return { median: medianAbsoluteErrorStatistic(bills, estimates)(bills.ones()), mean: meanAbsoluteErrorStatistic(bills, estimates)(bills.ones()) };
   };
+  return { outputs, eta: { n: withEta.length, model: errors('model'), baseline: errors('baseline') } };
 }
 
 /** The last `count` sessions that had ended by the data's as-of date, oldest first. */
@@ -140,20 +149,26 @@ export function lastCompleteSessions(sessions: readonly SessionFact[], asOf: str
 /**
  * Rolling origin by session: for each test session, train on the facts dated before it began
  * and score nowcasts of its bills at dates during the session, with labels as known at `asOf`.
- * Baselines are fitted on the same training samples as the model.
+ * Baselines are fitted on the same training samples as the model. `skipLatestSessions` moves the
+ * test sessions back, to the folds that choose the design (the card reports on the latest).
  */
 export function evaluate(
   data: TrainingData,
-  options: { asOf: string; sessions?: number; sessionNames?: Record<number, string>; training?: Omit<TrainingOptions, 'cutoff'>; onProgress?: (message: string) => void },
+  options: { asOf: string; sessions?: number; skipLatestSessions?: number; sessionNames?: Record<number, string>; training?: Omit<TrainingOptions, 'cutoff'>; bootstrap?: BootstrapOptions; onProgress?: (message: string) => void },
 ): Evaluation {
   const progress = options.onProgress ?? (() => {});
   const folds: FoldEvaluation[] = [];
-  const pooled = emptyScored();
+  const all: ScoredNowcast[] = [];
   const knownSessions = sessionsKnownAt(data.sessions, options.asOf);
-  const byKind = new Map<string, Record<(typeof BY_KIND_OUTPUTS)[number], { model: BinaryOutcome[]; byKindAndStage: BinaryOutcome[] }>>();
+  const running = knownSessions.find((s) => s.startDate && !s.endDate);
+  const daysIntoSession = running ? daysBetween(running.startDate!, options.asOf) : null;
+  const snapshotDays: SnapshotDaySkill['days'] = [];
   const leakCheck = { nowcasts: 0, differing: 0 };
-  for (const session of lastCompleteSessions(knownSessions, options.asOf, options.sessions ?? 3)) {
+  const count = options.sessions ?? 3;
+  const skip = options.skipLatestSessions ?? 0;
+  for (const session of lastCompleteSessions(knownSessions, options.asOf, count + skip).slice(0, count)) {
     const cutoff = addDays(session.startDate!, -1);
+    const sessionName = options.sessionNames?.[session.id] ?? String(session.id);
     progress(`session ${session.id}: training on facts up to ${cutoff}`);
     const artifact = trainModel(data, { ...options.training, cutoff, onProgress: (m) => progress(`  ${m}`) });
     const predictor = new Predictor(artifact);
@@ -163,7 +178,7 @@ export function evaluate(
     const test = testBills.flatMap((bill) =>
       samplesOf(bill, { from: session.startDate!, until: session.endDate!, knownUntil: options.asOf, sessions: knownSessions, calendar, stepDays: EVALUATION_STEP_DAYS }),
     );
-    const fold = emptyScored();
+    const fold: ScoredNowcast[] = [];
     const billsById = new Map(testBills.map((b) => [b.facts.billId, b.facts]));
     for (const s of test) {
       const { probabilities, etaDays } = predictor.fromFeatures(s.features, s.kind);
@@ -172,41 +187,47 @@ export function evaluate(
       const then = JSON.stringify(predictor.nowcast(truncateAt(facts, s.date), s.date, sessionsKnownAt(data.sessions, s.date)));
       leakCheck.nowcasts++;
       if (full !== then) leakCheck.differing++;
-      const group = kindGroup(s.kind);
-      const kindCells = byKind.get(group) ?? byKind.set(group, { royal_assent: { model: [], byKindAndStage: [] }, next_stage_30d: { model: [], byKindAndStage: [] } }).get(group)!;
-      for (const o of BY_KIND_OUTPUTS) {
-        const y = s.labels[o];
-        if (y === null) continue;
-        kindCells[o].model.push({ p: probabilities[o], y });
-        kindCells[o].byKindAndStage.push({ p: baselines.byKindAndStage(s, o), y });
-      }
+      const outputs: ScoredNowcast['outputs'] = {};
       for (const o of BINARY_OUTPUTS) {
         const y = s.labels[o];
-        if (y === null) continue;
-        for (const scored of [fold, pooled]) {
-          scored.binary[o].model.push({ p: probabilities[o], y });
-          scored.binary[o].byKind.push({ p: baselines.byKind(s, o), y });
-          scored.binary[o].byKindAndStage.push({ p: baselines.byKindAndStage(s, o), y });
-        }
+        if (y !== null) outputs[o] = { y, model: probabilities[o], byKind: baselines.byKind(s, o), byKindAndStage: baselines.byKindAndStage(s, o) };
       }
-      if (s.labels.timeline_eta !== null) {
-        for (const scored of [fold, pooled]) {
-          scored.eta.model.push({ predicted: etaDays, actual: s.labels.timeline_eta });
-          scored.eta.baseline.push({ predicted: baselines.eta(s), actual: s.labels.timeline_eta });
-        }
-      }
+      const eta = s.labels.timeline_eta === null ? null : { actual: s.labels.timeline_eta, model: etaDays, baseline: baselines.eta(s) };
+      fold.push({ billId: s.billId, kind: kindGroup(s.kind), foldSessionId: session.id, date: s.date, outputs, eta });
     }
+    all.push(...fold);
+    const snapshotDate = daysIntoSession === null ? null : gridDayOnOrBefore(addDays(session.startDate!, daysIntoSession));
+    const onSnapshotDay = snapshotDate !== null && snapshotDate <= session.endDate! ? snapshotDate : null;
+    snapshotDays.push({ session: sessionName, date: onSnapshotDay, bills: new Set(fold.filter((n) => n.date === onSnapshotDay).map((n) => n.billId)).size });
     folds.push({
-      session: { id: session.id, name: options.sessionNames?.[session.id] ?? String(session.id), startDate: session.startDate!, endDate: session.endDate! },
+      session: { id: session.id, name: sessionName, startDate: session.startDate!, endDate: session.endDate! },
       cutoff,
       trainingSamples: artifact.sampleCounts.all,
       testSamples: test.length,
+      bills: new Set(fold.map((n) => n.billId)).size,
       ...summarise(fold),
     });
     progress(`session ${session.id}: ${test.length} test nowcasts scored`);
   }
-  const kinds = Object.fromEntries(
-    [...byKind.keys()].sort().map((k) => [k, Object.fromEntries(BY_KIND_OUTPUTS.map((o) => [o, { model: binaryReport(byKind.get(k)![o].model), byKindAndStage: binaryReport(byKind.get(k)![o].byKindAndStage) }]))]),
-  ) as Evaluation['byKind'];
-  return { folds, pooled: { ...summarise(pooled), testSamples: folds.reduce((n, f) => n + f.testSamples, 0) }, byKind: kinds, leakCheck };
+  progress('bootstrap intervals over bills');
+  const snapshotDates = new Set(snapshotDays.flatMap((d) => (d.date ? [d.date] : [])));
+  const onSnapshotDays = all.filter((n) => snapshotDates.has(n.date));
+  return {
+    folds,
+    pooled: { ...summarise(all), testSamples: all.length, bills: new Set(all.map((n) => n.billId)).size },
+    skill: skillByKind(all, options.bootstrap),
+    snapshotDay: {
+      asOf: options.asOf,
+      daysIntoSession,
+      liveAtAsOf: data.bills.filter((b) => billAsOf(b.facts, options.asOf, knownSessions).state.status === 'live').length,
+      days: snapshotDays,
+      skill: onSnapshotDays.length ? skillByKind(onSnapshotDays, options.bootstrap) : null,
+    },
+    leakCheck,
+  };
+}
+
+/** The evaluation grid's day on or before `date`. */
+function gridDayOnOrBefore(date: string): string {
+  return gridDates(addDays(date, -(EVALUATION_STEP_DAYS - 1)), date, EVALUATION_STEP_DAYS)[0];
 }

@@ -9,7 +9,10 @@
  * Inputs that cannot be scored (a probability outside [0, 1], a label other than
  * 0/1, a non-finite number) throw a RangeError: silently dropping them would make
  * the model card describe a different sample than the one it claims to.
+ *
+ * Each measure is the bill-weighted one (bill-weighted.ts) with every sample its own bill.
  */
+import { aucStatistic, BillSet, brierStatistic, eceStatistic, meanAbsoluteErrorStatistic, medianAbsoluteErrorStatistic, weightedReliability } from './bill-weighted';
 
 /** One probabilistic forecast of a binary event and what happened. */
 export interface BinaryOutcome {
@@ -77,23 +80,9 @@ function validateBinCount(bins: number): void {
   }
 }
 
-/**
- * Sum with Neumaier compensation, so that means over many small terms (squared
- * errors, probabilities) do not drift with the order or size of the sample.
- */
-function stableSum(values: Iterable<number>): number {
-  let sum = 0;
-  let compensation = 0;
-  for (const v of values) {
-    const t = sum + v;
-    compensation += Math.abs(sum) >= Math.abs(v) ? sum - t + v : v - t + sum;
-    sum = t;
-  }
-  return sum + compensation;
-}
-
-function mean(values: readonly number[]): number | null {
-  return values.length === 0 ? null : stableSum(values) / values.length;
+/** The samples as bills of one sample each: the bill-weighted measures then weigh every sample alike. */
+function ownBills<T extends object>(samples: readonly T[]): { bills: BillSet; samples: (T & { billId: number })[] } {
+  return { bills: new BillSet(samples.keys()), samples: samples.map((s, billId) => ({ ...s, billId })) };
 }
 
 /**
@@ -113,25 +102,8 @@ function mean(values: readonly number[]): number | null {
  */
 export function auc(samples: BinaryOutcome[]): number | null {
   validateBinary(samples);
-  const positives = samples.reduce((acc, s) => acc + s.y, 0);
-  const negatives = samples.length - positives;
-  if (positives === 0 || negatives === 0) return null;
-
-  const sorted = [...samples].sort((a, b) => a.p - b.p);
-  let positiveRankSum = 0;
-  let start = 0;
-  while (start < sorted.length) {
-    let end = start;
-    while (end + 1 < sorted.length && sorted[end + 1].p === sorted[start].p) end += 1;
-    // Ranks are 1-based; every member of a tie group gets the group's average rank.
-    const averageRank = (start + 1 + (end + 1)) / 2;
-    let positivesInGroup = 0;
-    for (let k = start; k <= end; k += 1) positivesInGroup += sorted[k].y;
-    positiveRankSum += averageRank * positivesInGroup;
-    start = end + 1;
-  }
-  const u = positiveRankSum - (positives * (positives + 1)) / 2;
-  return u / (positives * negatives);
+  const own = ownBills(samples);
+  return aucStatistic(own.bills, own.samples)(own.bills.ones());
 }
 
 /**
@@ -143,7 +115,8 @@ export function auc(samples: BinaryOutcome[]): number | null {
  */
 export function brier(samples: BinaryOutcome[]): number | null {
   validateBinary(samples);
-  return mean(samples.map((s) => (s.p - s.y) * (s.p - s.y)));
+  const own = ownBills(samples);
+  return brierStatistic(own.bills, own.samples)(own.bills.ones());
 }
 
 /**
@@ -160,19 +133,6 @@ export function brierSkill(model: number | null, baseline: number | null): numbe
 }
 
 /**
- * Index of the equal-width bin containing p, with bins [i/bins, (i+1)/bins) and the
- * last one closed at 1. Corrects floor(p·bins) when floating-point multiplication
- * lands just below or above a boundary (e.g. 0.29 × 100 = 28.999…), so that a
- * forecast equal to a bin's printed lower edge always falls in that bin.
- */
-function binIndex(p: number, bins: number): number {
-  let index = Math.min(Math.floor(p * bins), bins - 1);
-  if (index + 1 < bins && p >= (index + 1) / bins) index += 1;
-  if (index > 0 && p < index / bins) index -= 1;
-  return index;
-}
-
-/**
  * Reliability table: forecasts grouped into equal-width probability bins over
  * [0, 1], with the average forecast and the observed event rate in each. Plotting
  * observedRate against meanPredicted shows where the model is over- or
@@ -182,20 +142,7 @@ function binIndex(p: number, bins: number): number {
 export function reliabilityTable(samples: BinaryOutcome[], bins = 10): ReliabilityBin[] {
   validateBinCount(bins);
   validateBinary(samples);
-  const predicted: number[][] = Array.from({ length: bins }, () => []);
-  const positives: number[] = new Array<number>(bins).fill(0);
-  for (const s of samples) {
-    const i = binIndex(s.p, bins);
-    predicted[i].push(s.p);
-    positives[i] += s.y;
-  }
-  return predicted.map((ps, i) => ({
-    lower: i / bins,
-    upper: (i + 1) / bins,
-    count: ps.length,
-    meanPredicted: mean(ps),
-    observedRate: ps.length === 0 ? null : positives[i] / ps.length,
-  }));
+  return weightedReliability(ownBills(samples).samples, bins).map(({ bills: _bills, ...bin }) => bin);
 }
 
 /**
@@ -207,19 +154,10 @@ export function reliabilityTable(samples: BinaryOutcome[], bins = 10): Reliabili
  * Null when there are no samples.
  */
 export function expectedCalibrationError(samples: BinaryOutcome[], bins = 10): number | null {
-  const table = reliabilityTable(samples, bins);
-  const n = samples.length;
-  if (n === 0) return null;
-  return stableSum(
-    table
-      .filter((b) => b.count > 0 && b.meanPredicted !== null && b.observedRate !== null)
-      .map((b) => (b.count / n) * Math.abs((b.meanPredicted as number) - (b.observedRate as number))),
-  );
-}
-
-function absoluteErrors(samples: readonly RegressionOutcome[]): number[] {
-  validateRegression(samples);
-  return samples.map((s) => Math.abs(s.predicted - s.actual));
+  validateBinCount(bins);
+  validateBinary(samples);
+  const own = ownBills(samples);
+  return eceStatistic(own.bills, own.samples, bins)(own.bills.ones());
 }
 
 /**
@@ -229,11 +167,9 @@ function absoluteErrors(samples: readonly RegressionOutcome[]): number[] {
  * Null when there are no samples.
  */
 export function medianAbsoluteError(samples: RegressionOutcome[]): number | null {
-  const errors = absoluteErrors(samples).sort((a, b) => a - b);
-  const n = errors.length;
-  if (n === 0) return null;
-  const mid = Math.floor(n / 2);
-  return n % 2 === 1 ? errors[mid] : (errors[mid - 1] + errors[mid]) / 2;
+  validateRegression(samples);
+  const own = ownBills(samples);
+  return medianAbsoluteErrorStatistic(own.bills, own.samples)(own.bills.ones());
 }
 
 /**
@@ -242,7 +178,9 @@ export function medianAbsoluteError(samples: RegressionOutcome[]): number | null
  * signals a heavy tail of badly wrong estimates. Null when there are no samples.
  */
 export function meanAbsoluteError(samples: RegressionOutcome[]): number | null {
-  return mean(absoluteErrors(samples));
+  validateRegression(samples);
+  const own = ownBills(samples);
+  return meanAbsoluteErrorStatistic(own.bills, own.samples)(own.bills.ones());
 }
 
 /** Everything the model card reports about a set of binary forecasts, from one consistent sample. */
