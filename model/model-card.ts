@@ -163,7 +163,7 @@ export function renderModelCard(input: ModelCardInput): { markdown: string; svgs
   lines.push('- **Seeds still matter**: each output averages seeded networks, which narrows but does not remove what the seed changes (see Seed spread); every further member costs another training of that output at the first start.', '');
   lines.push('## Not done yet', '');
   lines.push('- A discrete-time survival model of the next main stage (weekly hazard, censored bills included) giving ETA and next_stage_30d from one distribution.');
-  lines.push('- Features of the calendar and the queue: private members’ bill Fridays left, time in the current stage by kind, programme and carry-over motions, Lords starters.');
+  lines.push('- Features of the calendar and the queue: the private members’ Fridays announced at a session’s start (pmb_fridays_left counts only those used so far, from the Fridays of the session’s private members’ bills), time in the current stage by kind, programme and carry-over motions, Lords starters.');
   lines.push('- An ensemble trained after the first start (serve one network at once, switch to the averaged ensemble when its background training ends), to bring the seed spread under the targets without slowing the first start.');
   return { markdown: lines.join('\n') + '\n', svgs: { ...svgs, ...kindReliabilityDiagrams(ev) } };
 }
