@@ -13,6 +13,7 @@ export class ParliamentarySessionEntity {
   @Column({ type: 'date', nullable: true })
   endDate: string | null;
 
+  /** the session's first day: its official start where a source knows it, else the first sitting seen */
   @Column({ type: 'date', nullable: true })
   firstSittingDate: string | null;
 

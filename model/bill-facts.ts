@@ -1,6 +1,6 @@
 /**
  * What the model may know of a bill: facts with a date (stages, divisions, a withdrawal) and facts
- * fixed at introduction (kind, house, sponsors' party then). A prediction for a reference date
+ * fixed at introduction (kind, house, the lead sponsor's party then). A prediction for a reference date
  * uses only the dated facts on or before it. Snapshot-time summaries (outcome, furthest stage,
  * an Act's title …) are not here at all: they live in BillOutcomeFacts, which only labels read.
  */
@@ -18,12 +18,6 @@ export interface StageFact {
   dates: string[];
 }
 
-/** A sponsor as the data gives it: the list is not dated, so when each became known follows from their house. */
-export interface SponsorFact {
-  /** the member's house when the bill was introduced; null when unknown (an organisation) */
-  house: House | null;
-}
-
 export interface DivisionFact {
   date: string;
   ayes: number;
@@ -36,13 +30,13 @@ export interface BillFacts {
   originatingHouse: House;
   introducedDate: string | null;
   introducedSessionId: number;
-  /** the lead sponsor's party was in government on the introduction date; null without sponsors */
-  leadSponsorPartyInGovernment: boolean | null;
   /**
-   * The bill's final sponsor list (undated): a member of the second house is added only when the
-   * bill reaches that house, so read it through truncateAt, never directly.
+   * The lead sponsor's party was in government on the introduction date; null without sponsors.
+   * Nothing else of the sponsor list is here: the list is the final one, undated, and the members
+   * added to it later (the sponsor in the second house, often a peer who was once an MP, so the
+   * "house at introduction" cannot tell them apart) would tell the model how far the bill got.
    */
-  sponsors: SponsorFact[];
+  leadSponsorPartyInGovernment: boolean | null;
   stages: StageFact[];
   divisions: DivisionFact[];
   /** the date the bill was withdrawn, a dated fact like a stage */
@@ -52,9 +46,21 @@ export interface BillFacts {
    * known on its introduction day (model/ballot.ts); null or absent for other bills or when unknown.
    */
   ballotRank?: number | null;
+  /**
+   * For a private member's bill, dated facts of its session's private members' bills
+   * (model/pmb-session.ts); null or absent for other bills. Cut at a date by truncateAt, like the stages.
+   */
+  pmbSession?: PmbSessionFacts | null;
 }
 
-/** A session's first sitting and, once it has happened, its end (prorogation or dissolution). */
+export interface PmbSessionFacts {
+  /** the Commons Fridays on which a private member's bill of the session sat, sorted */
+  fridays: string[];
+  /** for each of the session's ballot bills that got past Commons second reading, the first day it sat at a later stage, sorted */
+  ballotPastSecondReading: string[];
+}
+
+/** A session's official first day (announced ahead) and, once it has happened, its end (prorogation or dissolution). */
 export interface SessionFact {
   id: number;
   startDate: string | null;

@@ -52,9 +52,8 @@ const GROUPS: FactorGroup[] = [
     prefixes: ['sponsor_party_'],
     words: ({ facts }) => (facts.leadSponsorPartyInGovernment === null ? 'no sponsor party known' : facts.leadSponsorPartyInGovernment ? "sponsor's party in government" : "sponsor's party not in government"),
   },
-  { prefixes: ['sponsor_count'], words: ({ facts }) => plural(facts.sponsors.length, 'sponsor') },
   {
-    prefixes: ['progress', 'in_second_house', 'last_stage_', 'no_main_stage_yet', 'report_reached', 'ping_pong_rounds'],
+    prefixes: ['progress', 'in_second_house', 'last_stage_', 'report_reached', 'ping_pong_rounds'],
     words: ({ state, facts }) => {
       const last = state.lastMain;
       if (!last) return 'no main stage yet';
@@ -73,11 +72,18 @@ const GROUPS: FactorGroup[] = [
   },
   { prefixes: ['second_reading_set_downs_first_house'], words: ({ state }) => `second reading set down ${plural(state.sittings.get('second_reading:first') ?? 0, 'time')}` },
   { prefixes: ['committee_sittings'], words: ({ state }) => plural((state.sittings.get('committee:first') ?? 0) + (state.sittings.get('committee:second') ?? 0), 'committee sitting') },
-  { prefixes: ['divisions', 'closest_division_margin'], words: ({ state }) => `${plural(state.divisions.length, 'Commons division')} so far` },
   { prefixes: ['carried_over'], words: ({ state }) => (state.carriedOver ? 'carried over from an earlier session' : 'in its first session') },
   { prefixes: ['days_since_session_start'], words: (_, f) => `how far into the session it is (${Math.round(Math.expm1(f.days_since_session_start * Math.log1p(800)))} days)` },
   {
-    prefixes: ['ballot_'],
+    prefixes: ['pmb_fridays_left', 'ballot_bills_past_second_reading'],
+    words: ({ facts, date }) => {
+      const past = facts.pmbSession?.ballotPastSecondReading.length ?? 0;
+      return `the session so far: ${plural(past, 'ballot bill')} past second reading, ${plural(facts.pmbSession?.fridays.filter((d) => d <= date).length ?? 0, "private members' Friday")} used`;
+    },
+    appliesTo: ({ facts }) => Boolean(facts.pmbSession),
+  },
+  {
+    prefixes: ['ballot_position', 'ballot_first_fridays'],
     words: ({ facts }) => `drawn ${ordinal(facts.ballotRank!)} in the private members' bill ballot`,
     // another kind of bill has no place in the ballot: what its kind does is the kind factor's
     appliesTo: ({ facts }) => Boolean(facts.ballotRank),

@@ -4,6 +4,7 @@ import type { SittingCalendar } from './sitting-calendar';
 import type { BillAsOf } from './truncate';
 import { BALLOT_FIRST_FRIDAYS, BALLOT_SLOTS } from './ballot';
 import { sessionOutlook } from './session-length';
+import { PMB_FRIDAYS_PER_SESSION } from './pmb-session';
 
 /**
  * Bumped whenever the features or the artifact change meaning: a model version is only served for
@@ -12,8 +13,12 @@ import { sessionOutlook } from './session-length';
  * 3: a ballot bill's place in the ballot order (ballot_position, ballot_first_fridays).
  * 4: how long the session may still run (session_after_election, session_days_left_expected).
  * 5: the ETA networks give a distribution over intervals of days (ETA_BIN_EDGES), not log1p(days).
+ * 6: only dated facts: no sponsor count (the list is undated), no divisions (none after July 2018
+ *    nor from the live source), no no_main_stage_yet (0 for every bill since 2019); sessions begin on
+ *    their official start. A private member's bill's session: its Fridays left, its ballot bills past
+ *    second reading (model/pmb-session.ts).
  */
-export const FEATURE_SCHEMA_VERSION = 5;
+export const FEATURE_SCHEMA_VERSION = 6;
 
 const KIND_GROUPS: Record<BillKind, string> = {
   government: 'government',
@@ -39,11 +44,9 @@ export const FEATURE_NAMES: readonly string[] = [
   'originates_in_lords',
   'sponsor_party_in_government',
   'sponsor_party_unknown',
-  'sponsor_count',
   'progress',
   'in_second_house',
   ...LAST_STAGES.map((s) => `last_stage_${s}`),
-  'no_main_stage_yet',
   'days_since_introduction',
   'days_since_last_main_stage',
   'days_since_last_sitting',
@@ -54,8 +57,6 @@ export const FEATURE_NAMES: readonly string[] = [
   'committee_sittings',
   'report_reached',
   'ping_pong_rounds',
-  'divisions',
-  'closest_division_margin',
   'carried_over',
   'days_since_session_start',
   'sitting_share_next_7_days',
@@ -67,6 +68,8 @@ export const FEATURE_NAMES: readonly string[] = [
   'ballot_first_fridays',
   'session_after_election',
   'session_days_left_expected',
+  'pmb_fridays_left',
+  'ballot_bills_past_second_reading',
 ];
 
 /**
@@ -88,12 +91,9 @@ export function inputsFor(output: string, features: readonly number[]): number[]
   return input;
 }
 
-/** Margin of a division as a share of votes cast (0 = tied). */
-export const divisionMargin = (ayes: number, noes: number) => (ayes + noes > 0 ? Math.abs(ayes - noes) / (ayes + noes) : 1);
-
 /**
  * The network's input for a live bill on the date it is known at (billAsOf: truncated there).
- * Reads only that bill, the session's first sitting and the model's own calendar.
+ * Reads only that bill, the sessions begun by then (their official first days, ends reached) and the model's own calendar.
  */
 export function featureVector(bill: BillAsOf, sessions: readonly SessionFact[], calendar: SittingCalendar): number[] {
   const { facts, state } = bill;
@@ -104,23 +104,21 @@ export function featureVector(bill: BillAsOf, sessions: readonly SessionFact[], 
   const daysSinceLastSitting = state.lastSittingDate ? daysBetween(state.lastSittingDate, d) : state.daysSinceIntroduction;
   const recentMain = (days: number) => state.mainEvents.filter((e) => daysBetween(e.date, d) < days).length;
   const sittings = (key: string) => state.sittings.get(key) ?? 0;
-  const closest = state.divisions.reduce((min, v) => Math.min(min, divisionMargin(v.ayes, v.noes)), 1);
   const sessionStart = sessions.find((s) => s.id === state.sessionId)?.startDate;
   const daysIntoSession = sessionStart && sessionStart <= d ? daysBetween(sessionStart, d) : 0;
   const dayOfYear = (toDayNumber(d) - toDayNumber(`${d.slice(0, 4)}-01-01`)) / 366;
   const outlook = sessionOutlook(state.sessionId, sessions, d);
   const daysLeft = outlook.expectedLengthDays === null ? 0 : Math.max(0, outlook.expectedLengthDays - daysIntoSession);
+  const pmb = facts.pmbSession;
 
   return [
     ...KINDS.map((k) => (k === kind ? 1 : 0)),
     facts.originatingHouse === 'Lords' ? 1 : 0,
     facts.leadSponsorPartyInGovernment ? 1 : 0,
     facts.leadSponsorPartyInGovernment === null ? 1 : 0,
-    share(facts.sponsors.length, 10),
     state.progress / 12,
     state.progress >= 6 && state.progress <= 10 ? 1 : 0,
     ...LAST_STAGES.map((s) => (lastMain?.stage === s ? 1 : 0)),
-    lastMain ? 0 : 1,
     logScale(state.daysSinceIntroduction, 1000),
     logScale(daysSinceLastMain, 1000),
     logScale(daysSinceLastSitting, 1000),
@@ -131,8 +129,6 @@ export function featureVector(bill: BillAsOf, sessions: readonly SessionFact[], 
     logScale(sittings('committee:first') + sittings('committee:second'), 40),
     sittings('report:first') + sittings('report:second') > 0 ? 1 : 0,
     share(sittings('consideration_of_amendments:first') + sittings('consideration_of_amendments:second'), 5),
-    logScale(state.divisions.length, 20),
-    state.divisions.length ? closest : 1,
     state.carriedOver ? 1 : 0,
     logScale(daysIntoSession, 800),
     calendar.expectedSittingShare(d, 7),
@@ -144,5 +140,7 @@ export function featureVector(bill: BillAsOf, sessions: readonly SessionFact[], 
     facts.ballotRank && facts.ballotRank <= BALLOT_FIRST_FRIDAYS ? 1 : 0,
     outlook.afterElection ? 1 : 0,
     logScale(daysLeft, 800),
+    pmb ? share(PMB_FRIDAYS_PER_SESSION - pmb.fridays.filter((day) => sessionStart && day >= sessionStart).length, PMB_FRIDAYS_PER_SESSION) : 0,
+    pmb ? share(pmb.ballotPastSecondReading.length, BALLOT_SLOTS) : 0,
   ];
 }

@@ -1,7 +1,6 @@
 import type { SessionFact, TrainingBill } from './bill-facts';
 import { isMainStage } from './bill-state';
 import { addDays, daysBetween } from './dates';
-import { divisionMargin } from './features';
 
 /** The probabilities the model predicts, each its own network. */
 export const BINARY_OUTPUTS = ['royal_assent', 'next_stage_30d', 'stall_risk', 'withdrawal_risk', 'amendment_risk', 'close_vote'] as const;
@@ -13,6 +12,9 @@ export const STALL_DAYS = 200;
 export const NEXT_STAGE_DAYS = 30;
 /** a division closer than this share of votes cast is a close vote */
 export const CLOSE_VOTE_MARGIN = 0.1;
+
+/** Margin of a division as a share of votes cast (0 = tied). */
+export const divisionMargin = (ayes: number, noes: number) => (ayes + noes > 0 ? Math.abs(ayes - noes) / (ayes + noes) : 1);
 
 export type Labels = Record<BinaryOutput, 0 | 1 | null> & {
   /** days from the reference date to the next main-stage sitting; null when none is known */

@@ -26,20 +26,19 @@ const MEANING: Record<BinaryOutput, string> = {
   stall_risk: `no main stage sits within ${STALL_DAYS} days`,
   withdrawal_risk: 'the bill is withdrawn, or never reaches another main stage',
   amendment_risk: 'a report stage after committee, or a consideration of amendments (ping-pong), is still to come (proxy: the data has no amendment texts)',
-  close_vote: `a later Commons division on the bill is closer than ${CLOSE_VOTE_MARGIN * 100}% of votes cast (experimental: divisions only until ${DIVISIONS_KNOWN_UNTIL})`,
+  close_vote: `a later Commons division on the bill is closer than ${CLOSE_VOTE_MARGIN * 100}% of votes cast (experimental: labelled only from the division counts up to ${DIVISIONS_KNOWN_UNTIL}, so learned from bills settled by then; no input reads divisions, and no bill since can check it)`,
 };
 
 const FEATURE_SOURCES: [string, string][] = [
   ['kind_*, originates_in_lords', 'the bill’s type and house at introduction'],
   ['sponsor_party_in_government, sponsor_party_unknown', 'the lead sponsor’s party on the introduction date'],
-  ['sponsor_count', 'the sponsors known at *d*: the first house’s, and the other house’s only from the bill’s first sitting there'],
-  ['progress, in_second_house, last_stage_*, no_main_stage_yet, main_sittings*, report_reached, ping_pong_rounds, committee_sittings, second_reading_set_downs_first_house', 'stage sittings dated on or before *d*'],
+  ['progress, in_second_house, last_stage_*, main_sittings*, report_reached, ping_pong_rounds, committee_sittings, second_reading_set_downs_first_house', 'stage sittings dated on or before *d*'],
   ['days_since_*', 'introduction date and sittings on or before *d*'],
-  ['divisions, closest_division_margin', 'Commons divisions dated on or before *d* (data to 2018-07-17)'],
-  ['carried_over, days_since_session_start', 'sittings and carry-over motions on or before *d*; the first sitting of the session'],
+  ['carried_over, days_since_session_start', 'sittings and carry-over motions on or before *d*; the session’s official first day (State Opening, announced ahead)'],
   ['sitting_share_next_*_days', 'the same window in earlier years, from sitting dates up to the training cutoff'],
   ['day_of_year_*', 'the date itself'],
   ['session_after_election, session_days_left_expected', 'the sessions begun and ended by *d*: more than 30 days between the previous session’s end and this one’s first sitting (a general election), and the median length of the ended sessions of the same sort minus the days into this one (next_stage_30d’s networks do not read the days left: it cost them AUC)'],
+  ['pmb_fridays_left, ballot_bills_past_second_reading', 'for a private member’s bill, its session’s private members’ bills’ sittings on or before *d*: the Fridays they have had in the Commons (of the thirteen a session), and how many of the session’s ballot bills have sat at a stage after Commons second reading (the proof it was agreed); 0 for other bills'],
   ['ballot_position, ballot_first_fridays', 'a ballot bill’s place in the order its session’s ballot bills were presented (the Bills API numbered them in that order, the order of the draw; the first seven get the first sitting Fridays): ballot bills introduced on or before its introduction day'],
 ];
 
@@ -104,7 +103,7 @@ export function renderModelCard(input: ModelCardInput): { markdown: string; svgs
   lines.push('| target | value (90% interval) | result |', '|---|---|---|');
   for (const [name, value, ok] of targets) lines.push(`| ${name} | ${value} | ${verdict(ok)} |`);
   lines.push('');
-  lines.push('## What is predicted', '', 'Every prediction is a **nowcast** for a reference date *d*: every feature is computed from the bill as truncated at *d* (`truncateAt` in `model/truncate.ts`): stages, sitting dates, divisions and a withdrawal dated on or before *d*; the sponsors known then (a member of the other house counts only from the bill’s first sitting there); facts fixed at introduction (kind, originating house, the lead sponsor’s party being in government then); the first sitting of the bill’s session; and the sitting calendar learned from the training data. It never reads a bill’s outcome, furthest stage, title, or a session end later than *d*: those live in a separate type that only the labels can see. A past-date nowcast shows the bill’s title as it stood (a Bill, not yet an Act).', '');
+  lines.push('## What is predicted', '', 'Every prediction is a **nowcast** for a reference date *d*: every feature is computed from the bill as truncated at *d* (`truncateAt` in `model/truncate.ts`): stages, sitting dates and a withdrawal dated on or before *d*; facts fixed at introduction (kind, originating house, the lead sponsor’s party being in government then); the official first day of the bill’s session (not the first sitting seen in the data, which a mislabelled stage can put in the session before); and the sitting calendar learned from the training data. It never reads a bill’s outcome, furthest stage, title, or a session end later than *d*: those live in a separate type that only the labels can see. Nor does it read anything of the sponsor list but the lead sponsor’s party: the list is the final one and undated (the member who takes a bill up in the second house joins it when the bill gets there, and a peer who was once an MP shows Commons as the house at introduction), nor Commons divisions, which the data has only until ' + DIVISIONS_KNOWN_UNTIL + ' and the live Bills API not at all, so training and serving would see different inputs. A past-date nowcast shows the bill’s title as it stood (a Bill, not yet an Act).', '');
   lines.push('| output | label: after *d* … |', '|---|---|');
   for (const o of BINARY_OUTPUTS) lines.push(`| ${o} | ${MEANING[o]} |`);
   lines.push('| timeline_eta | days from *d* to the next main-stage sitting (point estimate: the median of a predicted distribution of the wait, trained on bills that did progress, so it is the wait *if* the bill moves) |', '');
@@ -120,8 +119,8 @@ export function renderModelCard(input: ModelCardInput): { markdown: string; svgs
   lines.push(`- **Which folds chose the design**: these same test sessions were used both to choose the design (features, network sizes, weight decay, ensemble sizes, calibration windows) and to report it here, so the figures are in sample for those choices and likely somewhat optimistic. The design folds, the ${ev.folds.length} complete sessions before them, are scored by \`npm run evaluate -- --design\` (figures printed, the card unchanged): a design choice made on them leaves this card an honest report. Bills of sessions after ${input.dataAsOf} are not in the data; nothing here is scored on them.`, '');
   lines.push('## Leak checks', '');
   lines.push(`- This evaluation recomputed each of its ${ev.leakCheck.nowcasts} test nowcasts from the bill truncated at the nowcast’s date and the sessions as known then: ${ev.leakCheck.differing} differed.`);
-  lines.push('- `tests/integration/nowcast-leak.test.ts`: nowcasts for 2021-06-30 are byte-identical from a database holding the facts known that day and from one holding six more months of real data (Royal Assents, second-house sponsors, Act titles).');
-  lines.push('- `tests/unit/model/truncate.test.ts`: the features of a bill at *d* equal those of the bill truncated at *d*, on real bills and with invented later facts added.', '');
+  lines.push('- `tests/integration/nowcast-leak.test.ts`: nowcasts for 2021-06-30 are byte-identical from a database holding the facts known that day and from one holding six more months of real data (Royal Assents, the final sponsor lists, Act titles). Its “known that day” data models the undated fields as they were, not by the code’s rule: a Bill’s title until Royal Assent, and only the lead sponsor in each list.');
+  lines.push('- `tests/unit/model/truncate.test.ts`: the features of a bill at *d* equal those of the bill truncated at *d*, on real bills and with invented later facts added (stages, divisions, a withdrawal, sponsors of either house); and every feature takes more than one value among the bills of the last two sessions (a feature 0 for every recent bill would mean training and serving see different inputs).', '');
   lines.push('## Features and what each is known from', '', '| features | known from |', '|---|---|');
   for (const [names, source] of FEATURE_SOURCES) lines.push(`| ${names} | ${source} |`);
   lines.push('', `All ${FEATURE_NAMES.length}: ${FEATURE_NAMES.map((n) => `\`${n}\``).join(', ')}.`, '');
@@ -156,7 +155,7 @@ export function renderModelCard(input: ModelCardInput): { markdown: string; svgs
   lines.push('## What the model cannot know', '');
   lines.push('- **Future recesses and prorogation.** The sitting calendar is learned from earlier years; an early dissolution (2017, 2019) or an unusual recess is not foreseen, and a session’s end is unknown until it happens.');
   lines.push('- **Private Members’ Bills’ second readings** are often set-down dates on which the bill was objected to or not reached; a dated second reading is not proof it passed.');
-  lines.push(`- **Divisions** exist only for the Commons and only until ${DIVISIONS_KNOWN_UNTIL}; close_vote is a rough, experimental indicator trained on older sessions, and later bills have no division features.`);
+  lines.push(`- **Divisions** exist only for the Commons and only until ${DIVISIONS_KNOWN_UNTIL}, and the live Bills API has none: no feature reads them. close_vote is labelled from them, so it is learned only from bills settled by then and predicted from the stages alone; its figures above are for the one test session with division data, and no later bill can check it. controversy_score reads divisions where a bill has them, which no bill since July 2018 does.`);
   lines.push('- **Amendments** are not in the data: amendment_risk predicts the stages where amendments are considered, not their number or significance.');
   lines.push('- **Politics**: government majority, whipping, public salience, committee membership and debate length are not in the data.');
   lines.push('- **Pace and pass rates drift between sessions** (a minority government, a pandemic); next_stage_30d calibrates on bills of the sessions ended in the last two years (the fate outputs on about eight), and the per-session tables show how far results move.');
@@ -164,7 +163,7 @@ export function renderModelCard(input: ModelCardInput): { markdown: string; svgs
   lines.push('- **Seeds still matter**: each output averages seeded networks, which narrows but does not remove what the seed changes (see Seed spread); every further member costs another training of that output at the first start.', '');
   lines.push('## Not done yet', '');
   lines.push('- A discrete-time survival model of the next main stage (weekly hazard, censored bills included) giving ETA and next_stage_30d from one distribution.');
-  lines.push('- Features of the calendar and the queue: private members’ bill Fridays left, time in the current stage by kind, programme and carry-over motions, Lords starters.');
+  lines.push('- Features of the calendar and the queue: the private members’ Fridays announced at a session’s start (pmb_fridays_left counts only those used so far, from the Fridays of the session’s private members’ bills), time in the current stage by kind, programme and carry-over motions, Lords starters.');
   lines.push('- An ensemble trained after the first start (serve one network at once, switch to the averaged ensemble when its background training ends), to bring the seed spread under the targets without slowing the first start.');
   return { markdown: lines.join('\n') + '\n', svgs: { ...svgs, ...kindReliabilityDiagrams(ev) } };
 }

@@ -3,21 +3,16 @@ import { billState, type BillState } from './bill-state';
 
 /**
  * The bill as it was known at the end of `date`: every stage sitting, division and withdrawal
- * after it removed, and the sponsors known then. The data's sponsor list is the final one, and a
- * member of the other house joins it only when the bill is brought there, so those count only from
- * the bill's first sitting in that house (a sponsor whose house is unknown counts from the start).
+ * after it removed, and so are the later sittings of its session's private members' bills. The undated facts of the data (the final sponsor list, the final title) are
+ * not in BillFacts at all, so nothing here needs a date for them.
  */
 export function truncateAt(facts: BillFacts, date: string): BillFacts {
-  const stages = facts.stages.map((s) => ({ ...s, dates: s.dates.filter((d) => d <= date) }));
-  const first = facts.originatingHouse;
-  const inOtherHouse = (house: string) => (house === 'Commons' || house === 'Lords') && (first === 'Commons' || first === 'Lords') && house !== first;
-  const reachedOtherHouse = stages.some((s) => inOtherHouse(s.house) && s.dates.length > 0);
   return {
     ...facts,
-    stages,
+    stages: facts.stages.map((s) => ({ ...s, dates: s.dates.filter((d) => d <= date) })),
     divisions: facts.divisions.filter((d) => d.date <= date),
     withdrawnDate: facts.withdrawnDate && facts.withdrawnDate <= date ? facts.withdrawnDate : null,
-    sponsors: facts.sponsors.filter((s) => s.house === null || !inOtherHouse(s.house) || reachedOtherHouse),
+    pmbSession: facts.pmbSession && { fridays: facts.pmbSession.fridays.filter((d) => d <= date), ballotPastSecondReading: facts.pmbSession.ballotPastSecondReading.filter((d) => d <= date) },
   };
 }
 

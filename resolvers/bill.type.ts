@@ -15,7 +15,7 @@ export class ParliamentarySessionType {
   @Field(() => DateScalar, { nullable: true, description: 'null while the session is running' })
   endDate: string | null;
 
-  @Field(() => DateScalar, { nullable: true, description: 'first sitting date seen in the data' })
+  @Field(() => DateScalar, { nullable: true, description: "the session's first day: its official start (State Opening or first sitting) where known, else the first sitting seen in the data" })
   firstSittingDate: string | null;
 
   @Field(() => DateScalar, { nullable: true, description: 'last sitting date seen in the data' })

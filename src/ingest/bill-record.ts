@@ -13,6 +13,12 @@ export type { BillKind, BillOutcome, House, StagePhase };
 export interface SessionRecord {
   sessionId: number;
   name: string;
+  /**
+   * The session's official first day (State Opening or first sitting), announced ahead; null when
+   * the source does not know it. A session's boundary: the first sitting seen in the bills can be
+   * a mislabelled stage of the session before.
+   */
+  startDate: string | null;
   /** null while the session is running */
   endDate: string | null;
   firstObservedSittingDate: string | null;
@@ -86,3 +92,6 @@ export interface BillRecord {
   stages: StageRecord[];
   divisions: DivisionRecord[];
 }
+
+/** When a session began: its official start where the source knows it, else the first sitting seen. */
+export const sessionStartOf = (s: SessionRecord): string | null => s.startDate ?? s.firstObservedSittingDate;

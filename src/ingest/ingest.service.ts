@@ -7,7 +7,7 @@ import { BillEntity } from '../../entities/bill.entity';
 import { DivisionEntity } from '../../entities/division.entity';
 import { ParliamentarySessionEntity } from '../../entities/parliamentary-session.entity';
 import { SyncStateEntity } from '../../entities/sync-state.entity';
-import type { BillRecord, SessionRecord } from './bill-record';
+import { type BillRecord, type SessionRecord, sessionStartOf } from './bill-record';
 import type { BillSource, SkippedBill } from './bill-source';
 import { recordScheduledSittings } from './scheduled-sittings';
 import { type InferredSessionEnd, settleEndedSessions } from './session-ends';
@@ -124,7 +124,8 @@ export async function ingest(dataSource: DataSource, source: BillSource, options
 /**
  * Adds what a source knows of sessions to what is stored, never erasing: an incremental live sync
  * sees only some bills, so it knows less of a session's sittings than an earlier full read did.
- * A known end date (the source's table or snapshot) replaces an inferred one. Then sessions that a
+ * A known end date (the source's table or snapshot) replaces an inferred one, and a known start date
+ * the first sitting seen (a mislabelled stage can show a sitting before the session began). Then sessions that a
  * later one shows to have ended, and the stored bills that fell with them, are settled.
  */
 async function mergeSessions(dataSource: DataSource, sessions: SessionRecord[]) {
@@ -138,9 +139,9 @@ async function mergeSessions(dataSource: DataSource, sessions: SessionRecord[]) 
            end_date = COALESCE(EXCLUDED.end_date, parliamentary_session.end_date),
            end_date_inferred = parliamentary_session.end_date_inferred AND EXCLUDED.end_date IS NULL,
            end_inferred_at = CASE WHEN EXCLUDED.end_date IS NULL THEN parliamentary_session.end_inferred_at END,
-           first_sitting_date = LEAST(EXCLUDED.first_sitting_date, parliamentary_session.first_sitting_date),
+           first_sitting_date = COALESCE($7::date, LEAST(EXCLUDED.first_sitting_date, parliamentary_session.first_sitting_date)),
            last_sitting_date = GREATEST(EXCLUDED.last_sitting_date, parliamentary_session.last_sitting_date)`,
-        [s.sessionId, s.name, s.endDate, s.firstObservedSittingDate, s.lastObservedSittingDate, now],
+        [s.sessionId, s.name, s.endDate, sessionStartOf(s), s.lastObservedSittingDate, now, s.startDate],
       );
     }
     return settleEndedSessions(manager, now);

@@ -15,6 +15,7 @@ const snapshotInfoSchema = z.object({ asOf: date });
 const sessionSchema = z.object({
   sessionId: z.number().int(),
   name: z.string(),
+  startDate: date.nullable().optional(),
   endDate: date.nullable(),
   firstObservedSittingDate: date.nullable().optional(),
   lastObservedSittingDate: date.nullable().optional(),
@@ -173,6 +174,7 @@ export class SnapshotSource implements BillSource {
     return sessions.map((s) => ({
       sessionId: s.sessionId,
       name: s.name,
+      startDate: s.startDate ?? null,
       endDate: s.endDate,
       firstObservedSittingDate: s.firstObservedSittingDate ?? null,
       lastObservedSittingDate: s.lastObservedSittingDate ?? null,

@@ -3,19 +3,17 @@ import { BillStageEntity } from '../../entities/bill-stage.entity';
 import { BillEntity } from '../../entities/bill.entity';
 import { DivisionEntity } from '../../entities/division.entity';
 import { ParliamentarySessionEntity } from '../../entities/parliamentary-session.entity';
-import type { BillFacts, House, SessionFact, TrainingBill } from '../../model/bill-facts';
+import type { BillFacts, PmbSessionFacts, SessionFact, TrainingBill } from '../../model/bill-facts';
+import { assignPmbSessionFacts, isPrivateMembersBill, PRIVATE_MEMBERS_KINDS, pmbSessionFacts } from '../../model/pmb-session';
 import { assignBallotRanks, ballotRank, type Rankable } from '../../model/ballot';
 import type { TrainingData } from '../../model/train';
-import type { BillRecord, SessionRecord } from '../ingest/bill-record';
+import { type BillRecord, type SessionRecord, sessionStartOf } from '../ingest/bill-record';
 import { SnapshotSource } from '../ingest/snapshot.source';
 import { pushTo } from '../../model/multimap';
 
 // The only place stored bills become the model's inputs: facts for features, outcomes for labels.
 
-/** A sponsor's house as the model reads it: Commons or Lords, else unknown. */
-const houseOf = (house: string | null): House | null => (house === 'Commons' || house === 'Lords' ? house : null);
-
-export const sessionFactFromRecord = (s: SessionRecord): SessionFact => ({ id: s.sessionId, startDate: s.firstObservedSittingDate, endDate: s.endDate });
+export const sessionFactFromRecord = (s: SessionRecord): SessionFact => ({ id: s.sessionId, startDate: sessionStartOf(s), endDate: s.endDate });
 
 export function trainingBillFromRecord(r: BillRecord): TrainingBill {
   return {
@@ -26,7 +24,6 @@ export function trainingBillFromRecord(r: BillRecord): TrainingBill {
       introducedDate: r.introducedDate,
       introducedSessionId: r.introducedSessionId,
       leadSponsorPartyInGovernment: r.leadSponsorPartyInGovernment,
-      sponsors: r.sponsors.map((s) => ({ house: houseOf(s.houseAtIntroduction) })),
       stages: r.stages.map((s) => ({ seq: s.seq, stage: s.stage, house: s.house, dates: s.dates })),
       divisions: r.divisions.map((d) => ({ date: d.date, ayes: d.ayesInclTellers, noes: d.noesInclTellers })),
       withdrawnDate: r.withdrawnDate,
@@ -48,18 +45,14 @@ function groupBy<T extends { billId: number }>(rows: T[]): Map<number, T[]> {
 
 /** The facts of the given bills (all when `ids` is omitted), as the predictor reads them. */
 export async function loadBillFacts(dataSource: DataSource, ids?: number[]): Promise<Map<number, { facts: BillFacts; bill: BillEntity }>> {
-  const where = ids ? 'WHERE bill_id = ANY($1)' : '';
-  const params = ids ? [ids] : [];
-  const [bills, stages, divisions, sponsors] = await Promise.all([
+  const [bills, stages, divisions] = await Promise.all([
     ids ? dataSource.getRepository(BillEntity).createQueryBuilder('b').where('b.id = ANY(:ids)', { ids }).getMany() : dataSource.getRepository(BillEntity).find(),
     dataSource.getRepository(BillStageEntity).createQueryBuilder('s').where(ids ? 's.billId = ANY(:ids)' : '1=1', { ids }).orderBy('s.billId').addOrderBy('s.seq').getMany(),
     dataSource.getRepository(DivisionEntity).createQueryBuilder('d').where(ids ? 'd.billId = ANY(:ids)' : '1=1', { ids }).getMany(),
-    dataSource.query(`SELECT bill_id AS "billId", house_at_introduction AS house FROM bill_sponsor ${where} ORDER BY bill_id, position`, params) as Promise<{ billId: number; house: string | null }[]>,
   ]);
   const stagesOf = groupBy(stages);
   const divisionsOf = groupBy(divisions);
-  const sponsorsOf = groupBy(sponsors);
-  const ballotPeers = await ballotBillsOf(dataSource, bills, !ids);
+  const [ballotPeers, pmbSessions] = await Promise.all([ballotBillsOf(dataSource, bills, !ids), pmbSessionsOf(dataSource, bills, ids ? null : stages)]);
   const result = new Map(
     bills.map((bill) => [
       bill.id,
@@ -72,11 +65,11 @@ export async function loadBillFacts(dataSource: DataSource, ids?: number[]): Pro
           introducedDate: bill.introducedDate,
           introducedSessionId: bill.introducedSessionId,
           leadSponsorPartyInGovernment: bill.leadSponsorPartyInGovernment,
-          sponsors: (sponsorsOf.get(bill.id) ?? []).map((s) => ({ house: houseOf(s.house) })),
           stages: (stagesOf.get(bill.id) ?? []).map((s) => ({ seq: s.seq, stage: s.stage, house: s.house, dates: s.sittingDates })),
           divisions: (divisionsOf.get(bill.id) ?? []).map((d) => ({ date: d.date, ayes: d.ayes, noes: d.noes })),
           withdrawnDate: bill.withdrawnDate,
           ballotRank: ballotRank(rankable(bill), ballotPeers),
+          pmbSession: isPrivateMembersBill(bill.kind) ? (pmbSessions.get(bill.introducedSessionId) ?? { fridays: [], ballotPastSecondReading: [] }) : null,
         },
       },
     ]),
@@ -93,6 +86,22 @@ async function ballotBillsOf(dataSource: DataSource, bills: BillEntity[], all: b
   const sessions = [...new Set(ballot.map((b) => b.introducedSessionId))];
   const peers = await dataSource.getRepository(BillEntity).createQueryBuilder('b').select(['b.id', 'b.kind', 'b.introducedDate', 'b.introducedSessionId']).where('b.kind = :kind AND b.introducedSessionId = ANY(:sessions)', { kind: 'pmb_ballot', sessions }).getMany();
   return peers.map(rankable);
+}
+
+/**
+ * The private members' bill facts of the sessions of the given bills' private members' bills, from
+ * every private member's bill of those sessions (`allStages`: every stored stage, when the caller
+ * loaded them all).
+ */
+async function pmbSessionsOf(dataSource: DataSource, bills: BillEntity[], allStages: BillStageEntity[] | null): Promise<Map<number, PmbSessionFacts>> {
+  const sessions = [...new Set(bills.filter((b) => isPrivateMembersBill(b.kind)).map((b) => b.introducedSessionId))];
+  if (!sessions.length) return new Map();
+  const peers = allStages
+    ? bills.filter((b) => isPrivateMembersBill(b.kind))
+    : await dataSource.getRepository(BillEntity).createQueryBuilder('b').select(['b.id', 'b.kind', 'b.introducedSessionId']).where('b.kind = ANY(:kinds) AND b.introducedSessionId = ANY(:sessions)', { kinds: PRIVATE_MEMBERS_KINDS, sessions }).getMany();
+  const stages = allStages ?? (await dataSource.getRepository(BillStageEntity).createQueryBuilder('s').where('s.billId = ANY(:ids)', { ids: peers.map((p) => p.id) }).getMany());
+  const stagesOf = groupBy(stages);
+  return pmbSessionFacts(peers.map((p) => ({ kind: p.kind, introducedSessionId: p.introducedSessionId, stages: (stagesOf.get(p.id) ?? []).map((s) => ({ stage: s.stage, house: s.house, dates: s.sittingDates })) })));
 }
 
 export async function loadSessionFacts(dataSource: DataSource): Promise<SessionFact[]> {
@@ -121,6 +130,7 @@ export async function loadSnapshotTrainingData(dir: string): Promise<TrainingDat
   const bills: TrainingBill[] = [];
   for await (const batch of source.bills({ since: null, batchSize: 1000 })) bills.push(...batch.map(trainingBillFromRecord));
   assignBallotRanks(bills.map((b) => b.facts));
+  assignPmbSessionFacts(bills.map((b) => b.facts));
   const sessions = await source.sessions();
   return {
     bills,

@@ -190,7 +190,7 @@ describe('BillsApiSource against a fake Bills API', () => {
     const src = source();
     // Before any bill was read, one page of recent bills tells the current sessions.
     const early = await src.sessions();
-    expect(early.find((s) => s.sessionId === 40)).toEqual({ sessionId: 40, name: '40', endDate: null, firstObservedSittingDate: null, lastObservedSittingDate: null });
+    expect(early.find((s) => s.sessionId === 40)).toEqual({ sessionId: 40, name: '40', startDate: null, endDate: null, firstObservedSittingDate: null, lastObservedSittingDate: null });
     expect(early.find((s) => s.sessionId === 35)).toMatchObject({ name: '2019-21', endDate: '2021-04-29' });
 
     await collect(src);
@@ -198,11 +198,12 @@ describe('BillsApiSource against a fake Bills API', () => {
     expect(sessions.find((s) => s.sessionId === 40)).toEqual({
       sessionId: 40,
       name: '40',
+      startDate: null,
       endDate: null,
       firstObservedSittingDate: '2026-05-20',
       lastObservedSittingDate: '2026-09-08',
     });
-    expect(sessions.find((s) => s.sessionId === 36)).toMatchObject({ name: '2021-22', endDate: '2022-04-28', lastObservedSittingDate: '2021-11-17' });
+    expect(sessions.find((s) => s.sessionId === 36)).toMatchObject({ name: '2021-22', startDate: '2021-05-11', endDate: '2022-04-28', lastObservedSittingDate: '2021-11-17' });
     expect(sessions.map((s) => s.sessionId)).toEqual([...sessions.map((s) => s.sessionId)].sort((a, b) => a - b));
   });
 

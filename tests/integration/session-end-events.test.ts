@@ -14,7 +14,7 @@ afterAll(() => f?.close());
 const nextSessionOpens: BillSource = {
   name: 'bills-api:test',
   asOf: async () => null,
-  sessions: async () => [{ sessionId: 37, name: '2022-23', endDate: null, firstObservedSittingDate: '2022-05-10', lastObservedSittingDate: '2022-05-10' }],
+  sessions: async () => [{ sessionId: 37, name: '2022-23', startDate: '2022-05-10', endDate: null, firstObservedSittingDate: '2022-05-10', lastObservedSittingDate: '2022-05-10' }],
   bills: async function* () {},
 };
 

@@ -23,7 +23,6 @@ const ballot = (over: Partial<BillFacts>): BillFacts => ({
   introducedDate: '2014-07-02',
   introducedSessionId: 27,
   leadSponsorPartyInGovernment: false,
-  sponsors: [{ house: 'Commons' }],
   stages: [{ seq: 1, stage: 'first_reading', house: 'Commons', dates: ['2014-07-02'] }],
   divisions: [],
   withdrawnDate: null,

@@ -10,7 +10,6 @@ const facts: BillFacts = {
   introducedDate: '2020-01-08',
   introducedSessionId: 35,
   leadSponsorPartyInGovernment: true,
-  sponsors: [{ house: 'Commons' }],
   stages: [
     { seq: 1, stage: 'first_reading', house: 'Commons', dates: ['2020-01-08'] },
     { seq: 2, stage: 'second_reading', house: 'Commons', dates: ['2020-01-27'] },

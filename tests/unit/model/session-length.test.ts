@@ -40,7 +40,6 @@ describe('how long a session may still run, from the sessions known at the date'
       introducedDate: '2017-07-13',
       introducedSessionId: 30,
       leadSponsorPartyInGovernment: true,
-      sponsors: [{ house: 'Commons' }],
       stages: [{ seq: 1, stage: 'first_reading', house: 'Commons', dates: ['2017-07-13'] }],
       divisions: [],
       withdrawnDate: null,

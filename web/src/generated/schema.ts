@@ -379,7 +379,7 @@ export interface PageInfo {
 export interface ParliamentarySession {
   /** null while the session is running */
   endDate: string | null;
-  /** first sitting date seen in the data */
+  /** the session's first day: its official start (State Opening or first sitting) where known, else the first sitting seen in the data */
   firstSittingDate: string | null;
   id: number;
   /** last sitting date seen in the data */
