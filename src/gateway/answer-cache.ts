@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { ExecutionResult } from 'graphql';
 import type { QuotaKind } from '../quota/tier-limits';
 
 /** An answer serialised once, served as it is to every caller who may see it. */
@@ -13,6 +14,8 @@ export class SharedAnswer {
     readonly charges: ReadonlyArray<readonly [QuotaKind, number]>,
     /** a validator of that text once it is kept, so a server need not hash it again for each response */
     readonly etag?: string,
+    /** the GraphQL door's answer: the execution result the text was made of, which its server serialises itself */
+    readonly result?: ExecutionResult,
   ) {
     this.byteLength = Buffer.byteLength(json);
   }
@@ -47,7 +50,7 @@ export class AnswerCache {
       this.bytes = 0;
       this.state = state;
     }
-    const kept = new SharedAnswer(answer.json, answer.charges, `W/"${createHash('sha1').update(answer.json).digest('base64url')}"`);
+    const kept = new SharedAnswer(answer.json, answer.charges, `W/"${createHash('sha1').update(answer.json).digest('base64url')}"`, answer.result);
     const size = answer.byteLength;
     if (size > this.maxBytes) return kept;
     const known = this.answers.get(key);
