@@ -19,11 +19,21 @@ export const ACCESS_RULES: readonly AccessRule[] = ['public', 'authenticated', '
 export interface AccessOptions {
   /** parts of the service that must be ready (see Readiness), e.g. 'data' */
   requires?: string[];
+  /**
+   * The field's answer is the same for every caller its rule admits, given its arguments and the
+   * serving state (model version, data state, today), and so is every field that can be selected
+   * under it: none reads the caller. The GraphQL door then serves an operation of such fields to
+   * an API client from the result kept for that state (Gateway.executeRequested), as REST does.
+   * A field added under it that reads the caller (an account, a watchlist) must drop this.
+   */
+  sharedAnswer?: boolean;
 }
 
 export const ACCESS_EXTENSION = 'access';
 /** the field's extension naming the parts of the service it needs ready */
 export const REQUIRES_EXTENSION = 'requires';
+/** the field's extension saying its answer is shared by every caller it admits (AccessOptions.sharedAnswer) */
+export const SHARED_ANSWER_EXTENSION = 'sharedAnswer';
 
 /** Throws the AppError that refuses a field of this rule to this request; what every root field runs first. */
 export function checkAccess(rule: AccessRule, requires: readonly string[], context: RequestContext): void {
@@ -38,6 +48,11 @@ export function checkAccess(rule: AccessRule, requires: readonly string[], conte
       throw new AppError('SERVICE_UNAVAILABLE', `Service unavailable: ${context.services.readiness.reasons().join('; ')}`);
     }
   }
+}
+
+/** Whether a root field's answer is shared by every caller it admits, from its extensions (AccessOptions.sharedAnswer). */
+export function sharesAnswer(extensions: Readonly<Record<string, unknown>> | null | undefined): boolean {
+  return extensions?.[SHARED_ANSWER_EXTENSION] === true;
 }
 
 /** The access check of a root field from its extensions (for a step that answers without running the field). */
@@ -57,7 +72,7 @@ function guard(rule: AccessRule, requires: string[]): MiddlewareFn<RequestContex
 
 export function Access(rule: AccessRule, options: AccessOptions = {}): MethodDecorator {
   return (target, propertyKey, descriptor) => {
-    Extensions({ [ACCESS_EXTENSION]: rule, [REQUIRES_EXTENSION]: options.requires ?? [] })(target, propertyKey, descriptor);
+    Extensions({ [ACCESS_EXTENSION]: rule, [REQUIRES_EXTENSION]: options.requires ?? [], ...(options.sharedAnswer ? { [SHARED_ANSWER_EXTENSION]: true } : {}) })(target, propertyKey, descriptor);
     UseMiddleware(guard(rule, options.requires ?? []))(target, propertyKey, descriptor);
   };
 }

@@ -15,7 +15,7 @@ import { BatchPredictionsType, BatchPredictionItemType, ExplanationsType, Immine
 @Resolver(() => PredictionType)
 export class PredictionResolver {
   @Query(() => PredictionType, { description: 'The nowcast of a bill on a reference date (default: today)' })
-  @Access('authenticated', { requires: ['data', 'model'] })
+  @Access('authenticated', { requires: ['data', 'model'], sharedAnswer: true })
   async prediction(
     @Arg('billId', () => Int) billId: number,
     @Arg('referenceDate', () => DateScalar, { nullable: true }) referenceDate: string | null,
@@ -75,7 +75,7 @@ export class PredictionResolver {
   }
 
   @Query(() => ImminentBillsType, { description: 'Live bills likely to reach their next stage within daysAhead, most urgent first' })
-  @Access('authenticated', { requires: ['data', 'model'] })
+  @Access('authenticated', { requires: ['data', 'model'], sharedAnswer: true })
   async imminentBills(@Args(() => ImminentArgs) { daysAhead, minProbability }: ImminentArgs, @Ctx() { services }: RequestContext): Promise<ImminentBillsType> {
     const bills = (await services.predictions.imminent(daysAhead, minProbability)).map((b): ImminentBillType => {
       const { billTitle, originatingHouse, stallRisk, amendmentRisk, closeVote, withdrawalRisk, riskIndicators } = toPredictionType(b.prediction);

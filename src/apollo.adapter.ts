@@ -20,11 +20,12 @@ type GatewayExecutor = NonNullable<Awaited<ReturnType<GatewayInterface['load']>>
  * Apollo serves the GraphQL-over-HTTP protocol (bodies, GET, CSRF prevention, status codes) and
  * its own parsing and validation caches; execution is the gateway's. Apollo's "gateway" hook is
  * its supported way to bring an executor of one's own: ours runs each document through the
- * pipeline (burst limit, graphql-jit compiled once per document hash, charges settled).
+ * pipeline (burst limit, graphql-jit compiled once per document hash, an answer shared by every
+ * caller kept for the serving state, charges settled).
  */
 function pipelineExecutor(gateway: Gateway): GatewayInterface {
   const executor: GatewayExecutor = (request) =>
-    gateway.execute(gateway.operations.prepare(request.document, request.operationName, request.queryHash), request.request.variables, request.context as RequestContext) as ReturnType<GatewayExecutor>;
+    gateway.executeRequested(gateway.operations.prepare(request.document, request.operationName, request.queryHash), request.request.variables, request.context as RequestContext) as ReturnType<GatewayExecutor>;
   return {
     onSchemaLoadOrUpdate(callback) {
       callback({ apiSchema: gateway.schema, coreSupergraphSdl: '' });

@@ -40,6 +40,7 @@ interface Verdict {
 }
 
 const ms = (n: number) => `${n} ms`;
+const nodeArgs = (text: string | undefined) => (text ?? '').split(' ').filter(Boolean);
 /** a run that answered requests, all of them: one that answered none (a starved machine) proves nothing */
 const served = (f: LoadFigures) => f.requests > 0 && f.errors === 0;
 const rate = (f: LoadFigures) => `${Math.round(f.rps).toLocaleString('en-GB')} req/s`;
@@ -63,7 +64,7 @@ async function main(): Promise<void> {
     path.join(__dirname, '..', 'server.js'),
     { NODE_ENV: 'production', DATA_DIR: dataDir, PORT: String(serverPort), HOST: '127.0.0.1', LOG_LEVEL: 'info' },
     // e.g. BENCH_SERVER_ARGS="--cpu-prof --cpu-prof-dir=/tmp/profile" to profile the server under load
-    (process.env.BENCH_SERVER_ARGS ?? '').split(' ').filter(Boolean),
+    nodeArgs(process.env.BENCH_SERVER_ARGS),
   );
   const children = [server];
   try {
@@ -82,9 +83,14 @@ async function main(): Promise<void> {
     const graphql: LoadRequest = { path: '/graphql', method: 'POST', body: JSON.stringify({ query: PREDICTION_QUERY }) };
     const imminent: LoadRequest = { path: IMMINENT };
     // the ceilings answer the server's own bodies, so the bytes on the wire are the same
-    const expressCeiling = startProcess(path.join(__dirname, 'bench-ceiling-server.js'), { CEILING_PORT: String(expressPort), BENCH_FIXED_BODY: JSON.stringify(await call(predict)) });
+    // BENCH_CEILING_ARGS: the same for the ceilings, e.g. to compare the server's profile with bare Apollo's
+    const expressCeiling = startProcess(path.join(__dirname, 'bench-ceiling-server.js'), { CEILING_PORT: String(expressPort), BENCH_FIXED_BODY: JSON.stringify(await call(predict)) }, nodeArgs(process.env.BENCH_CEILING_ARGS));
     const graphqlAnswer = (await call(graphql)) as { data: { prediction: object } };
-    const apolloCeiling = startProcess(path.join(__dirname, 'bench-apollo-ceiling-server.js'), { NODE_ENV: 'production', CEILING_PORT: String(apolloPort), BENCH_FIXED_PREDICTION: JSON.stringify(graphqlAnswer.data.prediction) });
+    const apolloCeiling = startProcess(
+      path.join(__dirname, 'bench-apollo-ceiling-server.js'),
+      { NODE_ENV: 'production', CEILING_PORT: String(apolloPort), BENCH_FIXED_PREDICTION: JSON.stringify(graphqlAnswer.data.prediction) },
+      nodeArgs(process.env.BENCH_CEILING_ARGS),
+    );
     children.push(expressCeiling, apolloCeiling);
     await waitReady(`http://127.0.0.1:${expressPort}/ceiling`, expressCeiling);
     await waitReady(`http://127.0.0.1:${apolloPort}/ready`, apolloCeiling);

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { ExecutionResult } from 'graphql';
 import type { QuotaKind } from '../quota/tier-limits';
 
 /** A REST body with headers of its own (which model answered), kept with it when the answer is shared. */
@@ -23,6 +24,8 @@ export class SharedAnswer {
     readonly etag?: string,
     /** headers that belong to the answer, sent with it each time */
     readonly headers: Readonly<Record<string, string>> = {},
+    /** the GraphQL door's answer: the execution result the text was made of, which its server serialises itself */
+    readonly result?: ExecutionResult,
   ) {
     this.byteLength = Buffer.byteLength(json);
   }
@@ -57,7 +60,7 @@ export class AnswerCache {
       this.bytes = 0;
       this.state = state;
     }
-    const kept = new SharedAnswer(answer.json, answer.charges, `W/"${createHash('sha1').update(answer.json).digest('base64url')}"`, answer.headers);
+    const kept = new SharedAnswer(answer.json, answer.charges, `W/"${createHash('sha1').update(answer.json).digest('base64url')}"`, answer.headers, answer.result);
     const size = answer.byteLength;
     if (size > this.maxBytes) return kept;
     const known = this.answers.get(key);

@@ -5,6 +5,8 @@ import { keepWithin } from '../bounded-map';
 
 /** A validated operation ready to run many times: compiled once, with its root fields counted for the burst limit. */
 export interface PreparedOperation {
+  /** what identifies it: the hash of its document's text and the operation's name */
+  key: string;
   operation: OperationDefinitionNode;
   rootFields: ReadonlyMap<string, number>;
   /** true when graphql-jit compiled it; false when it runs on graphql-js (what jit cannot compile) */
@@ -52,12 +54,12 @@ export class OperationCache {
     if (known) return known;
     const operation = getOperationAST(document, operationName);
     if (!operation) throw new Error('prepare() takes a validated document with the named operation');
-    const prepared = this.compile(document, operation, operationName ?? undefined);
+    const prepared = this.compile(key, document, operation, operationName ?? undefined);
     keepWithin(this.prepared, key, prepared, this.limit);
     return prepared;
   }
 
-  private compile(document: DocumentNode, operation: OperationDefinitionNode, operationName: string | undefined): PreparedOperation {
+  private compile(key: string, document: DocumentNode, operation: OperationDefinitionNode, operationName: string | undefined): PreparedOperation {
     const rootFields = rootFieldCopies(document, operation);
     let jit: JitResult | undefined;
     try {
@@ -70,6 +72,7 @@ export class OperationCache {
     if (jit && isCompiledQuery(jit)) {
       const query = jit;
       return {
+        key,
         operation,
         rootFields,
         compiled: true,
@@ -82,6 +85,6 @@ export class OperationCache {
         },
       };
     }
-    return { operation, rootFields, compiled: false, run: interpret };
+    return { key, operation, rootFields, compiled: false, run: interpret };
   }
 }

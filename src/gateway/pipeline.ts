@@ -1,6 +1,7 @@
 import { type DocumentNode, type ExecutionResult, getOperationAST, type GraphQLSchema } from 'graphql';
-import { accessOf } from '../../resolvers/access';
+import { accessOf, sharesAnswer } from '../../resolvers/access';
 import { createRequestContext, type RequestContext } from '../context';
+import type { RequestQuota } from '../quota/request-quota';
 import type { QuotaKind } from '../quota/tier-limits';
 import type { Services } from '../services';
 import { AnswerCache, SharedAnswer, WithHeaders } from './answer-cache';
@@ -120,11 +121,10 @@ export class Gateway {
    */
   async answerShared(operation: PreparedOperation, variables: Record<string, unknown>, context: RequestContext, render: (result: ExecutionResult) => unknown): Promise<SharedAnswer> {
     await this.admit(operation, variables, context);
-    const served = await this.services.predictions.servingState();
-    if (served === null) return this.computeShared(operation, variables, context, render);
+    const state = await this.servingState();
+    if (state === null) return this.computeShared(operation, variables, context, render);
     for (const check of this.accessChecks(operation)) check(context);
-    const state = `${served}, today ${this.services.clock.today()}`;
-    const key = `${operation.operation.name?.value ?? ''} ${JSON.stringify(variables)}`;
+    const key = sharedKey(operation, variables);
     const kept = this.answers.get(state, key);
     if (!kept) return this.answers.set(state, key, await this.computeShared(operation, variables, context, render));
     for (const [kind, units] of kept.charges) await context.quota?.require(kind, units);
@@ -132,12 +132,63 @@ export class Gateway {
   }
 
   private async computeShared(operation: PreparedOperation, variables: Record<string, unknown>, context: RequestContext, render: (result: ExecutionResult) => unknown): Promise<SharedAnswer> {
-    const before = context.quota?.charged() ?? new Map<QuotaKind, number>();
+    const before = context.quota?.charged();
     const rendered = render(await this.run(operation, variables, context, true));
     const json = JSON.stringify(rendered instanceof WithHeaders ? rendered.body : rendered);
-    const after = context.quota?.charged() ?? new Map<QuotaKind, number>();
-    const charges = [...after].map(([kind, units]) => [kind, units - (before.get(kind) ?? 0)] as const).filter(([, units]) => units > 0);
-    return new SharedAnswer(json, charges, undefined, rendered instanceof WithHeaders ? rendered.headers : {});
+    return new SharedAnswer(json, chargedSince(before, context.quota), undefined, rendered instanceof WithHeaders ? rendered.headers : {});
+  }
+
+  /**
+   * Steps 3–4 for a door whose client writes the document (GraphQL over HTTP). An operation whose
+   * root fields all share their answer (`sharedAnswer` in resolvers/access.ts) is served to an API
+   * client from the result kept for the serving state, as answerShared serves REST: after the same
+   * steps (credential, call charged, burst limit, the root fields' access rules), and charged again
+   * what computing it charged. Whenever the kept result is not what running the operation would
+   * answer (a rule refuses, a daily limit is reached), the operation runs, so the client meets the
+   * usual errors. A result with errors is not kept. The website's requests always run: a bill it
+   * shows is charged once a day, not per answer.
+   */
+  async executeRequested(operation: PreparedOperation, variables: Record<string, unknown> | undefined, context: RequestContext): Promise<ExecutionResult> {
+    await this.admit(operation, variables, context);
+    const { quota } = context;
+    const state = quota && !quota.website && this.answersShared(operation) ? await this.servingState() : null;
+    if (!quota || state === null || !this.admittedByRules(operation, context)) return this.run(operation, variables, context, false);
+    const key = sharedKey(operation, variables ?? {});
+    const kept = this.answers.get(state, key);
+    if (kept?.result && (await chargeAgain(quota, kept.charges))) return kept.result;
+    const before = quota.charged();
+    const result = await this.run(operation, variables, context, false);
+    if (!kept && !result.errors?.length) this.answers.set(state, key, new SharedAnswer(JSON.stringify(result), chargedSince(before, quota), undefined, {}, result));
+    return result;
+  }
+
+  /** The state answers are kept for (model version, data state, today); null while no model serves. */
+  private async servingState(): Promise<string | null> {
+    const served = await this.services.predictions.servingState();
+    return served === null ? null : `${served}, today ${this.services.clock.today()}`;
+  }
+
+  /** Whether the operation is a query of root fields whose answers are shared, read once from the schema. */
+  private answersShared(operation: PreparedOperation): boolean {
+    let shared = this.sharedOperations.get(operation);
+    if (shared === undefined) {
+      const fields = this.schema.getQueryType()?.getFields() ?? {};
+      shared = operation.operation.operation === 'query' && operation.rootFields.size > 0 && [...operation.rootFields.keys()].every((name) => sharesAnswer(fields[name]?.extensions));
+      this.sharedOperations.set(operation, shared);
+    }
+    return shared;
+  }
+
+  private readonly sharedOperations = new WeakMap<PreparedOperation, boolean>();
+
+  /** Whether the root fields' access rules admit the caller (the fields themselves refuse it when they run). */
+  private admittedByRules(operation: PreparedOperation, context: RequestContext): boolean {
+    try {
+      for (const check of this.accessChecks(operation)) check(context);
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   /** The access rules of the operation's root fields, read once from the schema. */
@@ -209,6 +260,29 @@ export class Gateway {
     request.settled = true;
     this.hooks.settled?.(request, { principal: null, status, beforePipeline: true });
   }
+}
+
+/** What identifies an answer among those kept for a serving state: the operation and its variables. */
+const sharedKey = (operation: PreparedOperation, variables: Record<string, unknown>) => `${operation.key} ${JSON.stringify(variables)}`;
+
+/** What the request has been charged, per limit, since `before` (its `charged()` then). */
+function chargedSince(before: ReadonlyMap<QuotaKind, number> | undefined, quota: RequestQuota | null): [QuotaKind, number][] {
+  const after = quota?.charged() ?? new Map<QuotaKind, number>();
+  return [...after].map(([kind, units]): [QuotaKind, number] => [kind, units - (before?.get(kind) ?? 0)]).filter(([, units]) => units > 0);
+}
+
+/** Charges a kept answer's charges whole, or none of them and false when a daily limit cannot take them. */
+async function chargeAgain(quota: RequestQuota, charges: SharedAnswer['charges']): Promise<boolean> {
+  const taken: [QuotaKind, number][] = [];
+  for (const [kind, units] of charges) {
+    const granted = await quota.takeUpTo(kind, units);
+    taken.push([kind, granted]);
+    if (granted < units) {
+      for (const [given, amount] of taken) await quota.refund(given, amount);
+      return false;
+    }
+  }
+  return true;
 }
 
 /**

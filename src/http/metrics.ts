@@ -35,11 +35,19 @@ const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10
  */
 const OTHER_OPERATION = 'other';
 
+// per parsed operation: Apollo hands back the same parsed document for the same text, so a repeated request is not walked again
+const labelsOfOperation = new WeakMap<OperationDefinitionNode, string[]>();
+
 function rootFieldLabels(document: DocumentNode | undefined, operation: OperationDefinitionNode | undefined, schema: GraphQLSchema): string[] {
   if (!document || !operation) return [OTHER_OPERATION];
-  const fields = schema.getRootType(operation.operation)?.getFields() ?? {};
-  const names = [...rootFieldCopies(document, operation).keys()].filter((name) => name in fields);
-  return names.length ? names : [OTHER_OPERATION];
+  let labels = labelsOfOperation.get(operation);
+  if (!labels) {
+    const fields = schema.getRootType(operation.operation)?.getFields() ?? {};
+    const names = [...rootFieldCopies(document, operation).keys()].filter((name) => name in fields);
+    labels = names.length ? names : [OTHER_OPERATION];
+    labelsOfOperation.set(operation, labels);
+  }
+  return labels;
 }
 
 /**

@@ -97,6 +97,50 @@ describe('the imminent list answered from memory', () => {
   });
 });
 
+describe('a GraphQL query of shared answers answered from memory', () => {
+  const PREDICTION = 'query Nowcast($id: Int!) { prediction(billId: $id) { billId royalAssent nextStage30d riskIndicators { stallRiskLevel } } }';
+  const ask = (key: string, query = PREDICTION, id = 2900) => t.graphql(query, { key, variables: { id } });
+
+  it('is the same answer, computed once, and charged as delivered to each caller', async () => {
+    const [ann, bob] = [await pilot(), await pilot()];
+    const first = await ask(ann.key);
+    const calls = computed.mock.calls.length;
+    const again = await ask(ann.key);
+    const other = await ask(bob.key);
+    expect([first.status, again.status, other.status]).toEqual([200, 200, 200]);
+    expect(first.body.data.prediction.billId).toBe(2900);
+    expect(again.text).toBe(first.text);
+    expect(other.text).toBe(first.text);
+    expect(computed.mock.calls.length).toBe(calls);
+    expect([await ann.used('calls'), await ann.used('predictions')]).toEqual([2, 2]);
+    expect([await bob.used('calls'), await bob.used('predictions')]).toEqual([1, 1]);
+    expect(again.headers['x-ratelimit-remaining']).toBe('98');
+    // another bill is another answer
+    expect((await ask(ann.key, PREDICTION, 3000)).body.data?.prediction?.billId ?? null).not.toBe(2900);
+  });
+
+  it('past the daily prediction limit, answers what a computed one answers, charging no prediction', async () => {
+    const ann = await pilot();
+    expect((await ask(ann.key)).status).toBe(200);
+    await ann.use('predictions', 99);
+    const kept = await ask(ann.key);
+    // the same fields in another document: nothing kept for it, so it runs
+    const computedAnswer = await ask(ann.key, PREDICTION.replace('billId royalAssent', 'royalAssent billId'));
+    expect(kept.body.errors[0].extensions.code).toBe('RATE_LIMITED');
+    expect({ ...kept.body, status: kept.status }).toEqual({ ...computedAnswer.body, status: computedAnswer.status });
+    expect(kept.headers['x-ratelimit-remaining']).toBe('0');
+    expect(await ann.used('predictions')).toBe(100);
+  });
+
+  it('is refused without a key as a computed one is', async () => {
+    const ann = await pilot();
+    expect((await ask(ann.key)).status).toBe(200);
+    const anonymous = await t.graphql(PREDICTION, { variables: { id: 2900 } });
+    expect(anonymous.body.data).toBeNull();
+    expect(anonymous.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
+  });
+});
+
 describe('a kept answer is computed again', () => {
   it('when a new model version serves', async () => {
     const ann = await pilot();
