@@ -12,8 +12,9 @@ import { sessionOutlook } from './session-length';
  * 3: a ballot bill's place in the ballot order (ballot_position, ballot_first_fridays).
  * 4: how long the session may still run (session_after_election, session_days_left_expected).
  * 5: the ETA networks give a distribution over intervals of days (ETA_BIN_EDGES), not log1p(days).
+ * 6: the artifact holds the typical bill of each kind (explanations' reference), not feature means.
  */
-export const FEATURE_SCHEMA_VERSION = 5;
+export const FEATURE_SCHEMA_VERSION = 6;
 
 const KIND_GROUPS: Record<BillKind, string> = {
   government: 'government',
