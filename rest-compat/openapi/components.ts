@@ -26,7 +26,10 @@ const factorList = {
   items: {
     type: 'object',
     required: ['factor', 'effect'],
-    properties: { factor: { type: 'string', description: 'the fact about the bill, in plain words' }, effect: { type: 'number', minimum: -1, maximum: 1, description: 'signed change in probability it makes' } },
+    properties: {
+      factor: { type: 'string', description: 'the fact about the bill, in plain words' },
+      effect: { type: 'number', minimum: -1, maximum: 1, description: 'its share of the prediction minus the reference’s, in probability (signed); the effects add up to that difference' },
+    },
   },
 };
 
@@ -93,9 +96,18 @@ export const COMPONENTS = {
     },
     Explanations: {
       type: 'object',
-      description: 'only with explain=true: why the headline predictions are what they are',
-      required: ['royal_assent', 'next_stage_30d'],
-      properties: { royal_assent: factorList, next_stage_30d: factorList },
+      description: 'only with explain=true: why the headline predictions are what they are, against a reference bill',
+      required: ['royal_assent', 'next_stage_30d', 'reference'],
+      properties: {
+        royal_assent: factorList,
+        next_stage_30d: factorList,
+        reference: {
+          type: ['object', 'null'],
+          description: 'what the factors are measured from: a typical bill of the same kind, introduced the same day in the same house, at its kind’s median pace; null for a settled bill',
+          required: ['description', 'royal_assent', 'next_stage_30d'],
+          properties: { description: { type: 'string', description: 'the reference bill and where it stands on the reference date, in plain words' }, royal_assent: probability, next_stage_30d: probability },
+        },
+      },
     },
     RiskIndicators: {
       type: 'object',
