@@ -17,7 +17,7 @@ export interface TypicalBill {
    * of the kind's bills never did. Never decreasing: a bill reaches a position no later than the next.
    */
   daysToPosition: (number | null)[];
-  /** the lead sponsor's party was in government, for most of the kind's bills; null: most had no sponsor */
+  /** the lead sponsor's party was in government, for most of the kind's bills whose sponsor's party is known; null: none is */
   leadSponsorPartyInGovernment: boolean | null;
   /** the median number of sponsors of the kind's sponsored bills */
   sponsorCount: number;
@@ -62,7 +62,8 @@ export function typicalBills(bills: readonly TrainingBill[], sessions: readonly 
   for (const [group, rows] of reached) {
     const votes = party.get(group)!;
     const count = (value: boolean | null) => votes.filter((v) => v === value).length;
-    const commonest = ([true, false, null] as const).reduce((best, v) => (count(v) > count(best) ? v : best));
+    // many older bills have no sponsor in the data: a missing record is not what is typical of a kind
+    const commonest = count(true) + count(false) === 0 ? null : count(true) >= count(false);
     const sorted = (values: number[] | undefined) => [...(values ?? [])].sort((a, b) => a - b);
     result[group] = {
       daysToPosition: Array.from({ length: LAST_LIVE_POSITION }, (_, i) => {

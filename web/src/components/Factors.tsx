@@ -3,6 +3,7 @@ import { percent } from '../format';
 
 const points = (effect: number) => {
   const n = Math.abs(effect * 100);
+  if (n < 0.05) return 'under 0.1 points';
   return `${n < 1 ? n.toFixed(1) : Math.round(n)} ${n === 1 ? 'point' : 'points'}`;
 };
 
