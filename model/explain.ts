@@ -57,11 +57,13 @@ const lastMainDate = (facts: BillFacts): string | null =>
   facts.stages.reduce<string | null>((last, s) => (isMainStage(s.stage) && s.dates.length && (!last || s.dates.at(-1)! > last) ? s.dates.at(-1)! : last), null);
 
 const WORDS: Record<Part, (bill: BillAsOf) => string> = {
-  passage: ({ state, facts }) => {
+  // the part holds every sitting of the bill's path, not only its stage: the words say both
+  passage: ({ state, facts, date }) => {
     const last = state.lastMain;
-    if (!last) return 'no main stage yet';
-    const house = last.house === facts.originatingHouse || last.stage === 'consideration_of_amendments' ? '' : ' in the second house';
-    return `stage reached: ${STAGE_WORDS[last.stage] ?? last.stage}${house}`;
+    const sittings = [...state.sittings.values()].reduce((sum, n) => sum + n, 0);
+    const lastSitting = state.lastSittingDate ? `, the last ${plural(daysBetween(state.lastSittingDate, date), 'day')} ago` : '';
+    const stage = last ? `stage reached: ${STAGE_WORDS[last.stage] ?? last.stage}${last.house === facts.originatingHouse || last.stage === 'consideration_of_amendments' ? '' : ' in the second house'}` : 'no main stage yet';
+    return `${stage} (${plural(sittings, 'sitting')}${lastSitting})`;
   },
   pace: ({ state, date }) => (state.lastMain ? `${plural(daysBetween(state.lastMain.date, date), 'day')} since its last main stage` : 'no main stage since introduction'),
   sponsors: ({ facts }) =>

@@ -37,11 +37,11 @@ describe('explanations', () => {
     const model = (_: string, x: number[]) => 0.1 + 0.05 * x[at('progress')] * 12;
     const result = explain(bill, reference, sessions, features, model);
     expect(result.reference).toEqual({
-      description: "a typical government bill introduced the same day in the Commons, at its kind's median pace: stage reached: second reading, 43 days since its last main stage; sponsor's party not in government (2 sponsors)",
+      description: "a typical government bill introduced the same day in the Commons, at its kind's median pace: stage reached: second reading (2 sittings, the last 43 days ago), 43 days since its last main stage; sponsor's party not in government (2 sponsors)",
       probabilities: { royal_assent: 0.2, next_stage_30d: 0.2 },
     });
     // committee (3) against second reading (2): one step
-    expect(result.royal_assent).toEqual([{ factor: 'stage reached: committee stage', effect: 0.05 }]);
+    expect(result.royal_assent).toEqual([{ factor: 'stage reached: committee stage (5 sittings, the last 19 days ago)', effect: 0.05 }]);
   });
 
   it('credit the pace alone when the model reads only the days since the last main stage', () => {
@@ -57,7 +57,7 @@ describe('explanations', () => {
     const result = explain(bill, reference, sessions, features, model);
     expect(result.royal_assent).toEqual([
       { factor: "sponsor's party in government (1 sponsor)", effect: 0.2 },
-      { factor: 'stage reached: committee stage', effect: 0.2 },
+      { factor: 'stage reached: committee stage (5 sittings, the last 19 days ago)', effect: 0.2 },
     ]);
     expect(result.reference!.probabilities.royal_assent + sum(result.royal_assent)).toBeCloseTo(model('', features(bill)), 6);
   });
