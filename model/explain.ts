@@ -76,16 +76,17 @@ const WORDS: Record<Part, (bill: BillAsOf) => string> = {
 /**
  * `path`'s stages and divisions moved in time so that its last main stage sits on `target`: days
  * since introduction up to that stage scaled by one factor (order kept, introduction fixed), later
- * sittings shifted by the same number of days, none after the date. A path whose every main stage
- * sat on its introduction day, or no target, leaves the path as it is.
+ * sittings shifted by the same number of days, none after the date. Only a path with a main stage
+ * after its introduction day moves, and only to a target after that day: squeezing a passage into
+ * its first day, or stretching a first day, would make a bill unlike any real one.
  */
 function retimed(path: BillFacts, introduced: string | null, target: string | null, date: string): Pick<BillFacts, 'stages' | 'divisions'> {
   const last = lastMainDate(path);
   const story = path.stages.filter((s) => !SESSION_STAGES.has(s.stage));
-  if (!introduced || !last || !target || last === target || daysBetween(introduced, last) <= 0) return { stages: story, divisions: path.divisions };
+  if (!introduced || !last || !target || last === target || daysBetween(introduced, last) <= 0 || daysBetween(introduced, target) <= 0) return { stages: story, divisions: path.divisions };
   const start = toDayNumber(introduced);
   const from = toDayNumber(last) - start;
-  const to = Math.max(0, toDayNumber(target) - start);
+  const to = toDayNumber(target) - start;
   const end = toDayNumber(date);
   const move = (day: string) => {
     const d = toDayNumber(day) - start;

@@ -51,6 +51,18 @@ describe('explanations', () => {
     expect(result.royal_assent[0].effect).toBeGreaterThan(0);
   });
 
+  it('never squeeze a passage into its first day: a bill only introduced is measured against the reference’s own timing', () => {
+    const introduced = billAsOf({ ...facts, stages: facts.stages.slice(0, 1) }, DATE, sessions);
+    const seen: string[][] = [];
+    const model = (_: string, x: number[]) => 0.8 - 0.5 * x[at('days_since_last_main_stage')];
+    explain(introduced, referenceBill(introduced.facts, DATE, typical), sessions, (b) => {
+      seen.push(b.state.mainEvents.filter((e) => e.stage !== 'first_reading').map((e) => e.date));
+      return features(b);
+    }, model);
+    // the reference's second reading, ten days in, wherever it is run
+    expect(new Set(seen.flat())).toEqual(new Set(['2020-01-18']));
+  });
+
   it('add up to the prediction minus the reference’s, an interaction shared between the parts that make it', () => {
     // the sponsor's party counts only at committee stage or later
     const model = (_: string, x: number[]) => 0.2 + 0.4 * x[at('sponsor_party_in_government')] * (x[at('progress')] >= 3 / 12 ? 1 : 0);
