@@ -17,6 +17,7 @@ import { PMB_FRIDAYS_PER_SESSION } from './pmb-session';
  *    nor from the live source), no no_main_stage_yet (0 for every bill since 2019); sessions begin on
  *    their official start. A private member's bill's session: its Fridays left, its ballot bills past
  *    second reading (model/pmb-session.ts).
+ *    The artifact holds the typical bill of each kind (explanations' reference), not feature means.
  */
 export const FEATURE_SCHEMA_VERSION = 6;
 

@@ -1,5 +1,6 @@
 import type { KindCalibration } from './calibration';
 import type { BinaryOutput } from './labels';
+import type { TypicalBill } from './typical-bill';
 
 /**
  * Everything a trained model version is: pure data (JSON), stored in the database as one value.
@@ -19,8 +20,8 @@ export interface ModelArtifact {
   calibration: Record<BinaryOutput, KindCalibration>;
   /** brain.js networks giving the distribution of the days to the next main stage over the intervals of ETA_BIN_EDGES (one output each), averaged; the ETA is its median */
   eta: object[];
-  /** the mean of each feature over the training samples: a factor's typical value in explanations */
-  typicalFeatures: number[];
+  /** the typical bill of each kind group: what explanations measure a bill against */
+  typicalBills: Record<string, TypicalBill>;
   /** medians by bill kind used by the risk indicators */
   norms: {
     committeeSittings: Record<string, number>;

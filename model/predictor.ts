@@ -9,6 +9,7 @@ import { BINARY_OUTPUTS, type BinaryOutput, divisionMargin } from './labels';
 import type { ModelArtifact } from './model-artifact';
 import { SittingCalendar } from './sitting-calendar';
 import { billAsOf } from './truncate';
+import { referenceBill } from './typical-bill';
 import { ensembleRun, ensembleRunAll, etaFromOutputs } from './train';
 import type { MainStage, RiskLevel } from '../src/vocabulary';
 
@@ -74,14 +75,15 @@ export class Predictor {
   }
 
   /**
-   * Why the headline probabilities are what they are (see explain()). A settled bill's follow
-   * from its status, not from any factor: none are given.
+   * Why the headline probabilities are what they are, against the typical bill of the kind on the
+   * same date (see explain()). A settled bill's follow from its status, not from any factor: none are given.
    */
   explain(facts: BillFacts, referenceDate: string, sessions: readonly SessionFact[]): Explanations {
     const bill = billAsOf(facts, referenceDate, sessions);
-    if (bill.state.status !== 'live') return { royal_assent: [], next_stage_30d: [] };
+    if (bill.state.status !== 'live') return { royal_assent: [], next_stage_30d: [], reference: null };
     const group = kindGroup(facts.kind);
-    return explain(bill, featureVector(bill, sessions, this.calendar), this.artifact.typicalFeatures, (output, features) => this.probability(output, features, group));
+    const reference = referenceBill(bill.facts, referenceDate, this.artifact.typicalBills[group]);
+    return explain(bill, reference, sessions, (b) => featureVector(b, sessions, this.calendar), (output, features) => this.probability(output, features, group));
   }
 
   nowcast(facts: BillFacts, referenceDate: string, sessions: readonly SessionFact[]): Nowcast {

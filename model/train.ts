@@ -10,6 +10,7 @@ import { samplesOf, type Sample } from './samples';
 import { seededRandom, withSeededRandom } from './seeded-random';
 import { SittingCalendar } from './sitting-calendar';
 import { billAsOf } from './truncate';
+import { typicalBills } from './typical-bill';
 import { pushTo } from './multimap';
 
 export interface TrainingData {
@@ -304,7 +305,7 @@ export function trainModel(data: TrainingData, options: TrainingOptions): ModelA
     networks,
     calibration,
     eta: eta.map((net) => net.toJSON()),
-    typicalFeatures: FEATURE_NAMES.map((_, i) => (fitting.length ? fitting.reduce((sum, s) => sum + s.features[i], 0) / fitting.length : 0)),
+    typicalBills: typicalBills(byBillId(data.bills), known, options.cutoff),
     norms: kindNorms(data, options.cutoff),
     sampleCounts,
     calibrationPeriodMetrics,

@@ -27,8 +27,12 @@ export class PredictionResolver {
 
   @FieldResolver(() => ExplanationsType, { description: 'Why the probabilities are what they are; computed from the model on request only' })
   async explanations(@Root() prediction: PredictionType, @Ctx() { services }: RequestContext): Promise<ExplanationsType> {
-    const { royal_assent: royalAssent, next_stage_30d: nextStage30d } = await services.predictions.explanations(prediction.billId, prediction.referenceDate);
-    return { royalAssent, nextStage30d };
+    const { royal_assent: royalAssent, next_stage_30d: nextStage30d, reference } = await services.predictions.explanations(prediction.billId, prediction.referenceDate);
+    return {
+      royalAssent,
+      nextStage30d,
+      reference: reference && { description: reference.description, royalAssent: reference.probabilities.royal_assent, nextStage30d: reference.probabilities.next_stage_30d },
+    };
   }
 
   @Query(() => BatchPredictionsType, { description: 'Nowcasts of up to 100 bills; each item succeeds or fails on its own' })

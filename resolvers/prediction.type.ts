@@ -56,17 +56,32 @@ export class ExplanationFactorType {
   @Field(() => String, { description: 'the fact about the bill, in plain words' })
   factor: string;
 
-  @Field(() => Float, { description: 'how much it moves the probability (signed; 0.31 = 31 points): the prediction minus the prediction with this factor at its typical value' })
+  @Field(() => Float, { description: 'its share of the prediction minus the reference’s, in probability (signed; 0.31 = 31 points): a Shapley value, so a prediction’s effects add up to that difference' })
   effect: number;
 }
 
-@ObjectType('Explanations', { description: 'Why the headline probabilities are what they are: up to 5 factors each, largest effect first; none for a settled bill', simpleResolvers: true })
+@ObjectType('ExplanationReference', { description: 'What the factors are measured from: a typical bill of the same kind, introduced the same day in the same house, at its kind’s median pace', simpleResolvers: true })
+export class ExplanationReferenceType {
+  @Field(() => String, { description: 'the reference bill and where it stands on the reference date, in plain words' })
+  description: string;
+
+  @Field(() => Float, { description: 'the model’s probability of Royal Assent for the reference bill' })
+  royalAssent: number;
+
+  @Field(() => Float, { description: 'the model’s probability of the reference bill’s next main stage within 30 days' })
+  nextStage30d: number;
+}
+
+@ObjectType('Explanations', { description: 'Why the headline probabilities are what they are: every factor, largest effect first, adding up to the prediction minus the reference’s; none for a settled bill', simpleResolvers: true })
 export class ExplanationsType {
   @Field(() => [ExplanationFactorType])
   royalAssent: ExplanationFactorType[];
 
   @Field(() => [ExplanationFactorType])
   nextStage30d: ExplanationFactorType[];
+
+  @Field(() => ExplanationReferenceType, { nullable: true, description: 'null for a settled bill, whose probabilities follow from its status' })
+  reference: ExplanationReferenceType | null;
 }
 
 /** What a prediction and an item of the imminent list both say of a bill: its title and its four risks. */

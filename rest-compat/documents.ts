@@ -29,7 +29,7 @@ ${PREDICTION_FIELDS}`,
 query PredictOneExplained($billId: Int!, $referenceDate: Date) {
   prediction(billId: $billId, referenceDate: $referenceDate) {
     ...PredictionFields
-    explanations { royalAssent { factor effect } nextStage30d { factor effect } }
+    explanations { royalAssent { factor effect } nextStage30d { factor effect } reference { description royalAssent nextStage30d } }
     timelineEtaExplanation
   }
 }

@@ -65,10 +65,15 @@ export function singlePrediction(p: GqlPrediction) {
 export interface GqlExplanations {
   royalAssent: { factor: string; effect: number }[];
   nextStage30d: { factor: string; effect: number }[];
+  reference: { description: string; royalAssent: number; nextStage30d: number } | null;
 }
 
-/** `?explain=true`: the factors of the two headline predictions, under their REST names. */
-export const explanationsBody = (e: GqlExplanations) => ({ royal_assent: e.royalAssent, next_stage_30d: e.nextStage30d });
+/** `?explain=true`: the factors of the two headline predictions and the reference they are measured from, under their REST names. */
+export const explanationsBody = ({ royalAssent, nextStage30d, reference }: GqlExplanations) => ({
+  royal_assent: royalAssent,
+  next_stage_30d: nextStage30d,
+  reference: reference && { description: reference.description, royal_assent: reference.royalAssent, next_stage_30d: reference.nextStage30d },
+});
 
 /** 2.3 with all four levels, as batch and imminent results carry them. */
 export function fullRiskIndicators(p: Pick<GqlPrediction, 'riskIndicators'>) {

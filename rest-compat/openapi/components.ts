@@ -26,7 +26,10 @@ const factorList = {
   items: {
     type: 'object',
     required: ['factor', 'effect'],
-    properties: { factor: { type: 'string', description: 'the fact about the bill, in plain words' }, effect: { type: 'number', minimum: -1, maximum: 1, description: 'signed change in probability it makes' } },
+    properties: {
+      factor: { type: 'string', description: 'the fact about the bill, in plain words' },
+      effect: { type: 'number', minimum: -1, maximum: 1, description: 'its share of the prediction minus the reference’s, in probability (signed); the effects add up to that difference' },
+    },
   },
 };
 
@@ -93,8 +96,8 @@ export const COMPONENTS = {
     },
     Explanations: {
       type: 'object',
-      description: 'only with explain=true: why the headline predictions are what they are',
-      required: ['royal_assent', 'next_stage_30d', 'timeline_eta'],
+      description: 'only with explain=true: why the headline predictions are what they are, against a reference bill',
+      required: ['royal_assent', 'next_stage_30d', 'timeline_eta', 'reference'],
       properties: {
         royal_assent: factorList,
         next_stage_30d: factorList,
@@ -102,6 +105,12 @@ export const COMPONENTS = {
           type: ['string', 'null'],
           description: 'what the ETA rests on: "scheduled for YYYY-MM-DD" when the next stage has a sitting set down (the days to it), else the model’s estimate; null when there is no next stage',
           example: 'scheduled for 2026-10-21',
+        },
+        reference: {
+          type: ['object', 'null'],
+          description: 'what the factors are measured from: a typical bill of the same kind, introduced the same day in the same house, at its kind’s median pace; null for a settled bill',
+          required: ['description', 'royal_assent', 'next_stage_30d'],
+          properties: { description: { type: 'string', description: 'the reference bill and where it stands on the reference date, in plain words' }, royal_assent: probability, next_stage_30d: probability },
         },
       },
     },

@@ -62,7 +62,7 @@ export const PREDICTION_PATHS = {
       operationId: 'predictBill',
       summary: 'Predictions for one bill (specification 4.1)',
       description:
-        'With `explain=true` the answer adds `explanations`: up to 5 factors for each of royal_assent and next_stage_30d, largest effect first. A factor’s `effect` is the prediction minus the prediction with that factor at its typical value (the training mean), in probability (signed: 0.31 = 31 points). A settled bill (enacted, withdrawn, fallen) has none: its probabilities follow from its status. Without `explain` the answer is exactly the specification’s.',
+        'With `explain=true` the answer adds `explanations`: the factors of each of royal_assent and next_stage_30d (at most 4: the stage reached, the days since the last main stage, the sponsors, a ballot bill’s place in the ballot), largest effect first, and the `reference` they are measured from: a typical bill of the same kind, introduced the same day in the same house, at its kind’s median pace, with its probabilities. A factor’s `effect` is its Shapley value, in probability (signed: 0.31 = 31 points): the effects add up, to rounding, to the prediction minus the reference’s. A settled bill (enacted, withdrawn, fallen) has no factors and a null reference: its probabilities follow from its status. Without `explain` the answer is exactly the specification’s.',
       parameters: [
         idParam('bill_id', 'UK Parliament Bills API bill id'),
         referenceDateParameter,

@@ -99,12 +99,14 @@ describeInBrowser('the dashboard in Chromium', () => {
     await page.getByRole('link', { name: 'Marriage and Civil Partnership (Minimum Age) Bill' }).click();
     await page.getByText('chance of Royal Assent').waitFor();
     await page.getByRole('table', { name: 'Risks' }).waitFor();
-    // beside each headline figure, the model's largest factors in plain words
+    // beside each headline figure, the typical bill's figure and the factors that move it from there, in plain words
+    expect(await page.getByText(/^A typical bill of its kind: \d+(\.\d)?%\. What makes the difference:$/).count()).toBe(2);
     for (const figure of ['chance of Royal Assent', 'chance of the next stage within 30 days']) {
       const reasons = await page.getByRole('list', { name: `Why: ${figure}` }).getByRole('listitem').allTextContents();
       expect(reasons.length).toBeGreaterThan(0);
-      for (const reason of reasons) expect(reason).toMatch(/^[▲▼] .+: (raises|lowers) it \d+(\.\d)? points?$/);
+      for (const reason of reasons) expect(reason).toMatch(/^[▲▼] .+: (raises|lowers) it (under )?\d+(\.\d)? points?$/);
     }
+    await page.getByText(/^The typical bill the factors start from: a typical private member's bill \(ballot\) introduced the same day in the Commons/).waitFor();
     const canvas = page.getByTestId('probability-chart').locator('canvas');
     await canvas.waitFor();
     // drawn: the canvas holds coloured (non-white, non-transparent) pixels of the two series

@@ -68,16 +68,35 @@ describe('GET /api/v1/predict/{bill_id}', () => {
     const { timeline_eta: eta, ...factorLists } = explanations;
     // no sitting of its next stage was scheduled on the date: the ETA is the model's
     expect(eta).toBe("estimated by the model from the bill's history");
-    expect(Object.keys(factorLists).sort()).toEqual(['next_stage_30d', 'royal_assent']);
-    for (const factors of Object.values(factorLists) as { factor: string; effect: number }[][]) {
+    expect(Object.keys(factorLists).sort()).toEqual(['next_stage_30d', 'reference', 'royal_assent']);
+    expect(explanations.reference.description).toMatch(/^a typical private member's bill \(ballot\) introduced the same day in the Commons/);
+    for (const output of ['royal_assent', 'next_stage_30d']) {
+      const factors = explanations[output] as { factor: string; effect: number }[];
       expect(factors.length).toBeGreaterThan(0);
       expect(factors.length).toBeLessThanOrEqual(5);
       for (const f of factors) expect(Object.keys(f).sort()).toEqual(['effect', 'factor']);
       const sizes = factors.map((f) => Math.abs(f.effect));
       expect(sizes).toEqual([...sizes].sort((a, b) => b - a));
+      // from the reference's probability, the effects add up to the prediction
+      const total = factors.reduce((sum, f) => sum + f.effect, explanations.reference[output]);
+      expect(Math.abs(total - plain.body.predictions[output].probability)).toBeLessThan(1e-5);
     }
-    const graphql = await t.graphql('{ prediction(billId: 2900, referenceDate: "2021-06-30") { explanations { royalAssent { factor effect } nextStage30d { factor effect } } } }', { key });
-    expect(graphql.body.data.prediction.explanations).toEqual({ royalAssent: explanations.royal_assent, nextStage30d: explanations.next_stage_30d });
+    const graphql = await t.graphql(
+      '{ prediction(billId: 2900, referenceDate: "2021-06-30") { explanations { royalAssent { factor effect } nextStage30d { factor effect } reference { description royalAssent nextStage30d } } } }',
+      { key },
+    );
+    const { reference } = explanations;
+    expect(graphql.body.data.prediction.explanations).toEqual({
+      royalAssent: explanations.royal_assent,
+      nextStage30d: explanations.next_stage_30d,
+      reference: { description: reference.description, royalAssent: reference.royal_assent, nextStage30d: reference.next_stage_30d },
+    });
+  });
+
+  it('gives a settled bill no factors and no reference: its status settles its probabilities', async () => {
+    const enacted = await get('/api/v1/predict/144?reference_date=2021-06-30&explain=true');
+    expect(enacted.status).toBe(200);
+    expect(enacted.body.explanations).toEqual({ royal_assent: [], next_stage_30d: [], reference: null });
   });
 
   it('refuses an explain that is not true or false, naming it', async () => {

@@ -26,7 +26,7 @@ export const BILL = `query Bill($id: Int!) { bill(id: $id) { id title longTitle 
 export const BILL_PREDICTIONS = `query BillPredictions($id: Int!) { bill(id: $id) {
   prediction { referenceDate status royalAssent nextStage30d timelineEtaDays timelineEtaScheduledFor stallRisk amendmentRisk closeVote withdrawalRisk modelVersion
     riskIndicators { stallRiskLevel withdrawalRiskLevel amendmentRiskLevel closeVoteLevel controversyScore momentumScore }
-    explanations { royalAssent { factor effect } nextStage30d { factor effect } } }
+    explanations { royalAssent { factor effect } nextStage30d { factor effect } reference { description royalAssent nextStage30d } } }
   predictionHistory { referenceDate royalAssent nextStage30d model { outOfSample } } } }`;
 export const IMMINENT = `query Imminent($days: Int!, $min: Float!) { imminentBills(daysAhead: $days, minProbability: $min) { count bills {
   billId timelineEtaDays nextStageProbability royalAssentProbability predictedDate urgencyLevel billTitle originatingHouse } } }`;

@@ -65,10 +65,10 @@ describe('ballot rank: a ballot bill’s place in the order its session’s ball
     const firstFridays = FEATURE_NAMES.indexOf('ballot_first_fridays');
     expect([at(1)[position], at(1)[firstFridays]]).toEqual([0.05, 1]);
     expect([at(15)[position], at(15)[firstFridays]]).toEqual([0.75, 0]);
-    // and explained in words
-    const typical = at(15);
+    // and explained in words, against the same bill drawn fifteenth
     const model = (_: string, x: number[]) => 0.1 + 0.3 * x[firstFridays];
-    expect(explain(billAsOf(ballot({ ballotRank: 3 }), '2014-08-01', known), at(3), typical, model).royal_assent).toEqual([
+    const features = (bill: ReturnType<typeof billAsOf>) => featureVector(bill, known, calendar);
+    expect(explain(billAsOf(ballot({ ballotRank: 3 }), '2014-08-01', known), ballot({ ballotRank: 15 }), known, features, model).royal_assent).toEqual([
       { factor: "drawn 3rd in the private members' bill ballot", effect: 0.3 },
     ]);
   });

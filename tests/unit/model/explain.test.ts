@@ -1,8 +1,12 @@
-import type { BillFacts } from '../../../model/bill-facts';
+import type { BillFacts, SessionFact } from '../../../model/bill-facts';
 import { explain, MAX_FACTORS } from '../../../model/explain';
-import { FEATURE_NAMES } from '../../../model/features';
+import { FEATURE_NAMES, featureVector } from '../../../model/features';
+import { SittingCalendar } from '../../../model/sitting-calendar';
 import { billAsOf } from '../../../model/truncate';
+import { referenceBill, type TypicalBill } from '../../../model/typical-bill';
 
+const sessions: SessionFact[] = [{ id: 35, startDate: '2019-12-19', endDate: null }];
+const DATE = '2020-03-01';
 const facts: BillFacts = {
   billId: 1,
   kind: 'government',
@@ -13,59 +17,79 @@ const facts: BillFacts = {
   stages: [
     { seq: 1, stage: 'first_reading', house: 'Commons', dates: ['2020-01-08'] },
     { seq: 2, stage: 'second_reading', house: 'Commons', dates: ['2020-01-27'] },
+    { seq: 3, stage: 'committee', house: 'Commons', dates: ['2020-02-04', '2020-02-06', '2020-02-11'] },
   ],
   divisions: [],
   withdrawnDate: null,
 };
-const bill = billAsOf(facts, '2020-02-01', [{ id: 35, startDate: '2019-12-19', endDate: null }]);
+const bill = billAsOf(facts, DATE, sessions);
+/** a kind whose bills sit for second reading after 10 days and stop there, sponsored from outside government */
+const typical: TypicalBill = { daysToPosition: [0, 10, null, null, null, null, null, null, null, null, null], leadSponsorPartyInGovernment: false, ballotRank: null };
+const reference = referenceBill(facts, DATE, typical);
+const calendar = new SittingCalendar([]);
+const features = (b: typeof bill) => featureVector(b, sessions, calendar);
 const at = (name: string) => FEATURE_NAMES.indexOf(name);
-const features = FEATURE_NAMES.map((n) => (n === 'kind_government' ? 1 : 0.5));
-const typical = FEATURE_NAMES.map(() => 0.5);
+const sum = (effects: { effect: number }[]) => effects.reduce((s, f) => s + f.effect, 0);
 
 describe('explanations', () => {
-  it('are the change in the prediction when a factor is set to its typical value', () => {
-    // a model that reads only whether the bill is a government bill
-    const model = (_: string, x: number[]) => 0.2 + 0.6 * x[at('kind_government')];
-    const result = explain(bill, features, typical, model);
-    expect(result.royal_assent).toEqual([{ factor: 'government bill', effect: 0.3 }]);
-    expect(result.next_stage_30d).toEqual([{ factor: 'government bill', effect: 0.3 }]);
+  it('measure the bill against a typical bill of its kind introduced the same day, in words and probabilities', () => {
+    const model = (_: string, x: number[]) => 0.1 + 0.05 * x[at('progress')] * 12;
+    const result = explain(bill, reference, sessions, features, model);
+    expect(result.reference).toEqual({
+      description: "a typical government bill introduced the same day in the Commons, at its kind's median pace: stage reached: second reading (2 sittings, the last 43 days ago), 43 days since its last main stage; sponsor's party not in government",
+      probabilities: { royal_assent: 0.2, next_stage_30d: 0.2 },
+    });
+    // committee (3) against second reading (2): one step
+    expect(result.royal_assent).toEqual([{ factor: 'stage reached: committee stage (5 sittings, the last 19 days ago)', effect: 0.05 }]);
   });
 
-  it('give at most five factors, largest first, in plain words', () => {
-    // every feature matters, each by its own weight, some pulling down
-    const model = (_: string, x: number[]) => 0.5 + x.reduce((sum, v, i) => sum + (i % 3 === 0 ? -1 : 1) * 0.004 * (i + 1) * v, 0) / 10;
-    const moved = FEATURE_NAMES.map((_, i) => (i % 2 ? 1 : 0));
-    const factors = explain(bill, moved, typical, model).royal_assent;
-    expect(factors).toHaveLength(MAX_FACTORS);
+  it('credit the pace alone when the model reads only the days since the last main stage', () => {
+    const model = (_: string, x: number[]) => 0.8 - 0.5 * x[at('days_since_last_main_stage')];
+    const result = explain(bill, reference, sessions, features, model);
+    expect(result.royal_assent.map((f) => f.factor)).toEqual(['19 days since its last main stage']);
+    expect(result.royal_assent[0].effect).toBeGreaterThan(0);
+  });
+
+  it('never squeeze a passage into its first day: a bill only introduced is measured against the reference’s own timing', () => {
+    const introduced = billAsOf({ ...facts, stages: facts.stages.slice(0, 1) }, DATE, sessions);
+    const seen: string[][] = [];
+    const model = (_: string, x: number[]) => 0.8 - 0.5 * x[at('days_since_last_main_stage')];
+    explain(introduced, referenceBill(introduced.facts, DATE, typical), sessions, (b) => {
+      seen.push(b.state.mainEvents.filter((e) => e.stage !== 'first_reading').map((e) => e.date));
+      return features(b);
+    }, model);
+    // the reference's second reading, ten days in, wherever it is run
+    expect(new Set(seen.flat())).toEqual(new Set(['2020-01-18']));
+  });
+
+  it('add up to the prediction minus the reference’s, an interaction shared between the parts that make it', () => {
+    // the sponsor's party counts only at committee stage or later
+    const model = (_: string, x: number[]) => 0.2 + 0.4 * x[at('sponsor_party_in_government')] * (x[at('progress')] >= 3 / 12 ? 1 : 0);
+    const result = explain(bill, reference, sessions, features, model);
+    expect(result.royal_assent).toEqual([
+      { factor: "sponsor's party in government", effect: 0.2 },
+      { factor: 'stage reached: committee stage (5 sittings, the last 19 days ago)', effect: 0.2 },
+    ]);
+    expect(result.reference!.probabilities.royal_assent + sum(result.royal_assent)).toBeCloseTo(model('', features(bill)), 6);
+  });
+
+  it('give every factor, largest first, some pulling down, and are the same every time', () => {
+    const model = (_: string, x: number[]) => 0.5 + x.reduce((s, v, i) => s + (i % 3 === 0 ? -1 : 1) * 0.004 * (i + 1) * v, 0) / 10;
+    const result = explain(bill, reference, sessions, features, model);
+    const factors = result.royal_assent;
+    expect(factors.length).toBeLessThanOrEqual(MAX_FACTORS);
     const sizes = factors.map((f) => Math.abs(f.effect));
     expect(sizes).toEqual([...sizes].sort((a, b) => b - a));
-    expect(factors.some((f) => f.effect < 0)).toBe(true);
-    for (const f of factors) expect(f.factor).toMatch(/^[a-z0-9 ',:%()-]+$/i);
+    expect(result.reference!.probabilities.royal_assent + sum(factors)).toBeCloseTo(model('', features(bill)), 5);
+    expect(explain(bill, reference, sessions, features, model)).toEqual(result);
   });
 
-  it("name only what each output's networks read: the session's days left for Royal Assent, not for the next stage", () => {
-    // a model whose every output moves with the session features (the networks of next_stage_30d see the days left as 0)
-    const model = (_: string, x: number[]) => 0.3 + 0.2 * x[at('session_after_election')] + 0.2 * x[at('session_days_left_expected')];
-    const session = features.map((v, i) => (i === at('session_after_election') ? 0 : v));
-    const result = explain(bill, session, typical, model);
-    expect(result.royal_assent[0].factor).toMatch(/^a session not after an election: about \d+ days of it usually left$/);
-    expect(result.next_stage_30d[0].factor).toBe('a session not after an election');
-  });
-
-  it('say nothing of a ballot place for a bill that is not a ballot bill, and name the place of one that is', () => {
-    // a model that reads only the ballot features
-    const model = (_: string, x: number[]) => 0.2 + 0.3 * x[at('ballot_position')] + 0.1 * x[at('ballot_first_fridays')];
-    const unballoted = features.map((v, i) => (FEATURE_NAMES[i].startsWith('ballot_') ? 0 : v));
-    expect(explain(bill, unballoted, typical, model).royal_assent).toEqual([]);
-    const drawn = billAsOf({ ...facts, kind: 'pmb_ballot', ballotRank: 3 }, '2020-02-01', [{ id: 35, startDate: '2019-12-19', endDate: null }]);
-    const placed = features.map((v, i) => (FEATURE_NAMES[i].startsWith('ballot_') ? 0.9 : v));
-    expect(explain(drawn, placed, typical, model).royal_assent[0].factor).toBe("drawn 3rd in the private members' bill ballot");
-  });
-
-  it('describe the bill as known on the date', () => {
-    const model = (_: string, x: number[]) => 0.1 + 0.5 * x[at('progress')];
-    const early = features.map((v, i) => (i === at('progress') ? 2 / 12 : v));
-    const stage = explain(bill, early, typical, model).royal_assent[0];
-    expect(stage.factor).toBe('stage reached: second reading');
+  it("name a ballot bill's place in the ballot against the kind's middle place", () => {
+    const ballot = { ...facts, kind: 'pmb_ballot' as const, ballotRank: 3 };
+    const known = billAsOf(ballot, DATE, sessions);
+    const model = (_: string, x: number[]) => 0.1 + 0.3 * x[at('ballot_first_fridays')];
+    const result = explain(known, referenceBill(ballot, DATE, { ...typical, ballotRank: 10 }), sessions, features, model);
+    expect(result.royal_assent).toEqual([{ factor: "drawn 3rd in the private members' bill ballot", effect: 0.3 }]);
+    expect(result.reference!.description).toMatch(/; drawn 10th in the private members' bill ballot$/);
   });
 });

@@ -1,5 +1,4 @@
 import type { BillFacts, SessionFact } from '../../../model/bill-facts';
-import { explain } from '../../../model/explain';
 import { FEATURE_NAMES, featureVector, inputsFor } from '../../../model/features';
 import { sessionOutlook } from '../../../model/session-length';
 import { SittingCalendar } from '../../../model/sitting-calendar';
@@ -32,7 +31,7 @@ describe('how long a session may still run, from the sessions known at the date'
     expect(sessionOutlook(35, withLater, '2020-01-15').expectedLengthDays).toBe((350 + 838) / 2);
   });
 
-  it('is a feature of every output but next_stage_30d, and explained in words', () => {
+  it('is a feature of every output but next_stage_30d', () => {
     const facts: BillFacts = {
       billId: 1,
       kind: 'government',
@@ -53,10 +52,5 @@ describe('how long a session may still run, from the sessions known at the date'
     expect(inputsFor('royal_assent', features)).toEqual(features);
     expect(inputsFor('next_stage_30d', features)[left]).toBe(0);
     expect(inputsFor('next_stage_30d', features)[after]).toBe(1);
-    const typical = features.map((x, i) => (i === after ? 0 : x));
-    const model = (_: string, x: number[]) => 0.5 + 0.2 * x[after];
-    expect(explain(billAsOf(facts, '2017-08-01', SESSIONS), features, typical, model).royal_assent).toEqual([
-      { factor: 'a first session after a general election: about 310 days of it usually left', effect: 0.2 },
-    ]);
   });
 });

@@ -306,15 +306,27 @@ export type EventType = 'BILL_STAGE_CHANGED' | 'BILL_STAGE_SCHEDULED' | 'PREDICT
 
 /** One reason for a prediction */
 export interface ExplanationFactor {
-  /** how much it moves the probability (signed; 0.31 = 31 points): the prediction minus the prediction with this factor at its typical value */
+  /** its share of the prediction minus the reference’s, in probability (signed; 0.31 = 31 points): a Shapley value, so a prediction’s effects add up to that difference */
   effect: number;
   /** the fact about the bill, in plain words */
   factor: string;
 }
 
-/** Why the headline probabilities are what they are: up to 5 factors each, largest effect first; none for a settled bill */
+/** What the factors are measured from: a typical bill of the same kind, introduced the same day in the same house, at its kind’s median pace */
+export interface ExplanationReference {
+  /** the reference bill and where it stands on the reference date, in plain words */
+  description: string;
+  /** the model’s probability of the reference bill’s next main stage within 30 days */
+  nextStage30d: number;
+  /** the model’s probability of Royal Assent for the reference bill */
+  royalAssent: number;
+}
+
+/** Why the headline probabilities are what they are: every factor, largest effect first, adding up to the prediction minus the reference’s; none for a settled bill */
 export interface Explanations {
   nextStage30d: ExplanationFactor[];
+  /** null for a settled bill, whose probabilities follow from its status */
+  reference: ExplanationReference | null;
   royalAssent: ExplanationFactor[];
 }
 

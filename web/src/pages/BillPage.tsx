@@ -105,18 +105,19 @@ export function BillPage({ id }: { id: number }) {
               <div class="figure">
                 <span class="value">{percent(prediction.royalAssent)}</span>
                 <span>chance of Royal Assent</span>
-                <Factors factors={prediction.explanations.royalAssent} of="chance of Royal Assent" />
+                <Factors factors={prediction.explanations.royalAssent} reference={prediction.explanations.reference?.royalAssent ?? null} of="chance of Royal Assent" />
               </div>
               <div class="figure">
                 <span class="value">{percent(prediction.nextStage30d)}</span>
                 <span>chance of the next stage within 30 days</span>
-                <Factors factors={prediction.explanations.nextStage30d} of="chance of the next stage within 30 days" />
+                <Factors factors={prediction.explanations.nextStage30d} reference={prediction.explanations.reference?.nextStage30d ?? null} of="chance of the next stage within 30 days" />
               </div>
               <div class="figure">
                 <span class="value">{days(prediction.timelineEtaDays)}</span>
                 <span>{prediction.timelineEtaScheduledFor ? `to the next stage, scheduled for ${date(prediction.timelineEtaScheduledFor)}` : 'expected to the next stage'}</span>
               </div>
             </div>
+            {prediction.explanations.reference && <p class="hint">The typical bill the factors start from: {prediction.explanations.reference.description}.</p>}
             <Table caption="Risks" columns={['Risk', 'Probability', 'Level']}>
               <RiskRow name="Stall (no stage in 200 days)" probability={prediction.stallRisk} level={risk.stallRiskLevel} />
               <RiskRow name="Withdrawal" probability={prediction.withdrawalRisk} level={risk.withdrawalRiskLevel} />
