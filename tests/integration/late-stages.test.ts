@@ -17,11 +17,17 @@ import { usingPostgres } from '../support/test-database';
 // it happened, after the refresh of its day ran. The refresh that follows the sync which first
 // shows it still reports it, once, with its real sitting date.
 
+let clock: ServiceClock;
+let services: Services;
+// registered before the database's hooks, so it runs before the database closes: closing the quotas writes their counts
+afterEach(async () => {
+  await services.refresh.idle();
+  await services.eventBus.close();
+  await services.quotas.close();
+});
 const live = fakeApiAndDatabasePerTest();
 const BILL = 4065;
 
-let clock: ServiceClock;
-let services: Services;
 const instance = (dataSource: typeof live.db.dataSource, at: ServiceClock) =>
   createServices({
     dataSource,
@@ -40,11 +46,6 @@ async function startFollowing(day = '2026-10-14'): Promise<void> {
   await services.refresh.run(day);
   await nextDay(addDays(day, 1));
 }
-afterEach(async () => {
-  await services.refresh.idle();
-  await services.eventBus.close();
-  await services.quotas.close();
-});
 
 /** What the server does after each sync: ingest on the service's day, then notice the new data. */
 async function sync(): Promise<void> {

@@ -48,6 +48,11 @@ export function recordRoyalAssent(api: FakeApi, billId: number, date: string, up
   putStage(api, billId, { id: 99_200, stageId: 11, description: 'Royal Assent', abbreviation: 'RA', sortOrder: 100, house: 'Unassigned' }, date, updatedAt);
 }
 
+/** The API records the Lords report stage of the bill on `date`, and its lastUpdate moves to `updatedAt`. */
+export function recordLordsReport(api: FakeApi, billId: number, date: string, updatedAt: string): void {
+  putStage(api, billId, { id: 99_300, stageId: 9, description: 'Report stage', abbreviation: 'RS', sortOrder: 98, house: 'Lords' }, date, updatedAt);
+}
+
 /** Adds the stage record (or replaces the one of its id) with one sitting on `date`, modelled on the bill's last stage record. */
 function putStage(api: FakeApi, billId: number, stage: Pick<ApiStageSummary, 'id' | 'stageId' | 'description' | 'abbreviation' | 'sortOrder' | 'house'>, date: string, updatedAt: string): void {
   const stages = api.stages.get(billId)!;
