@@ -1,4 +1,3 @@
-import { Writable } from 'node:stream';
 import { ServiceClock } from '../../src/clock';
 import { openDatabase } from '../../src/db';
 import type { ServiceEvent } from '../../src/events/event';
@@ -6,11 +5,8 @@ import { BillsApiSource } from '../../src/ingest/bills-api/bills-api.source';
 import { ingest } from '../../src/ingest/ingest.service';
 import { replay } from '../../src/jobs/replay';
 import { addDays } from '../../model/dates';
-import { createLogger } from '../../src/logger';
-import { Readiness } from '../../src/readiness';
-import { createServices, type Services } from '../../src/services';
-import { fakeApiAndDatabasePerTest, recordRoyalAssent, setDownLordsThirdReading } from '../support/fake-bills-api';
-import { TEST_TRAINING } from '../support/test-app';
+import type { Services } from '../../src/services';
+import { fakeApiAndDatabasePerTest, recordRoyalAssent, serviceInstance, setDownLordsThirdReading } from '../support/fake-bills-api';
 import { usingPostgres } from '../support/test-database';
 
 // A stage the Bills API records late (issue 22): the API often shows a sitting a day or more after
@@ -28,15 +24,7 @@ afterEach(async () => {
 const live = fakeApiAndDatabasePerTest();
 const BILL = 4065;
 
-const instance = (dataSource: typeof live.db.dataSource, at: ServiceClock) =>
-  createServices({
-    dataSource,
-    embeddedDatabase: live.db.kind === 'pglite',
-    clock: at,
-    readiness: new Readiness(),
-    logger: createLogger('warn', new Writable({ write: (_c, _e, done) => done() }) as never),
-    trainingOptions: TEST_TRAINING,
-  });
+const instance = (dataSource: typeof live.db.dataSource, at: ServiceClock) => serviceInstance(dataSource, live.db.kind === 'pglite', at);
 /** The service's first start on `day` (a first sync, a model, the day's refresh), then the next day's refresh. */
 async function startFollowing(day = '2026-10-14'): Promise<void> {
   clock = new ServiceClock(day);

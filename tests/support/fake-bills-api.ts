@@ -1,7 +1,14 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { Writable } from 'node:stream';
+import type { DataSource } from 'typeorm';
+import type { ServiceClock } from '../../src/clock';
 import type { ApiStageSummary } from '../../src/ingest/bills-api/api-types';
 import { FakeBillsApi as FakeApi, readBillsApiFolder } from '../../src/ingest/bills-api/fake-bills-api';
+import { createLogger } from '../../src/logger';
+import { Readiness } from '../../src/readiness';
+import { createServices, type Services } from '../../src/services';
+import { TEST_TRAINING } from './test-app';
 import { openTestDatabase, type TestDatabase } from './test-database';
 
 export type { Scripted } from '../../src/ingest/bills-api/fake-bills-api';
@@ -63,3 +70,14 @@ function putStage(api: FakeApi, billId: number, stage: Pick<ApiStageSummary, 'id
   api.summaries.find((b) => b.billId === billId)!.lastUpdate = updatedAt;
   api.details.get(billId)!.lastUpdate = updatedAt;
 }
+
+/** An instance of the server's parts on `dataSource` (one of several sharing a PostgreSQL database, or the only one), with the test model size and a quiet log. */
+export const serviceInstance = (dataSource: DataSource, embeddedDatabase: boolean, clock: ServiceClock): Services =>
+  createServices({
+    dataSource,
+    embeddedDatabase,
+    clock,
+    readiness: new Readiness(),
+    logger: createLogger('warn', new Writable({ write: (_c, _e, done) => done() }) as never),
+    trainingOptions: TEST_TRAINING,
+  });
