@@ -54,4 +54,12 @@ export class BillStageEntity {
 
   @Column({ type: 'boolean' })
   fromCurrentStage: boolean;
+
+  /**
+   * The service's day a sync first saw the record's first sitting date as it stands (the Bills API
+   * often shows a sitting days after it happened): the refresh reports a stage seen late. Null
+   * when the record has no sitting, or came with the first sync or before the service kept this.
+   */
+  @Column({ type: 'date', nullable: true })
+  sittingFirstSeenDay: string | null;
 }

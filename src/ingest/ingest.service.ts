@@ -11,6 +11,7 @@ import { type BillRecord, type SessionRecord, sessionStartOf } from './bill-reco
 import type { BillSource, SkippedBill } from './bill-source';
 import { recordScheduledSittings } from './scheduled-sittings';
 import { type InferredSessionEnd, settleEndedSessions } from './session-ends';
+import { sittingFirstSeenDays } from './sitting-first-seen';
 
 export interface IngestProgress {
   /** bills the source expects to yield, when it knows */
@@ -66,6 +67,8 @@ export async function ingest(dataSource: DataSource, source: BillSource, options
 
   // a snapshot's day is its as-of date: sittings after it were set down when it was taken
   const today = asOf ?? options.today ?? new Date().toISOString().slice(0, 10);
+  // a first sync (none completed yet) brings what was there before the service followed anything
+  const firstSync = (await dataSource.getRepository(SyncStateEntity).count()) === 0;
   const progress: IngestProgress = { total: null, done: 0, changed: 0 };
   let sittingsScheduled = 0;
   let cursor = previous?.cursor ?? null;
@@ -75,7 +78,7 @@ export async function ingest(dataSource: DataSource, source: BillSource, options
     onTotal: (total) => (progress.total = total),
   })) {
     options.signal?.throwIfAborted();
-    const { changed, scheduled } = await writeBatch(dataSource, batch, today);
+    const { changed, scheduled } = await writeBatch(dataSource, batch, today, firstSync);
     sittingsScheduled += scheduled;
     progress.done += batch.length;
     progress.changed += changed;
@@ -149,25 +152,27 @@ async function mergeSessions(dataSource: DataSource, sessions: SessionRecord[]) 
 }
 
 /** Writes the bills of a batch that differ from what is stored, and their scheduled sittings; returns how many of each. */
-async function writeBatch(dataSource: DataSource, batch: BillRecord[], today: string): Promise<{ changed: number; scheduled: number }> {
+async function writeBatch(dataSource: DataSource, batch: BillRecord[], today: string, firstSync: boolean): Promise<{ changed: number; scheduled: number }> {
   const hashes = new Map(batch.map((r) => [r.billId, contentHash(r)]));
   return dataSource.transaction(async (manager) => {
     const stored = await manager.find(BillEntity, { select: { id: true, contentHash: true }, where: { id: In([...hashes.keys()]) } });
     const storedHash = new Map(stored.map((b) => [b.id, b.contentHash]));
     const changed = batch.filter((r) => storedHash.get(r.billId) !== hashes.get(r.billId));
     const now = new Date();
-    if (changed.length) await writeChanged(manager, changed, hashes, now);
+    if (changed.length) await writeChanged(manager, changed, hashes, now, firstSync ? null : today);
     return { changed: changed.length, scheduled: await recordScheduledSittings(manager, batch, today, now) };
   });
 }
 
-async function writeChanged(manager: EntityManager, changed: BillRecord[], hashes: Map<number, string>, now: Date): Promise<void> {
+/** `seenDay`: the day a stage's new first sitting date is first seen (null on a first sync; see sitting-first-seen.ts). */
+async function writeChanged(manager: EntityManager, changed: BillRecord[], hashes: Map<number, string>, now: Date, seenDay: string | null): Promise<void> {
   const ids = changed.map((r) => r.billId);
+  const firstSeen = await sittingFirstSeenDays(manager, changed, seenDay);
   await manager.upsert(BillEntity, changed.map((r) => toBillEntity(r, hashes.get(r.billId)!, now)), ['id']);
   // Children are replaced whole: the source's record is the truth for the bill.
   for (const child of [BillSponsorEntity, BillStageEntity, DivisionEntity]) await manager.delete(child, { billId: In(ids) });
   await insertAll(manager, BillSponsorEntity, changed.flatMap(sponsorRows));
-  await insertAll(manager, BillStageEntity, changed.flatMap(stageRows));
+  await insertAll(manager, BillStageEntity, changed.flatMap((r) => stageRows(r, firstSeen)));
   await insertAll(manager, DivisionEntity, changed.flatMap(divisionRows));
 }
 
@@ -218,7 +223,7 @@ const sponsorRows = (r: BillRecord): Partial<BillSponsorEntity>[] =>
     houseAtIntroduction: s.houseAtIntroduction,
   }));
 
-const stageRows = (r: BillRecord): Partial<BillStageEntity>[] =>
+const stageRows = (r: BillRecord, firstSeen: ReadonlyMap<number, string | null>): Partial<BillStageEntity>[] =>
   r.stages.map((s) => ({
     id: s.billStageId,
     billId: r.billId,
@@ -233,6 +238,7 @@ const stageRows = (r: BillRecord): Partial<BillStageEntity>[] =>
     sittingDates: s.dates,
     datesAfterSessionEnd: s.datesAfterSessionEnd,
     fromCurrentStage: s.fromCurrentStage,
+    sittingFirstSeenDay: firstSeen.get(s.billStageId) ?? null,
   }));
 
 const divisionRows = (r: BillRecord): Partial<DivisionEntity>[] =>

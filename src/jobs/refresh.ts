@@ -1,11 +1,11 @@
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { EventRefreshEntity } from '../../entities/event-refresh.entity';
 import { addDays } from '../../model/dates';
 import type { ServiceClock } from '../clock';
 import { AppError } from '../errors';
 import type { ServiceEvent } from '../events/event';
 import type { EventLog } from '../events/event-log';
-import { eventTimestamp, predictionEvent, type StageRecord, stageChangedEvent, stageScheduledEvent, thresholdEvent } from '../events/payloads';
+import { eventTimestamp, predictionEvent, stageChangedEvent, stageScheduledEvent, thresholdEvent } from '../events/payloads';
 import { predictionEvents } from '../events/rules';
 import type { Logger } from '../logger';
 import type { AlertService } from '../services/alert.service';
@@ -13,6 +13,7 @@ import type { ModelService } from '../services/model.service';
 import { recordSnapshots } from '../services/prediction-history';
 import type { PredictionResult, PredictionService } from '../services/prediction.service';
 import { scheduledSightings } from './scheduled-sightings';
+import { stageRecords } from './stage-records';
 
 const STATE_ROW = 'events';
 /** pg_advisory_xact_lock key: one refresh at a time across every instance on one PostgreSQL */
@@ -50,7 +51,8 @@ export interface RefreshOptions {
  * the day, ending since the last refresh, or on a watchlist), compares each with its stored
  * snapshots, stores the new snapshot, evaluates every active alert threshold, and records the
  * events of the rules (src/events/rules.ts), the stage records first sitting since the last
- * refreshed day, the scheduled sittings first seen since and the thresholds that fired, all in
+ * refreshed day or first seen since it having sat shortly before (src/jobs/stage-records.ts), the
+ * scheduled sittings first seen since and the thresholds that fired, all in
  * one transaction with the sinks' writes. After the commit the events go to the bus. Runs when
  * bill data changes (sync, replay) and when the service's day advances; one at a time in a
  * process, and across processes on PostgreSQL.
@@ -125,7 +127,7 @@ export class EventRefresh {
       const state = await manager.findOneBy(EventRefreshEntity, { name: STATE_ROW });
       if (done(state)) return null;
       const sameDay = state?.serviceDay === day;
-      const events: ServiceEvent[] = (await stageRecords(manager, sinceLastRefresh(state, day), day, sameDay)).map((s) => stageChangedEvent(s, timestamp));
+      const events: ServiceEvent[] = (await stageRecords(manager, sinceLastRefresh(state, day), day, state?.serviceDay ?? null)).map((s) => stageChangedEvent(s, timestamp));
       for (const sighting of await scheduledSightings(manager, day, state?.serviceDay ?? null)) events.push(stageScheduledEvent(sighting, timestamp));
       const histories = await recordSnapshots(manager, nowcasts, { includeToday: sameDay });
       for (const n of nowcasts) {
@@ -180,19 +182,3 @@ export class EventRefresh {
  * refresh, the same day again, or a day gone back as in a replay) the day before.
  */
 const sinceLastRefresh = (last: EventRefreshEntity | null, day: string) => (last && last.serviceDay < day ? last.serviceDay : addDays(day, -1));
-
-/**
- * Stage records whose first sitting falls in (since, day]: one bill.stage_changed each. A second
- * refresh of the same day (new data) reports only the records the first did not.
- */
-async function stageRecords(manager: EntityManager, since: string, day: string, sameDay: boolean): Promise<StageRecord[]> {
-  const reported = sameDay
-    ? `AND NOT EXISTS (SELECT 1 FROM service_event e WHERE e.service_day = $2 AND e.type = 'bill.stage_changed' AND e.bill_id = bill_stage.bill_id AND (e.data->>'stage_record_id')::int = bill_stage.id)`
-    : '';
-  const rows = (await manager.query(
-    `SELECT id, bill_id, stage, house, sitting_dates[1]::text AS date FROM bill_stage
-     WHERE sitting_dates[1] > $1 AND sitting_dates[1] <= $2 ${reported} ORDER BY sitting_dates[1], bill_id, seq`,
-    [since, day],
-  )) as { id: number; bill_id: number; stage: string; house: string; date: string }[];
-  return rows.map((r) => ({ billId: r.bill_id, stageRecordId: r.id, stage: r.stage, house: r.house, date: r.date }));
-}

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ApiStageSummary } from '../../src/ingest/bills-api/api-types';
-import { FakeBillsApi, setDownLordsThirdReading } from '../support/fake-bills-api';
+import { FakeBillsApi, recordLordsReport, setDownLordsThirdReading } from '../support/fake-bills-api';
 import { adminCli, type ServerProcess, startServerProcess, waitUntilReady } from '../support/processes';
 import { createPostgresDatabase, usingPostgres } from '../support/test-database';
 import { type Receiver, startReceiver } from '../support/webhook-receiver';
@@ -128,6 +128,16 @@ it('sends a sitting the Bills API dates after today to a webhook receiver as bil
   } finally {
     await scheduledReceiver.close();
   }
+}, 60_000);
+
+it('sends a stage the Bills API records a day late to the webhook receiver, once, with the day it sat', async () => {
+  const before = receiver.received.length;
+  recordLordsReport(api, BILL, '2026-10-13', `${TODAY}T13:00:00.1234567`);
+  await receiver.receivedAtLeast(before + 1);
+  const late = JSON.parse(receiver.received[before].body) as { type: string; timestamp: string; data: Record<string, unknown> };
+  expect(late.type).toBe('bill.stage_changed');
+  expect(late.data).toMatchObject({ bill_id: BILL, stage: 'report', house: 'Lords', date: '2026-10-13' });
+  expect(late.timestamp.startsWith(TODAY)).toBe(true);
 }, 60_000);
 
 it('keeps serving while the Bills API fails, says the data is stale after 3 intervals, logs the failure once, and recovers by itself', async () => {

@@ -1,16 +1,12 @@
-import { Writable } from 'node:stream';
 import { ServiceClock } from '../../src/clock';
 import { openDatabase } from '../../src/db';
 import type { ServiceEvent } from '../../src/events/event';
 import { BillsApiSource } from '../../src/ingest/bills-api/bills-api.source';
 import { ingest } from '../../src/ingest/ingest.service';
 import { replay } from '../../src/jobs/replay';
-import { createLogger } from '../../src/logger';
-import { Readiness } from '../../src/readiness';
-import { createServices, type Services } from '../../src/services';
+import type { Services } from '../../src/services';
 import { loadBillFacts, loadSessionFacts } from '../../src/services/training-data';
-import { fakeApiAndDatabasePerTest, setDownLordsThirdReading } from '../support/fake-bills-api';
-import { TEST_TRAINING } from '../support/test-app';
+import { fakeApiAndDatabasePerTest, serviceInstance, setDownLordsThirdReading } from '../support/fake-bills-api';
 import { usingPostgres } from '../support/test-database';
 
 // Scheduled sittings (issue 22, item 5): a sitting the Bills API dates after today becomes a
@@ -24,15 +20,7 @@ const TODAY = '2026-10-14';
 let clock: ServiceClock;
 let services: Services;
 /** The service's parts on `dataSource`: an instance of the server. */
-const instance = (dataSource: typeof live.db.dataSource, at: ServiceClock) =>
-  createServices({
-    dataSource,
-    embeddedDatabase: live.db.kind === 'pglite',
-    clock: at,
-    readiness: new Readiness(),
-    logger: createLogger('warn', new Writable({ write: (_c, _e, done) => done() }) as never),
-    trainingOptions: TEST_TRAINING,
-  });
+const instance = (dataSource: typeof live.db.dataSource, at: ServiceClock) => serviceInstance(dataSource, live.db.kind === 'pglite', at);
 beforeEach(async () => {
   clock = new ServiceClock(TODAY);
   services = instance(live.db.dataSource, clock);
