@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
-import { In } from 'typeorm';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { BillSponsorEntity } from '../../entities/bill-sponsor.entity';
 import { BillStageEntity } from '../../entities/bill-stage.entity';
 import { BillEntity } from '../../entities/bill.entity';
 import { DivisionEntity } from '../../entities/division.entity';
 import { ParliamentarySessionEntity } from '../../entities/parliamentary-session.entity';
 import { SyncStateEntity } from '../../entities/sync-state.entity';
+import { insertJsonRows } from '../db/json-rows';
 import type { BillRecord, SessionRecord } from './bill-record';
 import type { BillSource, SkippedBill } from './bill-source';
 import { recordScheduledSittings } from './scheduled-sittings';
@@ -54,8 +55,9 @@ export const contentHash = (record: BillRecord): string => createHash('sha256').
 
 /**
  * Writes what a source yields into the database. Idempotent: a bill whose normalised record is
- * unchanged is not touched, so running it twice changes nothing. Each batch is one transaction:
- * an interrupted run keeps the batches it finished, and the next run carries on from there.
+ * unchanged is not touched, so running it twice changes nothing. Bills are written a few dozen to
+ * a transaction, each whole: an interrupted run keeps the ones it finished, and the next run carries
+ * on from there (the cursor moves only when a run completes).
  * A run that skipped bills keeps the previous cursor, so an incremental source offers them again.
  */
 export async function ingest(dataSource: DataSource, source: BillSource, options: IngestOptions = {}): Promise<IngestReport> {
@@ -147,35 +149,58 @@ async function mergeSessions(dataSource: DataSource, sessions: SessionRecord[]) 
   });
 }
 
+/**
+ * Bills written in one transaction. Each statement of a write holds this thread on the embedded
+ * database (PGlite runs in it), and a transaction holds its one session: small groups, small
+ * statements and a turn of the event loop between statements keep requests answered during a sync.
+ */
+const BILLS_PER_TRANSACTION = 50;
+const ROWS_PER_STATEMENT = 100;
+
 /** Writes the bills of a batch that differ from what is stored, and their scheduled sittings; returns how many of each. */
 async function writeBatch(dataSource: DataSource, batch: BillRecord[], today: string): Promise<{ changed: number; scheduled: number }> {
-  const hashes = new Map(batch.map((r) => [r.billId, contentHash(r)]));
+  const written = { changed: 0, scheduled: 0 };
+  for (let i = 0; i < batch.length; i += BILLS_PER_TRANSACTION) {
+    const group = batch.slice(i, i + BILLS_PER_TRANSACTION);
+    const { changed, scheduled } = await writeGroup(dataSource, group, today);
+    written.changed += changed;
+    written.scheduled += scheduled;
+  }
+  return written;
+}
+
+/** One transaction: a bill is written whole or not at all, and an interrupted sync keeps the groups it finished. */
+async function writeGroup(dataSource: DataSource, group: BillRecord[], today: string): Promise<{ changed: number; scheduled: number }> {
+  const hashes = new Map(group.map((r) => [r.billId, contentHash(r)]));
   return dataSource.transaction(async (manager) => {
-    const stored = await manager.find(BillEntity, { select: { id: true, contentHash: true }, where: { id: In([...hashes.keys()]) } });
-    const storedHash = new Map(stored.map((b) => [b.id, b.contentHash]));
-    const changed = batch.filter((r) => storedHash.get(r.billId) !== hashes.get(r.billId));
+    const stored = (await manager.query('SELECT id, content_hash FROM bill WHERE id = ANY($1)', [[...hashes.keys()]])) as { id: number; content_hash: string }[];
+    const storedHash = new Map(stored.map((b) => [b.id, b.content_hash]));
+    const changed = group.filter((r) => storedHash.get(r.billId) !== hashes.get(r.billId));
     const now = new Date();
     if (changed.length) await writeChanged(manager, changed, hashes, now);
-    return { changed: changed.length, scheduled: await recordScheduledSittings(manager, batch, today, now) };
+    await nextTurn();
+    return { changed: changed.length, scheduled: await recordScheduledSittings(manager, group, today, now) };
   });
 }
 
 async function writeChanged(manager: EntityManager, changed: BillRecord[], hashes: Map<number, string>, now: Date): Promise<void> {
   const ids = changed.map((r) => r.billId);
-  await manager.upsert(BillEntity, changed.map((r) => toBillEntity(r, hashes.get(r.billId)!, now)), ['id']);
+  await insertInTurns(manager, BillEntity, changed.map((r) => toBillEntity(r, hashes.get(r.billId)!, now)), ['id']);
   // Children are replaced whole: the source's record is the truth for the bill.
-  for (const child of [BillSponsorEntity, BillStageEntity, DivisionEntity]) await manager.delete(child, { billId: In(ids) });
-  await insertAll(manager, BillSponsorEntity, changed.flatMap(sponsorRows));
-  await insertAll(manager, BillStageEntity, changed.flatMap(stageRows));
-  await insertAll(manager, DivisionEntity, changed.flatMap(divisionRows));
+  for (const table of ['bill_sponsor', 'bill_stage', 'division']) {
+    await manager.query(`DELETE FROM ${table} WHERE bill_id = ANY($1)`, [ids]);
+    await nextTurn();
+  }
+  await insertInTurns(manager, BillSponsorEntity, changed.flatMap(sponsorRows));
+  await insertInTurns(manager, BillStageEntity, changed.flatMap(stageRows));
+  await insertInTurns(manager, DivisionEntity, changed.flatMap(divisionRows));
 }
 
-// Bounded so a statement stays well under PostgreSQL's 65,535 bind parameters.
-const ROWS_PER_INSERT = 1000;
-
-async function insertAll<T extends object>(manager: EntityManager, entity: new () => T, rows: Partial<T>[]): Promise<void> {
-  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
-    await manager.createQueryBuilder().insert().into(entity).values(rows.slice(i, i + ROWS_PER_INSERT) as never).execute();
+/** Rows in statements of ROWS_PER_STATEMENT, the event loop turning after each. */
+async function insertInTurns<T extends object>(manager: EntityManager, entity: new () => T, rows: Partial<T>[], upsertOn?: string[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
+    await insertJsonRows(manager, entity, rows.slice(i, i + ROWS_PER_STATEMENT), { upsertOn });
+    await nextTurn();
   }
 }
 

@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { DataSource } from 'typeorm';
 import type { BillFacts, SessionFact } from '../../model/bill-facts';
 import type { Explanations } from '../../model/explain';
@@ -23,6 +24,8 @@ interface IndexedBill {
   originatingHouse: string;
 }
 
+/** Nowcasts computed between two turns of the event loop. */
+const NOWCASTS_PER_TURN = 50;
 /** Cached nowcasts kept at most; the oldest are dropped first. */
 const CACHE_LIMIT = 50_000;
 
@@ -64,29 +67,36 @@ export class PredictionService {
   async nowcasts(billIds: readonly number[], referenceDate: string): Promise<(PredictionResult | AppError)[]> {
     const { predictor, version } = this.models.predictor();
     const index = await this.billIndex();
-    const bills = billIds.map((id) => index.bills.get(id));
-    const key = (i: number) => `${version.id}:${billIds[i]}:${referenceDate}:${bills[i]!.contentHash}`;
-    const introducedBy = (i: number) => !bills[i]!.introducedDate || bills[i]!.introducedDate! <= referenceDate;
-    const missing = billIds.filter((_, i) => bills[i] && introducedBy(i) && !this.cache.has(key(i)));
-    if (missing.length) {
+    const bills = new Map(billIds.map((id) => [id, index.bills.get(id)]));
+    const key = (id: number) => `${version.id}:${id}:${referenceDate}:${bills.get(id)!.contentHash}`;
+    const introducedBy = (id: number) => !bills.get(id)!.introducedDate || bills.get(id)!.introducedDate! <= referenceDate;
+    const missing = [...new Set(billIds)].filter((id) => bills.get(id) && introducedBy(id) && !this.cache.has(key(id)));
+    // kept here too: a sync or a new model may empty the cache while the event loop turns
+    const computed = new Map<number, PredictionResult>();
+    for (let i = 0; i < missing.length; i += NOWCASTS_PER_TURN) {
+      // many bills (the events refresh after a sync, today's active list) are computed a slice at a time, requests answered between
+      if (i > 0) await nextTurn();
+      const slice = missing.slice(i, i + NOWCASTS_PER_TURN);
       // a bill's facts change only with its content: each day's nowcasts (the events refresh) reuse them
-      const stale = [...new Set(missing)].filter((id) => this.facts.get(id)?.contentHash !== index.bills.get(id)!.contentHash);
+      const stale = slice.filter((id) => this.facts.get(id)?.contentHash !== bills.get(id)!.contentHash);
       const [loaded, sessions] = await Promise.all([stale.length ? loadBillFacts(this.dataSource, stale) : new Map(), this.sessionFacts()]);
       for (const [id, entry] of loaded) this.facts.set(id, { contentHash: entry.bill.contentHash, facts: entry.facts });
-      billIds.forEach((id, i) => {
+      for (const id of slice) {
         const entry = this.facts.get(id);
-        if (!entry || this.cache.has(key(i))) return;
+        if (!entry) continue;
         const nowcast = predictor.nowcast(entry.facts, referenceDate, sessions);
-        const { title, originatingHouse } = bills[i]!;
-        keepWithin(this.cache, key(i), { ...nowcast, modelVersion: version.id, billTitle: titleAsOf(title, originatingHouse, nowcast.status === 'enacted'), originatingHouse }, CACHE_LIMIT);
-      });
+        const { title, originatingHouse } = bills.get(id)!;
+        const result = { ...nowcast, modelVersion: version.id, billTitle: titleAsOf(title, originatingHouse, nowcast.status === 'enacted'), originatingHouse };
+        computed.set(id, result);
+        keepWithin(this.cache, key(id), result, CACHE_LIMIT);
+      }
     }
-    return billIds.map((id, i) => {
-      const bill = bills[i];
+    return billIds.map((id) => {
+      const bill = bills.get(id);
       if (!bill) return notFound(`bill ${id} does not exist`);
       // in plain domain words: this detail also travels inside batch items, where no door renames a field
-      if (!introducedBy(i)) return badInput(`bill ${id} was introduced on ${bill.introducedDate}, after the reference date ${referenceDate}`);
-      return this.cache.get(key(i)) ?? notFound(`bill ${id} does not exist`);
+      if (!introducedBy(id)) return badInput(`bill ${id} was introduced on ${bill.introducedDate}, after the reference date ${referenceDate}`);
+      return computed.get(id) ?? this.cache.get(key(id)) ?? notFound(`bill ${id} does not exist`);
     });
   }
 
