@@ -8,6 +8,7 @@ import { DivisionEntity } from '../../entities/division.entity';
 import { ParliamentarySessionEntity } from '../../entities/parliamentary-session.entity';
 import { SyncStateEntity } from '../../entities/sync-state.entity';
 import { insertJsonRows } from '../db/json-rows';
+import { readInPages } from '../db/rows-in-pages';
 import type { BillRecord, SessionRecord } from './bill-record';
 import type { BillSource, SkippedBill } from './bill-source';
 import { recordScheduledSittings } from './scheduled-sittings';
@@ -154,8 +155,8 @@ async function mergeSessions(dataSource: DataSource, sessions: SessionRecord[]) 
  * database (PGlite runs in it), and a transaction holds its one session: small groups, small
  * statements and a turn of the event loop between statements keep requests answered during a sync.
  */
-const BILLS_PER_TRANSACTION = 50;
-const ROWS_PER_STATEMENT = 100;
+const BILLS_PER_TRANSACTION = 25;
+const ROWS_PER_STATEMENT = 50;
 
 /** Writes the bills of a batch that differ from what is stored, and their scheduled sittings; returns how many of each. */
 async function writeBatch(dataSource: DataSource, batch: BillRecord[], today: string): Promise<{ changed: number; scheduled: number }> {
@@ -275,9 +276,10 @@ const divisionRows = (r: BillRecord): Partial<DivisionEntity>[] =>
 
 /** Changes exactly when any stored bill's content does: the model issue keys trained versions on it. */
 async function fingerprint(dataSource: DataSource): Promise<string> {
-  const rows: { id: number; content_hash: string }[] = await dataSource.query('SELECT id, content_hash FROM bill ORDER BY id');
   const hash = createHash('sha256');
-  for (const row of rows) hash.update(`${row.id}:${row.content_hash}\n`);
+  await readInPages<{ id: number; content_hash: string }>(dataSource, 'bill', 'id, content_hash', (rows) => {
+    for (const row of rows) hash.update(`${row.id}:${row.content_hash}\n`);
+  });
   // what a sync learns of sessions (their sittings, their ends) moves nowcasts as bills do; when it
   // learned them does not, so the same data fingerprints alike in every database
   const sessions = await dataSource.query('SELECT id, name, end_date, first_sitting_date, last_sitting_date FROM parliamentary_session ORDER BY id');

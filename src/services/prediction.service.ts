@@ -10,6 +10,7 @@ import type { ModelService } from './model.service';
 import { type ImminentBill, imminentBills } from './imminent';
 import { loadBillFacts, loadSessionFacts } from './training-data';
 import { keepWithin } from '../bounded-map';
+import { readInPages } from '../db/rows-in-pages';
 
 export interface PredictionResult extends Nowcast {
   modelVersion: number;
@@ -205,17 +206,12 @@ export class PredictionService {
     const [latest] = (await this.dataSource.query(`SELECT data_fingerprint AS state FROM sync_state ORDER BY completed_at DESC LIMIT 1`)) as { state: string }[];
     const state = latest?.state ?? '';
     if (this.index?.state === state) return { state, changed: false };
-    const rows = (await this.dataSource.query('SELECT id, content_hash, introduced_date, title, originating_house FROM bill')) as {
-      id: number;
-      content_hash: string;
-      introduced_date: string | null;
-      title: string;
-      originating_house: string;
-    }[];
-    this.index = {
-      state,
-      bills: new Map(rows.map((r) => [r.id, { contentHash: r.content_hash, introducedDate: r.introduced_date, title: r.title, originatingHouse: r.originating_house }])),
-    };
+    const bills = new Map<number, IndexedBill>();
+    type Row = { id: number; content_hash: string; introduced_date: string | null; title: string; originating_house: string };
+    await readInPages<Row>(this.dataSource, 'bill', 'id, content_hash, introduced_date, title, originating_house', (rows) => {
+      for (const r of rows) bills.set(r.id, { contentHash: r.content_hash, introducedDate: r.introduced_date, title: r.title, originatingHouse: r.originating_house });
+    });
+    this.index = { state, bills };
     // A bill's facts also read other bills (its place in the ballot among its session's): new data
     // can change them while its own content stays the same.
     this.facts.clear();
