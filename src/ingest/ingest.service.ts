@@ -160,28 +160,23 @@ const ROWS_PER_STATEMENT = 50;
 
 /** Writes the bills of a batch that differ from what is stored, and their scheduled sittings; returns how many of each. */
 async function writeBatch(dataSource: DataSource, batch: BillRecord[], today: string): Promise<{ changed: number; scheduled: number }> {
-  const written = { changed: 0, scheduled: 0 };
-  for (let i = 0; i < batch.length; i += BILLS_PER_TRANSACTION) {
-    const group = batch.slice(i, i + BILLS_PER_TRANSACTION);
-    const { changed, scheduled } = await writeGroup(dataSource, group, today);
-    written.changed += changed;
-    written.scheduled += scheduled;
+  const hashes = new Map(batch.map((r) => [r.billId, contentHash(r)]));
+  const stored = (await dataSource.query('SELECT id, content_hash FROM bill WHERE id = ANY($1)', [[...hashes.keys()]])) as { id: number; content_hash: string }[];
+  const storedHash = new Map(stored.map((b) => [b.id, b.content_hash]));
+  const changed = batch.filter((r) => storedHash.get(r.billId) !== hashes.get(r.billId));
+  const unchanged = batch.filter((r) => storedHash.get(r.billId) === hashes.get(r.billId));
+  const now = new Date();
+  // the unchanged bills' sittings are compared too (a database that stored a bill before it kept them learns them now)
+  let scheduled = unchanged.length ? await dataSource.transaction((manager) => recordScheduledSittings(manager, unchanged, today, now)) : 0;
+  for (let i = 0; i < changed.length; i += BILLS_PER_TRANSACTION) {
+    const group = changed.slice(i, i + BILLS_PER_TRANSACTION);
+    // one transaction: a bill is written whole with its sittings or not at all, and an interrupted sync keeps the groups it finished
+    scheduled += await dataSource.transaction(async (manager) => {
+      await writeChanged(manager, group, hashes, now);
+      return recordScheduledSittings(manager, group, today, now);
+    });
   }
-  return written;
-}
-
-/** One transaction: a bill is written whole or not at all, and an interrupted sync keeps the groups it finished. */
-async function writeGroup(dataSource: DataSource, group: BillRecord[], today: string): Promise<{ changed: number; scheduled: number }> {
-  const hashes = new Map(group.map((r) => [r.billId, contentHash(r)]));
-  return dataSource.transaction(async (manager) => {
-    const stored = (await manager.query('SELECT id, content_hash FROM bill WHERE id = ANY($1)', [[...hashes.keys()]])) as { id: number; content_hash: string }[];
-    const storedHash = new Map(stored.map((b) => [b.id, b.content_hash]));
-    const changed = group.filter((r) => storedHash.get(r.billId) !== hashes.get(r.billId));
-    const now = new Date();
-    if (changed.length) await writeChanged(manager, changed, hashes, now);
-    await nextTurn();
-    return { changed: changed.length, scheduled: await recordScheduledSittings(manager, group, today, now) };
-  });
+  return { changed: changed.length, scheduled };
 }
 
 async function writeChanged(manager: EntityManager, changed: BillRecord[], hashes: Map<number, string>, now: Date): Promise<void> {
