@@ -5,6 +5,27 @@ import { DateScalar } from './date.scalar';
 
 export const ATTRIBUTION = 'Contains Parliamentary information licensed under the Open Parliament Licence v3.0.';
 
+@ObjectType('InferredSession', { description: 'A session whose dates the service worked out itself rather than knew (also in GET /readyz)', simpleResolvers: true })
+export class InferredSessionType {
+  @Field(() => Int, { description: 'the Bills API session id' })
+  sessionId: number;
+
+  @Field(() => String, { description: 'its name, e.g. "2024-26"; its id while the service knows no name' })
+  name: string;
+
+  @Field(() => DateScalar, { nullable: true, description: 'the first sitting seen of a session newer than the built-in table' })
+  firstSittingDate: string | null;
+
+  @Field(() => DateScalar, { nullable: true, description: 'its end (the prorogation), inferred when a later session appeared; null while it runs' })
+  endDate: string | null;
+
+  @Field(() => Date, { nullable: true, description: 'when this service first recorded the session' })
+  learnedAt: Date | null;
+
+  @Field(() => Date, { nullable: true, description: 'when its end was inferred; null while it runs' })
+  endInferredAt: Date | null;
+}
+
 @ObjectType('DataFreshness', { description: 'How fresh the served data is (also in GET /readyz)', simpleResolvers: true })
 export class DataFreshnessType {
   @Field(() => String, { description: '"live" (the UK Parliament Bills API, synced every SYNC_INTERVAL) or "snapshot" (a data folder)' })
@@ -21,6 +42,9 @@ export class DataFreshnessType {
 
   @Field(() => Boolean, { description: 'no successful sync for 3 sync intervals: the data may be behind Parliament' })
   stale: boolean;
+
+  @Field(() => [InferredSessionType], { description: 'sessions whose dates are the service’s inference: a session newer than its built-in table, or an end inferred when a later one appeared' })
+  sessionsInferred: InferredSessionType[];
 }
 
 @ObjectType('ServiceStatus', { description: 'What the service serves, for anyone' })

@@ -168,6 +168,18 @@ function everyBillChanged(api: FakeBillsApi): void {
   }
 }
 
+/**
+ * Until the events refresh of the first start (every live bill's nowcast, just after a model
+ * serves) has run: "at rest" means no background work, as between syncs.
+ */
+async function firstRefreshDone(origin: string): Promise<void> {
+  for (;;) {
+    const metrics = await (await fetch(`${origin}/metrics`)).text();
+    if (Number(/^bill_progress_event_refreshes_total (\d+)/m.exec(metrics)?.[1] ?? 0) >= 1) return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
 async function predictionsBesideASync(): Promise<void> {
   const api = new FakeBillsApi(manyBills(BILLS));
   await api.start();
@@ -177,6 +189,7 @@ async function predictionsBesideASync(): Promise<void> {
   const server = startProcess(path.join(ROOT, 'dist', 'src', 'server.js'), { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, BILLS_SNAPSHOT: 'none', BILLS_API_URL: api.baseUrl, SYNC_INTERVAL: '0', SERVICE_DATE: TODAY, LOG_LEVEL: 'warn', BURST_LIMIT: '0' });
   try {
     await waitReady(`${origin}/readyz`, server);
+    await firstRefreshDone(origin);
     await admin(dataDir, 'create-user', { email: 'load@example.com', tier: 'pro' });
     const { api_key: key } = await admin(dataDir, 'create-key', { email: 'load@example.com' });
     const load = { origin, requests: [{ path: `/api/v1/predict/${LOAD_BILL}` }], connections: 10, seconds: LOAD_SECONDS, keys: [key] };

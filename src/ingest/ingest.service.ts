@@ -1,12 +1,14 @@
 import { createHash } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
-import { In } from 'typeorm';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { BillSponsorEntity } from '../../entities/bill-sponsor.entity';
 import { BillStageEntity } from '../../entities/bill-stage.entity';
 import { BillEntity } from '../../entities/bill.entity';
 import { DivisionEntity } from '../../entities/division.entity';
 import { ParliamentarySessionEntity } from '../../entities/parliamentary-session.entity';
 import { SyncStateEntity } from '../../entities/sync-state.entity';
+import { insertJsonRows } from '../db/json-rows';
+import { readInPages } from '../db/rows-in-pages';
 import { type BillRecord, type SessionRecord, sessionStartOf } from './bill-record';
 import type { BillSource, SkippedBill } from './bill-source';
 import { recordScheduledSittings } from './scheduled-sittings';
@@ -55,8 +57,9 @@ export const contentHash = (record: BillRecord): string => createHash('sha256').
 
 /**
  * Writes what a source yields into the database. Idempotent: a bill whose normalised record is
- * unchanged is not touched, so running it twice changes nothing. Each batch is one transaction:
- * an interrupted run keeps the batches it finished, and the next run carries on from there.
+ * unchanged is not touched, so running it twice changes nothing. Bills are written a few dozen to
+ * a transaction, each whole: an interrupted run keeps the ones it finished, and the next run carries
+ * on from there (the cursor moves only when a run completes).
  * A run that skipped bills keeps the previous cursor, so an incremental source offers them again.
  */
 export async function ingest(dataSource: DataSource, source: BillSource, options: IngestOptions = {}): Promise<IngestReport> {
@@ -151,37 +154,55 @@ async function mergeSessions(dataSource: DataSource, sessions: SessionRecord[]) 
   });
 }
 
+/**
+ * Bills written in one transaction. Each statement of a write holds this thread on the embedded
+ * database (PGlite runs in it), and a transaction holds its one session: small groups, small
+ * statements and a turn of the event loop between statements keep requests answered during a sync.
+ */
+const BILLS_PER_TRANSACTION = 25;
+const ROWS_PER_STATEMENT = 50;
+
 /** Writes the bills of a batch that differ from what is stored, and their scheduled sittings; returns how many of each. */
 async function writeBatch(dataSource: DataSource, batch: BillRecord[], today: string, firstSync: boolean): Promise<{ changed: number; scheduled: number }> {
   const hashes = new Map(batch.map((r) => [r.billId, contentHash(r)]));
-  return dataSource.transaction(async (manager) => {
-    const stored = await manager.find(BillEntity, { select: { id: true, contentHash: true }, where: { id: In([...hashes.keys()]) } });
-    const storedHash = new Map(stored.map((b) => [b.id, b.contentHash]));
-    const changed = batch.filter((r) => storedHash.get(r.billId) !== hashes.get(r.billId));
-    const now = new Date();
-    if (changed.length) await writeChanged(manager, changed, hashes, now, firstSync ? null : today);
-    return { changed: changed.length, scheduled: await recordScheduledSittings(manager, batch, today, now) };
-  });
+  const stored = (await dataSource.query('SELECT id, content_hash FROM bill WHERE id = ANY($1)', [[...hashes.keys()]])) as { id: number; content_hash: string }[];
+  const storedHash = new Map(stored.map((b) => [b.id, b.content_hash]));
+  const changed = batch.filter((r) => storedHash.get(r.billId) !== hashes.get(r.billId));
+  const unchanged = batch.filter((r) => storedHash.get(r.billId) === hashes.get(r.billId));
+  const now = new Date();
+  // the unchanged bills' sittings are compared too (a database that stored a bill before it kept them learns them now)
+  let scheduled = unchanged.length ? await dataSource.transaction((manager) => recordScheduledSittings(manager, unchanged, today, now)) : 0;
+  for (let i = 0; i < changed.length; i += BILLS_PER_TRANSACTION) {
+    const group = changed.slice(i, i + BILLS_PER_TRANSACTION);
+    // one transaction: a bill is written whole with its sittings or not at all, and an interrupted sync keeps the groups it finished
+    scheduled += await dataSource.transaction(async (manager) => {
+      await writeChanged(manager, group, hashes, now, firstSync ? null : today);
+      return recordScheduledSittings(manager, group, today, now);
+    });
+  }
+  return { changed: changed.length, scheduled };
 }
 
 /** `seenDay`: the day a stage's new first sitting date is first seen (null on a first sync; see sitting-first-seen.ts). */
 async function writeChanged(manager: EntityManager, changed: BillRecord[], hashes: Map<number, string>, now: Date, seenDay: string | null): Promise<void> {
   const ids = changed.map((r) => r.billId);
   const firstSeen = await sittingFirstSeenDays(manager, changed, seenDay);
-  await manager.upsert(BillEntity, changed.map((r) => toBillEntity(r, hashes.get(r.billId)!, now)), ['id']);
+  await insertInTurns(manager, BillEntity, changed.map((r) => toBillEntity(r, hashes.get(r.billId)!, now)), ['id']);
   // Children are replaced whole: the source's record is the truth for the bill.
-  for (const child of [BillSponsorEntity, BillStageEntity, DivisionEntity]) await manager.delete(child, { billId: In(ids) });
-  await insertAll(manager, BillSponsorEntity, changed.flatMap(sponsorRows));
-  await insertAll(manager, BillStageEntity, changed.flatMap((r) => stageRows(r, firstSeen)));
-  await insertAll(manager, DivisionEntity, changed.flatMap(divisionRows));
+  for (const table of ['bill_sponsor', 'bill_stage', 'division']) {
+    await manager.query(`DELETE FROM ${table} WHERE bill_id = ANY($1)`, [ids]);
+    await nextTurn();
+  }
+  await insertInTurns(manager, BillSponsorEntity, changed.flatMap(sponsorRows));
+  await insertInTurns(manager, BillStageEntity, changed.flatMap((r) => stageRows(r, firstSeen)));
+  await insertInTurns(manager, DivisionEntity, changed.flatMap(divisionRows));
 }
 
-// Bounded so a statement stays well under PostgreSQL's 65,535 bind parameters.
-const ROWS_PER_INSERT = 1000;
-
-async function insertAll<T extends object>(manager: EntityManager, entity: new () => T, rows: Partial<T>[]): Promise<void> {
-  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
-    await manager.createQueryBuilder().insert().into(entity).values(rows.slice(i, i + ROWS_PER_INSERT) as never).execute();
+/** Rows in statements of ROWS_PER_STATEMENT, the event loop turning after each. */
+async function insertInTurns<T extends object>(manager: EntityManager, entity: new () => T, rows: Partial<T>[], upsertOn?: string[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
+    await insertJsonRows(manager, entity, rows.slice(i, i + ROWS_PER_STATEMENT), { upsertOn });
+    await nextTurn();
   }
 }
 
@@ -257,9 +278,10 @@ const divisionRows = (r: BillRecord): Partial<DivisionEntity>[] =>
 
 /** Changes exactly when what nowcasts read changes: a stored bill's content, the sessions, the record of scheduled sittings. */
 async function fingerprint(dataSource: DataSource): Promise<string> {
-  const rows: { id: number; content_hash: string }[] = await dataSource.query('SELECT id, content_hash FROM bill ORDER BY id');
   const hash = createHash('sha256');
-  for (const row of rows) hash.update(`${row.id}:${row.content_hash}\n`);
+  await readInPages<{ id: number; content_hash: string }>(dataSource, 'bill', 'id, content_hash', (rows) => {
+    for (const row of rows) hash.update(`${row.id}:${row.content_hash}\n`);
+  });
   // what a sync learns of sessions (their sittings, their ends) moves nowcasts as bills do; when it
   // learned them does not, so the same data fingerprints alike in every database
   const sessions = await dataSource.query('SELECT id, name, end_date, first_sitting_date, last_sitting_date FROM parliamentary_session ORDER BY id');

@@ -1,4 +1,6 @@
 import type { EntityManager } from 'typeorm';
+import { ScheduledSittingEntity } from '../../entities/scheduled-sitting.entity';
+import { insertJsonRows } from '../db/json-rows';
 import type { BillRecord } from './bill-record';
 
 interface StandingRow {
@@ -39,11 +41,10 @@ export async function recordScheduledSittings(manager: EntityManager, batch: Bil
   if (gone.length) await manager.query(`UPDATE scheduled_sitting SET superseded_at = $2, superseded_day = $3 WHERE id = ANY($1)`, [gone, now, today]);
 
   const fresh = wanted.filter((w) => !standingKeys.has(keyOf(w.billStageId, w.date)));
-  for (const w of fresh) {
-    await manager.query(
-      `INSERT INTO scheduled_sitting (bill_id, bill_stage_id, stage, house, scheduled_for, first_seen_at, first_seen_day) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [w.billId, w.billStageId, w.stage, w.house, w.date, now, today],
-    );
-  }
+  await insertJsonRows(
+    manager,
+    ScheduledSittingEntity,
+    fresh.map((w) => ({ billId: w.billId, billStageId: w.billStageId, stage: w.stage, house: w.house, scheduledFor: w.date, firstSeenAt: now, firstSeenDay: today })),
+  );
   return fresh.length;
 }

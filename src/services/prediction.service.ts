@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { DataSource } from 'typeorm';
 import type { BillFacts, SessionFact } from '../../model/bill-facts';
 import type { Explanations } from '../../model/explain';
@@ -11,6 +12,7 @@ import { loadScheduledSittings, type ScheduledEta, type SittingRecord, withSched
 import { loadBillFacts, loadSessionFacts } from './training-data';
 import { keepWithin } from '../bounded-map';
 import type { ModelProvenance } from './model-vintages';
+import { readInPages } from '../db/rows-in-pages';
 
 /** A nowcast as served: the model's, with the ETA of a scheduled next stage (src/services/scheduled-eta.ts). */
 export interface PredictionResult extends Nowcast, ScheduledEta {
@@ -28,6 +30,8 @@ interface IndexedBill {
   originatingHouse: string;
 }
 
+/** Nowcasts computed between two turns of the event loop. */
+const NOWCASTS_PER_TURN = 50;
 /** Cached nowcasts kept at most; the oldest are dropped first. */
 const CACHE_LIMIT = 50_000;
 
@@ -70,33 +74,40 @@ export class PredictionService {
   async nowcasts(billIds: readonly number[], referenceDate: string): Promise<(PredictionResult | AppError)[]> {
     const { predictor, provenance: model } = await this.models.modelFor(referenceDate);
     const index = await this.billIndex();
-    const bills = billIds.map((id) => index.bills.get(id));
-    const key = (i: number) => `${model.version}:${billIds[i]}:${referenceDate}:${bills[i]!.contentHash}`;
-    const introducedBy = (i: number) => !bills[i]!.introducedDate || bills[i]!.introducedDate! <= referenceDate;
-    const missing = billIds.filter((_, i) => bills[i] && introducedBy(i) && !this.cache.has(key(i)));
-    if (missing.length) {
+    const bills = new Map(billIds.map((id) => [id, index.bills.get(id)]));
+    const key = (id: number) => `${model.version}:${id}:${referenceDate}:${bills.get(id)!.contentHash}`;
+    const introducedBy = (id: number) => !bills.get(id)!.introducedDate || bills.get(id)!.introducedDate! <= referenceDate;
+    const missing = [...new Set(billIds)].filter((id) => bills.get(id) && introducedBy(id) && !this.cache.has(key(id)));
+    // kept here too: a sync or a new model may empty the cache while the event loop turns
+    const computed = new Map<number, PredictionResult>();
+    for (let i = 0; i < missing.length; i += NOWCASTS_PER_TURN) {
+      // many bills (the events refresh after a sync, today's active list) are computed a slice at a time, requests answered between
+      if (i > 0) await nextTurn();
+      const slice = missing.slice(i, i + NOWCASTS_PER_TURN);
       // a bill's facts change only with its content: each day's nowcasts (the events refresh) reuse them
-      const stale = [...new Set(missing)].filter((id) => this.facts.get(id)?.contentHash !== index.bills.get(id)!.contentHash);
+      const stale = slice.filter((id) => this.facts.get(id)?.contentHash !== bills.get(id)!.contentHash);
       const [loaded, sittings, sessions] = await Promise.all([
         stale.length ? loadBillFacts(this.dataSource, stale) : new Map(),
         stale.length ? loadScheduledSittings(this.dataSource, stale) : new Map(),
         this.sessionFacts(),
       ]);
       for (const [id, entry] of loaded) this.facts.set(id, { contentHash: entry.bill.contentHash, facts: entry.facts, sittings: sittings.get(id) ?? [] });
-      billIds.forEach((id, i) => {
+      for (const id of slice) {
         const entry = this.facts.get(id);
-        if (!entry || this.cache.has(key(i))) return;
+        if (!entry) continue;
         const nowcast = withScheduledEta(predictor.nowcast(entry.facts, referenceDate, sessions), entry.sittings);
-        const { title, originatingHouse } = bills[i]!;
-        keepWithin(this.cache, key(i), { ...nowcast, modelVersion: model.version, model, billTitle: titleAsOf(title, originatingHouse, nowcast.status === 'enacted'), originatingHouse }, CACHE_LIMIT);
-      });
+        const { title, originatingHouse } = bills.get(id)!;
+        const result = { ...nowcast, modelVersion: model.version, model, billTitle: titleAsOf(title, originatingHouse, nowcast.status === 'enacted'), originatingHouse };
+        computed.set(id, result);
+        keepWithin(this.cache, key(id), result, CACHE_LIMIT);
+      }
     }
-    return billIds.map((id, i) => {
-      const bill = bills[i];
+    return billIds.map((id) => {
+      const bill = bills.get(id);
       if (!bill) return notFound(`bill ${id} does not exist`);
       // in plain domain words: this detail also travels inside batch items, where no door renames a field
-      if (!introducedBy(i)) return badInput(`bill ${id} was introduced on ${bill.introducedDate}, after the reference date ${referenceDate}`);
-      return this.cache.get(key(i)) ?? notFound(`bill ${id} does not exist`);
+      if (!introducedBy(id)) return badInput(`bill ${id} was introduced on ${bill.introducedDate}, after the reference date ${referenceDate}`);
+      return computed.get(id) ?? this.cache.get(key(id)) ?? notFound(`bill ${id} does not exist`);
     });
   }
 
@@ -210,17 +221,12 @@ export class PredictionService {
     const [latest] = (await this.dataSource.query(`SELECT data_fingerprint AS state FROM sync_state ORDER BY completed_at DESC LIMIT 1`)) as { state: string }[];
     const state = latest?.state ?? '';
     if (this.index?.state === state) return { state, changed: false };
-    const rows = (await this.dataSource.query('SELECT id, content_hash, introduced_date, title, originating_house FROM bill')) as {
-      id: number;
-      content_hash: string;
-      introduced_date: string | null;
-      title: string;
-      originating_house: string;
-    }[];
-    this.index = {
-      state,
-      bills: new Map(rows.map((r) => [r.id, { contentHash: r.content_hash, introducedDate: r.introduced_date, title: r.title, originatingHouse: r.originating_house }])),
-    };
+    const bills = new Map<number, IndexedBill>();
+    type Row = { id: number; content_hash: string; introduced_date: string | null; title: string; originating_house: string };
+    await readInPages<Row>(this.dataSource, 'bill', 'id, content_hash, introduced_date, title, originating_house', (rows) => {
+      for (const r of rows) bills.set(r.id, { contentHash: r.content_hash, introducedDate: r.introduced_date, title: r.title, originatingHouse: r.originating_house });
+    });
+    this.index = { state, bills };
     // A bill's facts also read other bills (its place in the ballot among its session's): new data
     // can change them while its own content stays the same.
     this.facts.clear();

@@ -95,6 +95,28 @@ it('says in /readyz that it follows the live source, and when it last synced', a
   expect(body.data).toEqual({ source: 'live', as_of: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), last_sync_at: expect.any(String), last_success_at: expect.any(String), stale: false, sessions_inferred: expect.arrayContaining([expect.objectContaining({ session_id: 40, end_date: null })]) });
 });
 
+it('says in GraphQL serviceStatus, as in /readyz, which sessions have dates it inferred rather than knew', async () => {
+  const { body } = await until(readyz, (r) => r.body.data?.last_success_at !== null, 5_000);
+  const res = await fetch(`${server.url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query: '{ serviceStatus { data { sessionsInferred { sessionId name firstSittingDate endDate learnedAt endInferredAt } } } }' }),
+  });
+  const answer = (await res.json()) as { data: { serviceStatus: { data: { sessionsInferred: { sessionId: number; endDate: string | null }[] } } } };
+  const inferred = answer.data.serviceStatus.data.sessionsInferred;
+  // the fixtures' session 40 is newer than the built-in table: the service learned it from the bills, and it still runs
+  expect(inferred).toContainEqual(expect.objectContaining({ sessionId: 40, endDate: null }));
+  const fromReadyz = (body.data.sessions_inferred as Record<string, unknown>[]).map((s) => ({
+    sessionId: s.session_id,
+    name: s.name,
+    firstSittingDate: s.first_sitting_date,
+    endDate: s.end_date,
+    learnedAt: s.learned_at,
+    endInferredAt: s.end_inferred_at,
+  }));
+  expect(inferred).toEqual(fromReadyz);
+});
+
 it('sends a stage that appears in the Bills API to a webhook receiver as bill.stage_changed, within an interval of the change', async () => {
   await userWithWebhook('live@example.com', 'pro', receiver.url, 'bill.stage_changed');
 

@@ -11,8 +11,8 @@
  * the shift it causes can only repeat a bill, and repeats are dropped.
  *
  * When the API fails: a list page that is malformed, or a request still failing after the client's
- * retries (timeouts, 5xx, network), stops the sync; the batches already written stay (each is one
- * transaction) and the next run carries on. A single bill whose responses are malformed, that the
+ * retries (timeouts, 5xx, network), stops the sync; the bills already written stay (each whole)
+ * and the next run carries on. A single bill whose responses are malformed, that the
  * API refuses (4xx) or that cannot be normalised is skipped and reported (`skipped()`).
  *
  * Sessions: the Bills API has no sessions endpoint. `sessions()` answers from `KNOWN_SESSIONS`

@@ -268,6 +268,8 @@ export interface DataFreshness {
   lastSuccessAt: string | null;
   /** the last sync started, by any instance */
   lastSyncAt: string | null;
+  /** sessions whose dates are the service’s inference: a session newer than its built-in table, or an end inferred when a later one appeared */
+  sessionsInferred: InferredSession[];
   /** "live" (the UK Parliament Bills API, synced every SYNC_INTERVAL) or "snapshot" (a data folder) */
   source: string;
   /** no successful sync for 3 sync intervals: the data may be behind Parliament */
@@ -369,6 +371,22 @@ export interface ImminentBills {
   count: number;
   /** the model that made today’s nowcasts the list is drawn from (the serving one) */
   model: PredictionModel;
+}
+
+/** A session whose dates the service worked out itself rather than knew (also in GET /readyz) */
+export interface InferredSession {
+  /** its end (the prorogation), inferred when a later session appeared; null while it runs */
+  endDate: string | null;
+  /** when its end was inferred; null while it runs */
+  endInferredAt: string | null;
+  /** the first sitting seen of a session newer than the built-in table */
+  firstSittingDate: string | null;
+  /** when this service first recorded the session */
+  learnedAt: string | null;
+  /** its name, e.g. "2024-26"; its id while the service knows no name */
+  name: string;
+  /** the Bills API session id */
+  sessionId: number;
 }
 
 /** The last main stage that sat on or before the reference date */

@@ -1,0 +1,30 @@
+import type { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
+
+export interface JsonRowsOptions {
+  /** columns (entity property names) of a unique key: a row that clashes on it updates the stored one */
+  upsertOn?: string[];
+}
+
+/**
+ * Inserts rows given by entity property names with one parameter per statement: the rows as one
+ * jsonb array, which the database turns into the table's row type (arrays and dates included).
+ * A statement with a bind parameter per value costs time to build in TypeORM and to parse in the
+ * database that grows with every value; this costs about the same per row however many there are,
+ * so a writer can cut its rows into small statements and let other work run between them.
+ * Every row must carry the same properties.
+ */
+export async function insertJsonRows<T extends ObjectLiteral>(manager: EntityManager, entity: EntityTarget<T>, rows: Partial<T>[], options: JsonRowsOptions = {}): Promise<void> {
+  if (!rows.length) return;
+  const metadata = manager.connection.getMetadata(entity);
+  const columns = Object.keys(rows[0]).map((property) => {
+    const column = metadata.findColumnWithPropertyName(property);
+    if (!column) throw new Error(`${metadata.tableName} has no column for property ${property}`);
+    return { property, name: column.databaseName };
+  });
+  const quoted = columns.map((c) => `"${c.name}"`).join(', ');
+  const conflict = options.upsertOn?.map((property) => metadata.findColumnWithPropertyName(property)!.databaseName) ?? [];
+  const update = columns.filter((c) => !conflict.includes(c.name)).map((c) => `"${c.name}" = EXCLUDED."${c.name}"`);
+  const onConflict = conflict.length ? ` ON CONFLICT (${conflict.map((c) => `"${c}"`).join(', ')}) DO UPDATE SET ${update.join(', ')}` : '';
+  const json = JSON.stringify(rows.map((row) => Object.fromEntries(columns.map((c) => [c.name, row[c.property] ?? null]))));
+  await manager.query(`INSERT INTO "${metadata.tableName}" (${quoted}) SELECT ${quoted} FROM jsonb_populate_recordset(NULL::"${metadata.tableName}", $1::jsonb)${onConflict}`, [json]);
+}

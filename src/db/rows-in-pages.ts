@@ -1,0 +1,23 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import type { DataSource } from 'typeorm';
+
+const ROWS_PER_PAGE = 500;
+
+/**
+ * Every row of a table (`columns` must include `id`), in pages of ascending id read in one
+ * repeatable-read transaction, so together they are one consistent view. The event loop turns
+ * between pages: on the embedded database a read of every bill at once holds the thread (and so
+ * every request) for as long as it takes, and grows with the data.
+ */
+export async function readInPages<T extends { id: number }>(dataSource: DataSource, table: string, columns: string, onPage: (rows: T[]) => void): Promise<void> {
+  await dataSource.transaction('REPEATABLE READ', async (manager) => {
+    let after: number | null = null;
+    for (;;) {
+      const rows = (await manager.query(`SELECT ${columns} FROM ${table} WHERE $1::int IS NULL OR id > $1 ORDER BY id LIMIT ${ROWS_PER_PAGE}`, [after])) as T[];
+      onPage(rows);
+      if (rows.length < ROWS_PER_PAGE) return;
+      after = rows[rows.length - 1].id;
+      await nextTurn();
+    }
+  });
+}
