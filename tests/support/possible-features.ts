@@ -20,7 +20,14 @@ export function impossibilities(features: readonly number[]): string[] {
     if (names.length && !(names.every(isBinary) && names.reduce((sum, n) => sum + f(n), 0) === 1)) broken.push(`exactly one of ${prefix}* ${also.join(' ')} is 1`);
   };
   oneHot('kind_');
-  oneHot('last_stage_', ['no_main_stage_yet']);
+  if (has('no_main_stage_yet')) oneHot('last_stage_', ['no_main_stage_yet']);
+  else {
+    // without a flag of its own, a bill with no main stage yet has no last stage
+    const lastStages = FEATURE_NAMES.filter((n) => n.startsWith('last_stage_'));
+    const set = lastStages.reduce((sum, n) => sum + f(n), 0);
+    if (!(lastStages.every(isBinary) && set <= 1)) broken.push('at most one of last_stage_* is 1');
+    rule(['progress'], () => (set === 0) === near(f('progress') * 12, 0), 'no last stage exactly at position 0');
+  }
   for (const name of ['originates_in_lords', 'sponsor_party_in_government', 'sponsor_party_unknown', 'in_second_house', 'report_reached', 'carried_over', 'ballot_first_fridays', 'session_after_election']) {
     rule([name], () => isBinary(name), `${name} is 0 or 1`);
   }
