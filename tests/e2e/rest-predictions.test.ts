@@ -93,10 +93,10 @@ describe('GET /api/v1/predict/{bill_id}', () => {
     });
   });
 
-  it('gives a settled bill no factors and no reference: its status settles its probabilities', async () => {
+  it('gives a settled bill no factors, no reference and no ETA to explain: its status settles its probabilities', async () => {
     const enacted = await get('/api/v1/predict/144?reference_date=2021-06-30&explain=true');
     expect(enacted.status).toBe(200);
-    expect(enacted.body.explanations).toEqual({ royal_assent: [], next_stage_30d: [], reference: null });
+    expect(enacted.body.explanations).toEqual({ royal_assent: [], next_stage_30d: [], reference: null, timeline_eta: null });
   });
 
   it('refuses an explain that is not true or false, naming it', async () => {
