@@ -74,7 +74,7 @@ export class PredictionResolver {
       items,
       summary: { total: items.length, success: count(BatchItemStatus.SUCCESS), errors: count(BatchItemStatus.ERROR), blocked: count(BatchItemStatus.BLOCKED) },
       executionTimeMs: Number(process.hrtime.bigint() - started) / 1e6,
-      model: (await services.models.modelFor(date)).provenance,
+      model: services.models.provenanceFor(date),
     };
   }
 
@@ -102,7 +102,7 @@ export class PredictionResolver {
         riskIndicators,
       };
     });
-    return { bills, count: bills.length, model: (await services.models.modelFor(services.clock.today())).provenance };
+    return { bills, count: bills.length, model: services.models.provenanceFor(services.clock.today()) };
   }
 }
 

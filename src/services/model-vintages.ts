@@ -69,16 +69,13 @@ export class VintageShelf {
 
   constructor(private readonly dataSource: DataSource) {}
 
-  /** Reads which versions exist (cheap: ids and cutoffs); true when that changed. */
-  async reload(): Promise<boolean> {
+  /** Reads which versions exist (cheap: ids and cutoffs). */
+  async reload(): Promise<void> {
     const rows = (await this.dataSource.query(
       `SELECT id, training_cutoff::text AS training_cutoff FROM model_version WHERE feature_schema_version = $1 AND status = 'accepted' ORDER BY id`,
       [FEATURE_SCHEMA_VERSION],
     )) as { id: number; training_cutoff: string }[];
-    const versions = rows.map((r) => ({ id: r.id, trainingCutoff: r.training_cutoff }));
-    const changed = versions.length !== this.versions.length || versions.some((v, i) => v.id !== this.versions[i].id);
-    this.versions = versions;
-    return changed;
+    this.versions = rows.map((r) => ({ id: r.id, trainingCutoff: r.training_cutoff }));
   }
 
   /** Records a version saved by this process without waiting for the next reload. */

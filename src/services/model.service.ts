@@ -162,12 +162,23 @@ export class ModelService {
    * marked in sample. 503 while none serves.
    */
   async modelFor(date: string): Promise<ModelChoice> {
-    const { predictor, version } = this.predictor();
-    const servingChoice = (outOfSample: boolean): ModelChoice => ({ predictor, provenance: { version: version.id, trainedThrough: version.training_cutoff, outOfSample } });
-    if (date >= version.training_cutoff) return servingChoice(true);
+    const provenance = this.provenanceFor(date);
+    return { predictor: await this.predictorOf(provenance), provenance };
+  }
+
+  /** Which model answers a nowcast at `date` (see modelFor), without loading it: what a kept answer's key needs. */
+  provenanceFor(date: string): ModelProvenance {
+    const { version } = this.predictor();
+    const serving = (outOfSample: boolean): ModelProvenance => ({ version: version.id, trainedThrough: version.training_cutoff, outOfSample });
+    if (date >= version.training_cutoff) return serving(true);
     const older = this.shelf.choose(date);
-    if (!older) return servingChoice(false);
-    return { predictor: await this.shelf.predictor(older.id), provenance: { version: older.id, trainedThrough: older.trainingCutoff, outOfSample: true } };
+    return older ? { version: older.id, trainedThrough: older.trainingCutoff, outOfSample: true } : serving(false);
+  }
+
+  /** The predictor of the version a provenance names: the serving one, or a stored one read on first use. */
+  async predictorOf(provenance: ModelProvenance): Promise<Predictor> {
+    const { predictor, version } = this.predictor();
+    return provenance.version === version.id ? predictor : this.shelf.predictor(provenance.version);
   }
 
   /** Changes whenever a version is stored or promoted: nowcasts computed under it stay right while it holds. */

@@ -72,7 +72,7 @@ export class PredictionService {
    * (it does not exist; the date is before it was introduced), so a batch can report per bill.
    */
   async nowcasts(billIds: readonly number[], referenceDate: string): Promise<(PredictionResult | AppError)[]> {
-    const { predictor, provenance: model } = await this.models.modelFor(referenceDate);
+    const model = this.models.provenanceFor(referenceDate);
     const index = await this.billIndex();
     const bills = new Map(billIds.map((id) => [id, index.bills.get(id)]));
     const key = (id: number) => `${model.version}:${id}:${referenceDate}:${bills.get(id)!.contentHash}`;
@@ -80,22 +80,16 @@ export class PredictionService {
     const missing = [...new Set(billIds)].filter((id) => bills.get(id) && introducedBy(id) && !this.cache.has(key(id)));
     // kept here too: a sync or a new model may empty the cache while the event loop turns
     const computed = new Map<number, PredictionResult>();
+    const predictor = missing.length ? await this.models.predictorOf(model) : null;
     for (let i = 0; i < missing.length; i += NOWCASTS_PER_TURN) {
       // many bills (the events refresh after a sync, today's active list) are computed a slice at a time, requests answered between
       if (i > 0) await nextTurn();
       const slice = missing.slice(i, i + NOWCASTS_PER_TURN);
-      // a bill's facts change only with its content: each day's nowcasts (the events refresh) reuse them
-      const stale = slice.filter((id) => this.facts.get(id)?.contentHash !== bills.get(id)!.contentHash);
-      const [loaded, sittings, sessions] = await Promise.all([
-        stale.length ? loadBillFacts(this.dataSource, stale) : new Map(),
-        stale.length ? loadScheduledSittings(this.dataSource, stale) : new Map(),
-        this.sessionFacts(),
-      ]);
-      for (const [id, entry] of loaded) this.facts.set(id, { contentHash: entry.bill.contentHash, facts: entry.facts, sittings: sittings.get(id) ?? [] });
+      const [, sessions] = await Promise.all([this.loadFacts(slice, index), this.sessionFacts()]);
       for (const id of slice) {
         const entry = this.facts.get(id);
         if (!entry) continue;
-        const nowcast = withScheduledEta(predictor.nowcast(entry.facts, referenceDate, sessions), entry.sittings);
+        const nowcast = withScheduledEta(predictor!.nowcast(entry.facts, referenceDate, sessions), entry.sittings);
         const { title, originatingHouse } = bills.get(id)!;
         const result = { ...nowcast, modelVersion: model.version, model, billTitle: titleAsOf(title, originatingHouse, nowcast.status === 'enacted'), originatingHouse };
         computed.set(id, result);
@@ -112,27 +106,42 @@ export class PredictionService {
   }
 
   /**
+   * Makes `this.facts` hold these bills' facts and scheduled sittings: a bill's are read again
+   * only when its content changed (each day's nowcasts, the chart, explanations reuse them).
+   */
+  private async loadFacts(ids: readonly number[], index: NonNullable<PredictionService['index']>): Promise<void> {
+    const stale = ids.filter((id) => index.bills.has(id) && this.facts.get(id)?.contentHash !== index.bills.get(id)!.contentHash);
+    if (!stale.length) return;
+    const [loaded, sittings] = await Promise.all([loadBillFacts(this.dataSource, stale), loadScheduledSittings(this.dataSource, stale)]);
+    for (const [id, entry] of loaded) this.facts.set(id, { contentHash: entry.bill.contentHash, facts: entry.facts, sittings: sittings.get(id) ?? [] });
+  }
+
+  /**
    * One bill's nowcasts on many dates (its chart over its life), its facts loaded once; dates
    * before its introduction are left out. 404 when the bill does not exist.
    */
   async nowcastsOfBill(billId: number, dates: readonly string[]): Promise<PredictionResult[]> {
-    const bill = (await this.billIndex()).bills.get(billId);
+    const index = await this.billIndex();
+    const bill = index.bills.get(billId);
     if (!bill) throw notFound(`bill ${billId} does not exist`);
     const known = dates.filter((date) => !bill.introducedDate || bill.introducedDate <= date);
-    const choices = await Promise.all(known.map((date) => this.models.modelFor(date)));
-    const key = (i: number) => `${choices[i].provenance.version}:${billId}:${known[i]}:${bill.contentHash}`;
-    const missing = known.filter((_, i) => !this.cache.has(key(i)));
+    const models = known.map((date) => this.models.provenanceFor(date));
+    const key = (i: number) => `${models[i].version}:${billId}:${known[i]}:${bill.contentHash}`;
+    const missing = known.flatMap((_, i) => (this.cache.has(key(i)) ? [] : [i]));
     const computed = new Map<string, PredictionResult>();
     if (missing.length) {
-      const [facts, sittings, sessions] = await Promise.all([loadBillFacts(this.dataSource, [billId]), loadScheduledSittings(this.dataSource, [billId]), this.sessionFacts()]);
-      const entry = facts.get(billId);
+      const [, sessions, predictors] = await Promise.all([
+        this.loadFacts([billId], index),
+        this.sessionFacts(),
+        Promise.all(missing.map((i) => this.models.predictorOf(models[i]))),
+      ]);
+      const entry = this.facts.get(billId);
       if (!entry) throw notFound(`bill ${billId} does not exist`);
       // the chart's dates are not cached: a bill's life holds many, and today's nowcasts matter more
-      known.forEach((date, i) => {
-        if (this.cache.has(key(i))) return;
-        const { predictor, provenance: model } = choices[i];
-        const nowcast = withScheduledEta(predictor.nowcast(entry.facts, date, sessions), sittings.get(billId));
-        computed.set(date, { ...nowcast, modelVersion: model.version, model, billTitle: bill.title, originatingHouse: bill.originatingHouse });
+      missing.forEach((i, m) => {
+        const model = models[i];
+        const nowcast = withScheduledEta(predictors[m].nowcast(entry.facts, known[i], sessions), entry.sittings);
+        computed.set(known[i], { ...nowcast, modelVersion: model.version, model, billTitle: bill.title, originatingHouse: bill.originatingHouse });
       });
     }
     return known.map((date, i) => this.cache.get(key(i)) ?? computed.get(date)!);
@@ -152,8 +161,8 @@ export class PredictionService {
   async explanations(billId: number, referenceDate: string): Promise<Explanations> {
     const { predictor } = await this.models.modelFor(referenceDate);
     await this.nowcast(billId, referenceDate);
-    const [facts, sessions] = await Promise.all([loadBillFacts(this.dataSource, [billId]), this.sessionFacts()]);
-    return predictor.explain(facts.get(billId)!.facts, referenceDate, sessions);
+    const [, sessions] = await Promise.all([this.loadFacts([billId], await this.billIndex()), this.sessionFacts()]);
+    return predictor.explain(this.facts.get(billId)!.facts, referenceDate, sessions);
   }
 
   /**
@@ -163,7 +172,7 @@ export class PredictionService {
   async activeNowcasts(): Promise<PredictionResult[]> {
     const today = this.clock.today();
     const index = await this.billIndex();
-    const key = `${(await this.models.modelFor(today)).provenance.version}:${index.state}:${today}`;
+    const key = `${this.models.provenanceFor(today).version}:${index.state}:${today}`;
     if (this.active?.key !== key) {
       const nowcasts = (async () => {
         const rows = (await this.dataSource.query(`SELECT id FROM bill WHERE outcome = 'pending' AND (introduced_date IS NULL OR introduced_date <= $1) ORDER BY id`, [today])) as { id: number }[];
