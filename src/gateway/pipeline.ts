@@ -155,7 +155,7 @@ export class Gateway {
     if (!quota || state === null || !this.admittedByRules(operation, context)) return this.run(operation, variables, context, false);
     const key = sharedKey(operation, variables ?? {});
     const kept = this.answers.get(state, key);
-    if (kept?.result && (await chargeAgain(quota, kept.charges))) return kept.result;
+    if (kept?.result && (await quota.takeAll(kept.charges))) return kept.result;
     const before = quota.charged();
     const result = await this.run(operation, variables, context, false);
     if (!kept && !result.errors?.length) this.answers.set(state, key, new SharedAnswer(JSON.stringify(result), chargedSince(before, quota), undefined, {}, result));
@@ -269,20 +269,6 @@ const sharedKey = (operation: PreparedOperation, variables: Record<string, unkno
 function chargedSince(before: ReadonlyMap<QuotaKind, number> | undefined, quota: RequestQuota | null): [QuotaKind, number][] {
   const after = quota?.charged() ?? new Map<QuotaKind, number>();
   return [...after].map(([kind, units]): [QuotaKind, number] => [kind, units - (before?.get(kind) ?? 0)]).filter(([, units]) => units > 0);
-}
-
-/** Charges a kept answer's charges whole, or none of them and false when a daily limit cannot take them. */
-async function chargeAgain(quota: RequestQuota, charges: SharedAnswer['charges']): Promise<boolean> {
-  const taken: [QuotaKind, number][] = [];
-  for (const [kind, units] of charges) {
-    const granted = await quota.takeUpTo(kind, units);
-    taken.push([kind, granted]);
-    if (granted < units) {
-      for (const [given, amount] of taken) await quota.refund(given, amount);
-      return false;
-    }
-  }
-  return true;
 }
 
 /**

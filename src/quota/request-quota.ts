@@ -87,14 +87,21 @@ export class RequestQuota {
 
   /** Takes `amount` whole, or nothing and a 429 that says which limit and when it resets. */
   async require(kind: QuotaKind, amount = 1): Promise<void> {
-    const granted = await this.takeUpTo(kind, amount);
-    if (granted === amount) return;
-    if (granted > 0) {
-      await this.store.refund(this.accountId, this.day, kind, granted);
-      this.remaining.set(kind, (this.remaining.get(kind) ?? 0) + granted);
-      this.hold(kind, -granted);
+    if (!(await this.takeAll([[kind, amount]]))) throw this.exceeded(kind);
+  }
+
+  /** Takes every charge whole, or none of them and false (a kept answer charged again as it was when computed). */
+  async takeAll(charges: ReadonlyArray<readonly [QuotaKind, number]>): Promise<boolean> {
+    const taken: [QuotaKind, number][] = [];
+    for (const [kind, units] of charges) {
+      const granted = await this.takeUpTo(kind, units);
+      taken.push([kind, granted]);
+      if (granted < units) {
+        for (const [given, amount] of taken) await this.refund(given, amount);
+        return false;
+      }
     }
-    throw this.exceeded(kind);
+    return true;
   }
 
   /**
