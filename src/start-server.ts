@@ -80,8 +80,9 @@ export async function startServer(config: Config, logger: Logger, options: { tra
   };
   // Point-in-time models for past dates, one session at a time in the worker, after the serving
   // model; new sessions get theirs after the sync that brought them. Nothing waits for them.
-  const trainVintages = () => {
-    if (!config.vintageTraining || stopping.signal.aborted || !services.models.activeVersion()) return;
+  // An operator's `npm run train -- --vintages` asks for them whatever VINTAGE_TRAINING says.
+  const trainVintages = ({ asked = false } = {}) => {
+    if (stopping.signal.aborted || (!asked && (!config.vintageTraining || !services.models.activeVersion()))) return;
     services.models.trainVintages().then(
       (run) => run.trained.length && logger.info({ trained: run.trained.length, already: run.already }, 'vintages trained'),
       (error: Error) => stopping.signal.aborted || logger.error({ err: error }, 'vintage training failed: past dates are answered by the serving model (in sample) until it succeeds'),
@@ -124,7 +125,7 @@ export async function startServer(config: Config, logger: Logger, options: { tra
     train: async ({ vintages }) => {
       if (!vintages) return services.models.train();
       // minutes of training: the answer does not wait for it (the log and `npm run admin -- models` show each one stored)
-      services.models.trainVintages().catch((error: Error) => stopping.signal.aborted || logger.error({ err: error }, 'vintage training failed'));
+      trainVintages({ asked: true });
       return { vintages: 'training in the background, one session at a time: npm run admin -- models lists each as it is stored' };
     },
     dump: db.dump,
@@ -204,8 +205,10 @@ export async function startServer(config: Config, logger: Logger, options: { tra
       const { state, changed } = await services.predictions.checkDataState();
       await freshness.load(db.dataSource);
       if (!state) return;
-      if (changed) clock.setDataAsOf(await servedDataAsOf(db.dataSource));
-      if (changed) trainVintages();
+      if (changed) {
+        clock.setDataAsOf(await servedDataAsOf(db.dataSource));
+        trainVintages();
+      }
       if (!readiness.isReady('data') && !firstStartSyncRunning) readiness.unblock('data');
       // also serves a version trained by `npm run train` in another process, without a restart
       if (services.models.activeVersion()) await services.models.refresh();

@@ -66,12 +66,13 @@ export async function ingest(dataSource: DataSource, source: BillSource, options
   const started = Date.now();
   const batchSize = options.batchSize ?? 250;
   const kind = sourceKind(source);
-  const [asOf, previous] = await Promise.all([source.asOf(), dataSource.getRepository(SyncStateEntity).findOneBy({ sourceKind: kind })]);
+  const [asOf, syncStates] = await Promise.all([source.asOf(), dataSource.getRepository(SyncStateEntity).find()]);
+  const previous = syncStates.find((state) => state.sourceKind === kind) ?? null;
 
   // a snapshot's day is its as-of date: sittings after it were set down when it was taken
   const today = asOf ?? options.today ?? new Date().toISOString().slice(0, 10);
   // a first sync (none completed yet) brings what was there before the service followed anything
-  const firstSync = (await dataSource.getRepository(SyncStateEntity).count()) === 0;
+  const firstSync = syncStates.length === 0;
   const progress: IngestProgress = { total: null, done: 0, changed: 0 };
   let sittingsScheduled = 0;
   let cursor = previous?.cursor ?? null;
@@ -167,8 +168,9 @@ async function writeBatch(dataSource: DataSource, batch: BillRecord[], today: st
   const hashes = new Map(batch.map((r) => [r.billId, contentHash(r)]));
   const stored = (await dataSource.query('SELECT id, content_hash FROM bill WHERE id = ANY($1)', [[...hashes.keys()]])) as { id: number; content_hash: string }[];
   const storedHash = new Map(stored.map((b) => [b.id, b.content_hash]));
-  const changed = batch.filter((r) => storedHash.get(r.billId) !== hashes.get(r.billId));
-  const unchanged = batch.filter((r) => storedHash.get(r.billId) === hashes.get(r.billId));
+  const isChanged = (r: BillRecord) => storedHash.get(r.billId) !== hashes.get(r.billId);
+  const changed = batch.filter(isChanged);
+  const unchanged = batch.filter((r) => !isChanged(r));
   const now = new Date();
   // the unchanged bills' sittings are compared too (a database that stored a bill before it kept them learns them now)
   let scheduled = unchanged.length ? await dataSource.transaction((manager) => recordScheduledSittings(manager, unchanged, today, now)) : 0;

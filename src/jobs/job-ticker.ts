@@ -1,5 +1,5 @@
 /** How often an hourly job looks whether a new hour has begun (runClaimedHour says whether it is its to run). */
-export const HOURLY_LOOK_MS = 60_000;
+const HOURLY_LOOK_MS = 60_000;
 
 /**
  * The schedule of a recurring job: a look after each `nextDelayMs()` (measured from the end of the

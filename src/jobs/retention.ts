@@ -41,7 +41,6 @@ export interface RetentionOptions {
  * between two deletes; the next hour carries on.
  */
 export class RetentionJob {
-  private stopping = false;
   private readonly rules: RetentionRule[];
   private readonly ticker = new JobTicker(
     () => this.runOnce(),
@@ -69,7 +68,7 @@ export class RetentionJob {
     const started = performance.now();
     const now = this.now();
     const result: RetentionRun = { ran: false, hour: startOfHour(now).toISOString(), removed: {}, statements: 0, ms: 0 };
-    if (this.stopping) return result;
+    if (this.ticker.stopping) return result;
     await runClaimedHour(this.dataSource, { job: JOB, advisoryLockKey: this.options.postgres ? ADVISORY_LOCK_KEY : null, now }, async () => {
       result.ran = true;
       const limit = this.options.batchRows ?? RETENTION_BATCH_ROWS;
@@ -78,11 +77,11 @@ export class RetentionJob {
         for await (const count of rule.batches(this.dataSource, now, limit)) {
           result.removed[rule.table] += count;
           result.statements++;
-          if (this.stopping) break;
+          if (this.ticker.stopping) break;
           // let the requests and timers that queued behind this delete go first
           await new Promise((resolve) => setImmediate(resolve));
         }
-        if (this.stopping) break;
+        if (this.ticker.stopping) break;
       }
       result.ms = Math.round(performance.now() - started);
       this.logger.info({ removed: result.removed, statements: result.statements, ms: result.ms, retentionDays: this.options.retentionDays }, 'retention');
@@ -95,7 +94,6 @@ export class RetentionJob {
   }
 
   stop(): Promise<void> {
-    this.stopping = true;
     return this.ticker.stop();
   }
 }

@@ -99,10 +99,11 @@ export class SessionLedger implements SessionKnowledge {
       .sort((a, b) => a - b)
       .map((sessionId) => {
         const seen = this.observed.get(sessionId);
+        const known = this.known.get(sessionId);
         return {
           sessionId,
-          name: this.known.get(sessionId)?.name ?? String(sessionId),
-          startDate: this.known.get(sessionId)?.startDate ?? null,
+          name: known?.name ?? String(sessionId),
+          startDate: known?.startDate ?? null,
           endDate: this.endDate(sessionId),
           firstObservedSittingDate: seen?.first ?? null,
           lastObservedSittingDate: seen?.last ?? null,
