@@ -68,11 +68,12 @@ export interface GqlExplanations {
   reference: { description: string; royalAssent: number; nextStage30d: number } | null;
 }
 
-/** `?explain=true`: the factors of the two headline predictions and the reference they are measured from, under their REST names. */
-export const explanationsBody = ({ royalAssent, nextStage30d, reference }: GqlExplanations) => ({
+/** `?explain=true`: the factors of the two headline predictions, the reference they are measured from, and what the ETA rests on, under their REST names. */
+export const explanationsBody = ({ royalAssent, nextStage30d, reference }: GqlExplanations, timelineEtaExplanation: string | null) => ({
   royal_assent: royalAssent,
   next_stage_30d: nextStage30d,
   reference: reference && { description: reference.description, royal_assent: reference.royalAssent, next_stage_30d: reference.nextStage30d },
+  timeline_eta: timelineEtaExplanation,
 });
 
 /** 2.3 with all four levels, as batch and imminent results carry them. */

@@ -16,7 +16,7 @@ export function addPredictionRoutes(router: Router, gateway: Gateway, run: RunOp
       const variables = { billId: billIdParam(req.params.bill_id), referenceDate: referenceDateParam(req.query.reference_date) };
       if (!booleanQuery(req, 'explain')) return run.shared<{ prediction: GqlPrediction }>('PredictOne', variables, context, (data) => withModelHeaders(singlePrediction(data.prediction), data.prediction.model));
       const data = await run<{ prediction: GqlPrediction & { explanations: GqlExplanations; timelineEtaExplanation: string | null } }>('PredictOneExplained', variables, context);
-      return withModelHeaders({ ...singlePrediction(data.prediction), explanations: { ...explanationsBody(data.prediction.explanations), timeline_eta: data.prediction.timelineEtaExplanation } }, data.prediction.model);
+      return withModelHeaders({ ...singlePrediction(data.prediction), explanations: explanationsBody(data.prediction.explanations, data.prediction.timelineEtaExplanation) }, data.prediction.model);
     }),
   );
 

@@ -50,7 +50,6 @@ export const commonErrors = {
   '503': error('data or models loading', 'Service unavailable: models loading'),
 };
 
-/** A 200 answer with the rate-limit headers; `example` is a real response body of the operation. */
 /** On the prediction operations: which model made the answer (GraphQL: Prediction.model). */
 export const modelHeaders = {
   'X-Model-Version': { description: 'the model version that made the answer (`npm run admin -- models` lists them)', schema: { type: 'integer' } },
@@ -62,6 +61,7 @@ export const modelHeaders = {
   },
 };
 
+/** A 200 answer with the rate-limit headers; `example` is a real response body of the operation. */
 export const ok = (ref: string, description = 'success', example?: unknown, extraHeaders: Record<string, unknown> = {}) => ({
   description,
   headers: { ...rateLimitHeaders, ...extraHeaders },
