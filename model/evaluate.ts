@@ -7,7 +7,7 @@ import { kindGroup } from './features';
 import { Predictor } from './predictor';
 import type { Sample } from './samples';
 import { EVALUATION_STEP_DAYS, gridDates, samplesOf } from './samples';
-import { type ScoredNowcast, type SkillByKind, skillByKind } from './skill-by-kind';
+import { billCount, estimates, forecasts, type ScoredNowcast, type SkillByKind, skillByKind } from './skill-by-kind';
 import { SittingCalendar } from './sitting-calendar';
 import { billAsOf, truncateAt } from './truncate';
 import { buildSamples, sessionsKnownAt, type TrainingData, trainModel, type TrainingOptions } from './train';
@@ -124,16 +124,15 @@ function fitBaselines(training: Sample[]) {
 export function summarise(nowcasts: readonly ScoredNowcast[]): { outputs: Record<BinaryOutput, OutputEvaluation>; eta: EtaEvaluation } {
   const outputs = {} as Record<BinaryOutput, OutputEvaluation>;
   for (const o of BINARY_OUTPUTS) {
-    const scored = nowcasts.flatMap((n) => (n.outputs[o] ? [{ billId: n.billId, ...n.outputs[o] }] : []));
-    const report = (by: 'model' | 'byKind' | 'byKindAndStage') => billWeightedReport(scored.map((s) => ({ billId: s.billId, p: s[by], y: s.y })));
+    const report = (by: 'model' | 'byKind' | 'byKindAndStage') => billWeightedReport(forecasts(nowcasts, o, by));
     const [model, byKind, byKindAndStage] = [report('model'), report('byKind'), report('byKindAndStage')];
     outputs[o] = { model, byKind, byKindAndStage, skillVsKind: brierSkill(model.brier, byKind.brier), skillVsKindAndStage: brierSkill(model.brier, byKindAndStage.brier) };
   }
   const withEta = nowcasts.filter((n) => n.eta !== null);
   const bills = new BillSet(withEta.map((n) => n.billId));
   const errors = (by: 'model' | 'baseline') => {
-    const estimates = withEta.map((n) => ({ billId: n.billId, predicted: n.eta![by], actual: n.eta!.actual }));
-    return { median: medianAbsoluteErrorStatistic(bills, estimates)(bills.ones()), mean: meanAbsoluteErrorStatistic(bills, estimates)(bills.ones()) };
+    const byBill = estimates(withEta, by);
+    return { median: medianAbsoluteErrorStatistic(bills, byBill)(bills.ones()), mean: meanAbsoluteErrorStatistic(bills, byBill)(bills.ones()) };
   };
   return { outputs, eta: { n: withEta.length, model: errors('model'), baseline: errors('baseline') } };
 }
@@ -198,13 +197,13 @@ export function evaluate(
     all.push(...fold);
     const snapshotDate = daysIntoSession === null ? null : gridDayOnOrBefore(addDays(session.startDate!, daysIntoSession));
     const onSnapshotDay = snapshotDate !== null && snapshotDate <= session.endDate! ? snapshotDate : null;
-    snapshotDays.push({ session: sessionName, date: onSnapshotDay, bills: new Set(fold.filter((n) => n.date === onSnapshotDay).map((n) => n.billId)).size });
+    snapshotDays.push({ session: sessionName, date: onSnapshotDay, bills: billCount(fold.filter((n) => n.date === onSnapshotDay)) });
     folds.push({
       session: { id: session.id, name: sessionName, startDate: session.startDate!, endDate: session.endDate! },
       cutoff,
       trainingSamples: artifact.sampleCounts.all,
       testSamples: test.length,
-      bills: new Set(fold.map((n) => n.billId)).size,
+      bills: billCount(fold),
       ...summarise(fold),
     });
     progress(`session ${session.id}: ${test.length} test nowcasts scored`);
@@ -214,7 +213,7 @@ export function evaluate(
   const onSnapshotDays = all.filter((n) => snapshotDates.has(n.date));
   return {
     folds,
-    pooled: { ...summarise(all), testSamples: all.length, bills: new Set(all.map((n) => n.billId)).size },
+    pooled: { ...summarise(all), testSamples: all.length, bills: billCount(all) },
     skill: skillByKind(all, options.bootstrap),
     snapshotDay: {
       asOf: options.asOf,

@@ -9,8 +9,8 @@ import { formatMetric as f } from './metrics';
 import { reliabilityDiagramSvg } from './reliability-svg';
 import { type GroupSkill, SKILL_OUTPUTS, type SkillByKind } from './skill-by-kind';
 
-/** The kinds whose reliability gets a diagram. */
-export const DIAGRAM_KINDS = ['government', 'pmb_ballot'] as const;
+/** The kinds of bill people watch most: each has its own Royal Assent targets and reliability diagram. */
+export const WATCHED_KINDS = ['government', 'pmb_ballot'] as const;
 
 const KIND_NAMES: Record<string, string> = {
   government: 'government',
@@ -75,7 +75,7 @@ export function kindReliabilitySections(ev: Evaluation): string[] {
   const lines: string[] = ['## Royal Assent reliability by kind', '', 'Bins of the predicted probability; *bills* is the bins’ share of the bills (each bill weighing 1), *nowcasts* the nowcasts in it; mean predicted and observed rate weigh each bill 1.', ''];
   for (const [kind, g] of Object.entries(ev.skill.byKind)) {
     lines.push(`### ${kindName(kind)}`, '');
-    if ((DIAGRAM_KINDS as readonly string[]).includes(kind)) lines.push(`![${kind} royal_assent reliability](model-card/${diagramName(kind)})`, '');
+    if ((WATCHED_KINDS as readonly string[]).includes(kind)) lines.push(`![${kind} royal_assent reliability](model-card/${diagramName(kind)})`, '');
     lines.push('| bin | bills | nowcasts | mean predicted | observed |', '|---|---|---|---|---|');
     for (const bin of g.outputs.royal_assent.reliability) if (bin.count) lines.push(`| ${bin.lower.toFixed(1)}–${bin.upper.toFixed(1)} | ${f(bin.bills, 1)} | ${bin.count} | ${f(bin.meanPredicted)} | ${f(bin.observedRate)} |`);
     lines.push('');
@@ -85,10 +85,10 @@ export function kindReliabilitySections(ev: Evaluation): string[] {
 
 const diagramName = (kind: string) => `reliability-royal-assent-${kind.replace(/_/g, '-')}.svg`;
 
-/** Royal Assent reliability diagrams of the kinds in DIAGRAM_KINDS, by file name. */
+/** Royal Assent reliability diagrams of the kinds in WATCHED_KINDS, by file name. */
 export function kindReliabilityDiagrams(ev: Evaluation): Record<string, string> {
   const svgs: Record<string, string> = {};
-  for (const kind of DIAGRAM_KINDS) {
+  for (const kind of WATCHED_KINDS) {
     const g = ev.skill.byKind[kind];
     if (!g) continue;
     svgs[diagramName(kind)] = reliabilityDiagramSvg({ title: `royal_assent reliability: ${kindName(kind)} bills`, series: [

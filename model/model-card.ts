@@ -1,6 +1,6 @@
 import type { Estimate } from './bill-weighted';
 import type { Evaluation, OutputEvaluation } from './evaluate';
-import { kindReliabilityDiagrams, kindReliabilitySections, skillSections, withInterval } from './model-card-skill';
+import { kindReliabilityDiagrams, kindReliabilitySections, skillSections, WATCHED_KINDS, withInterval } from './model-card-skill';
 import type { SeedSpread } from './seed-spread';
 import { FEATURE_NAMES, FEATURE_SCHEMA_VERSION } from './features';
 import { BINARY_OUTPUTS, type BinaryOutput, CLOSE_VOTE_MARGIN, DIVISIONS_KNOWN_UNTIL, NEXT_STAGE_DAYS, STALL_DAYS } from './labels';
@@ -70,7 +70,7 @@ export function renderModelCard(input: ModelCardInput): { markdown: string; svgs
   type Target = [name: string, value: string, ok: boolean | null];
   const target = (name: string, e: Estimate, ok: (v: number) => boolean, digits = 3): Target => [name, withInterval(e, digits), e.value === null ? null : ok(e.value)];
   const { skill } = ev;
-  const kindTargets = (['government', 'pmb_ballot'] as const).flatMap((kind): Target[] => {
+  const kindTargets = WATCHED_KINDS.flatMap((kind): Target[] => {
     const k = skill.byKind[kind]?.outputs.royal_assent;
     const missing: Estimate = point(null);
     return [

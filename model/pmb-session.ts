@@ -46,9 +46,13 @@ export function pmbSessionFacts(peers: Iterable<PmbSessionPeer>): Map<number, Pm
   return new Map([...sessions].map((id) => [id, { fridays: [...(fridays.get(id) ?? [])].sort(), ballotPastSecondReading: (past.get(id) ?? []).sort() }]));
 }
 
+/** A bill's session facts from its sessions' (pmbSessionFacts): none for a bill that is not a private member's. */
+export const pmbSessionOf = (bySession: ReadonlyMap<number, PmbSessionFacts>, bill: Pick<BillFacts, 'kind' | 'introducedSessionId'>): PmbSessionFacts | null =>
+  isPrivateMembersBill(bill.kind) ? (bySession.get(bill.introducedSessionId) ?? { fridays: [], ballotPastSecondReading: [] }) : null;
+
 /** Sets every private member's bill's session facts from the given bills (all of each session's private members' bills must be among them). */
 export function assignPmbSessionFacts<T extends BillFacts>(bills: T[]): T[] {
   const bySession = pmbSessionFacts(bills);
-  for (const b of bills) b.pmbSession = isPrivateMembersBill(b.kind) ? (bySession.get(b.introducedSessionId) ?? { fridays: [], ballotPastSecondReading: [] }) : null;
+  for (const b of bills) b.pmbSession = pmbSessionOf(bySession, b);
   return bills;
 }

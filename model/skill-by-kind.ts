@@ -79,16 +79,18 @@ export interface SkillByKind {
   byKind: Record<string, GroupSkill>;
 }
 
-const forecasts = (nowcasts: readonly ScoredNowcast[], output: BinaryOutput, by: 'model' | 'byKind' | 'byKindAndStage'): BillForecast[] =>
+/** One output's forecasts by the model or a baseline, for the bill-weighted measures. */
+export const forecasts = (nowcasts: readonly ScoredNowcast[], output: BinaryOutput, by: 'model' | 'byKind' | 'byKindAndStage'): BillForecast[] =>
   nowcasts.flatMap((n) => {
     const o = n.outputs[output];
     return o ? [{ billId: n.billId, p: o[by], y: o.y }] : [];
   });
 
-const estimates = (nowcasts: readonly ScoredNowcast[], by: 'model' | 'baseline'): BillEstimate[] =>
+/** The ETA's estimates by the model or the baseline, beside the days it took. */
+export const estimates = (nowcasts: readonly ScoredNowcast[], by: 'model' | 'baseline'): BillEstimate[] =>
   nowcasts.flatMap((n) => (n.eta ? [{ billId: n.billId, predicted: n.eta[by], actual: n.eta.actual }] : []));
 
-const billCount = (samples: readonly { billId: number }[]) => new Set(samples.map((s) => s.billId)).size;
+export const billCount = (samples: readonly { billId: number }[]) => new Set(samples.map((s) => s.billId)).size;
 
 /** The measures of one group of nowcasts (all bills, or one kind), with intervals from one bootstrap over its bills. */
 export function groupSkill(nowcasts: readonly ScoredNowcast[], options: BootstrapOptions = {}): GroupSkill {

@@ -4,7 +4,7 @@ import { BillEntity } from '../../entities/bill.entity';
 import { DivisionEntity } from '../../entities/division.entity';
 import { ParliamentarySessionEntity } from '../../entities/parliamentary-session.entity';
 import type { BillFacts, PmbSessionFacts, SessionFact, TrainingBill } from '../../model/bill-facts';
-import { assignPmbSessionFacts, isPrivateMembersBill, PRIVATE_MEMBERS_KINDS, pmbSessionFacts } from '../../model/pmb-session';
+import { assignPmbSessionFacts, isPrivateMembersBill, PRIVATE_MEMBERS_KINDS, pmbSessionFacts, pmbSessionOf } from '../../model/pmb-session';
 import { assignBallotRanks, ballotRank, type Rankable } from '../../model/ballot';
 import type { TrainingData } from '../../model/train';
 import { type BillRecord, type SessionRecord, sessionStartOf } from '../ingest/bill-record';
@@ -69,7 +69,7 @@ export async function loadBillFacts(dataSource: DataSource, ids?: number[]): Pro
           divisions: (divisionsOf.get(bill.id) ?? []).map((d) => ({ date: d.date, ayes: d.ayes, noes: d.noes })),
           withdrawnDate: bill.withdrawnDate,
           ballotRank: ballotRank(rankable(bill), ballotPeers),
-          pmbSession: isPrivateMembersBill(bill.kind) ? (pmbSessions.get(bill.introducedSessionId) ?? { fridays: [], ballotPastSecondReading: [] }) : null,
+          pmbSession: pmbSessionOf(pmbSessions, bill),
         },
       },
     ]),
