@@ -23,6 +23,13 @@ export interface PredictionResult extends Nowcast, ScheduledEta {
   originatingHouse: string;
 }
 
+/** A bill's facts and scheduled sittings as read at a content hash. */
+interface FactsEntry {
+  contentHash: string;
+  facts: BillFacts;
+  sittings: SittingRecord[];
+}
+
 interface IndexedBill {
   contentHash: string;
   introducedDate: string | null;
@@ -43,7 +50,7 @@ const CACHE_LIMIT = 50_000;
 export class PredictionService {
   private readonly cache = new Map<string, PredictionResult>();
   /** each bill's facts and scheduled sittings under the content hash they were read at (at most one entry per bill) */
-  private readonly facts = new Map<number, { contentHash: string; facts: BillFacts; sittings: SittingRecord[] }>();
+  private readonly facts = new Map<number, FactsEntry>();
   private sessions: { fingerprint: string; facts: SessionFact[] } | null = null;
   private active: { key: string; nowcasts: Promise<PredictionResult[]> } | null = null;
   /** finished imminent lists of the active nowcasts, by window and threshold */
@@ -85,9 +92,9 @@ export class PredictionService {
       // many bills (the events refresh after a sync, today's active list) are computed a slice at a time, requests answered between
       if (i > 0) await nextTurn();
       const slice = missing.slice(i, i + NOWCASTS_PER_TURN);
-      const [, sessions] = await Promise.all([this.loadFacts(slice, index), this.sessionFacts()]);
+      const [facts, sessions] = await Promise.all([this.loadFacts(slice, index), this.sessionFacts()]);
       for (const id of slice) {
-        const entry = this.facts.get(id);
+        const entry = facts.get(id);
         if (!entry) continue;
         const nowcast = withScheduledEta(predictor!.nowcast(entry.facts, referenceDate, sessions), entry.sittings);
         const { title, originatingHouse } = bills.get(id)!;
@@ -106,14 +113,27 @@ export class PredictionService {
   }
 
   /**
-   * Makes `this.facts` hold these bills' facts and scheduled sittings: a bill's are read again
-   * only when its content changed (each day's nowcasts, the chart, explanations reuse them).
+   * These bills' facts and scheduled sittings, kept in `this.facts`: a bill's are read again only
+   * when its content changed (each day's nowcasts, the chart, explanations reuse them). Returned,
+   * not only kept: new data may empty `this.facts` while the read is under way.
    */
-  private async loadFacts(ids: readonly number[], index: NonNullable<PredictionService['index']>): Promise<void> {
-    const stale = ids.filter((id) => index.bills.has(id) && this.facts.get(id)?.contentHash !== index.bills.get(id)!.contentHash);
-    if (!stale.length) return;
+  private async loadFacts(ids: readonly number[], index: NonNullable<PredictionService['index']>): Promise<Map<number, FactsEntry>> {
+    const found = new Map<number, FactsEntry>();
+    const stale: number[] = [];
+    for (const id of ids) {
+      const kept = this.facts.get(id);
+      if (!index.bills.has(id)) continue;
+      if (kept?.contentHash === index.bills.get(id)!.contentHash) found.set(id, kept);
+      else stale.push(id);
+    }
+    if (!stale.length) return found;
     const [loaded, sittings] = await Promise.all([loadBillFacts(this.dataSource, stale), loadScheduledSittings(this.dataSource, stale)]);
-    for (const [id, entry] of loaded) this.facts.set(id, { contentHash: entry.bill.contentHash, facts: entry.facts, sittings: sittings.get(id) ?? [] });
+    for (const [id, { bill, facts }] of loaded) {
+      const entry = { contentHash: bill.contentHash, facts, sittings: sittings.get(id) ?? [] };
+      this.facts.set(id, entry);
+      found.set(id, entry);
+    }
+    return found;
   }
 
   /**
@@ -130,12 +150,12 @@ export class PredictionService {
     const missing = known.flatMap((_, i) => (this.cache.has(key(i)) ? [] : [i]));
     const computed = new Map<string, PredictionResult>();
     if (missing.length) {
-      const [, sessions, predictors] = await Promise.all([
+      const [facts, sessions, predictors] = await Promise.all([
         this.loadFacts([billId], index),
         this.sessionFacts(),
         Promise.all(missing.map((i) => this.models.predictorOf(models[i]))),
       ]);
-      const entry = this.facts.get(billId);
+      const entry = facts.get(billId);
       if (!entry) throw notFound(`bill ${billId} does not exist`);
       // the chart's dates are not cached: a bill's life holds many, and today's nowcasts matter more
       missing.forEach((i, m) => {
@@ -161,8 +181,10 @@ export class PredictionService {
   async explanations(billId: number, referenceDate: string): Promise<Explanations> {
     const { predictor } = await this.models.modelFor(referenceDate);
     await this.nowcast(billId, referenceDate);
-    const [, sessions] = await Promise.all([this.loadFacts([billId], await this.billIndex()), this.sessionFacts()]);
-    return predictor.explain(this.facts.get(billId)!.facts, referenceDate, sessions);
+    const [facts, sessions] = await Promise.all([this.loadFacts([billId], await this.billIndex()), this.sessionFacts()]);
+    const entry = facts.get(billId);
+    if (!entry) throw notFound(`bill ${billId} does not exist`);
+    return predictor.explain(entry.facts, referenceDate, sessions);
   }
 
   /**
