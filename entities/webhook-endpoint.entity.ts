@@ -3,7 +3,7 @@ import type { EventType } from '../src/vocabulary';
 import { AccountEntity } from './account.entity';
 
 /**
- * Where a user wants events POSTed. Its signing secrets are stored encrypted (src/webhooks/secret-box.ts):
+ * Where a user wants events POSTed. Its signing secrets are stored encrypted (src/events/webhooks/secret-box.ts):
  * the service must sign with them, so they cannot be hashed, and a copy of the database alone does
  * not reveal them.
  */

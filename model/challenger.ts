@@ -1,5 +1,5 @@
 import { addDays } from './dates';
-import { lastCompleteSessions } from './evaluate';
+import { lastCompleteSessions } from './rolling-evaluation';
 import { brier, type BinaryOutcome } from './metrics';
 import type { Predictor } from './predictor';
 import { EVALUATION_STEP_DAYS, samplesOf } from './samples';

@@ -4,7 +4,7 @@
  * watch most).
  */
 import { BOOTSTRAP_LEVEL, BOOTSTRAP_REPLICATES, type Estimate } from './bill-weighted';
-import type { Evaluation } from './evaluate';
+import type { Evaluation } from './rolling-evaluation';
 import { formatMetric as f } from './metrics';
 import { reliabilityDiagramSvg } from './reliability-svg';
 import { type GroupSkill, SKILL_OUTPUTS, type SkillByKind } from './skill-by-kind';

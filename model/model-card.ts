@@ -1,5 +1,5 @@
 import type { Estimate } from './bill-weighted';
-import type { Evaluation, OutputEvaluation } from './evaluate';
+import type { Evaluation, OutputEvaluation } from './rolling-evaluation';
 import { kindReliabilityDiagrams, kindReliabilitySections, skillSections, WATCHED_KINDS, withInterval } from './model-card-skill';
 import type { SeedSpread } from './seed-spread';
 import { FEATURE_NAMES, FEATURE_SCHEMA_VERSION } from './features';

@@ -1,5 +1,5 @@
 import { badInput } from '../src/errors';
-import { isId } from '../src/ids';
+import { isId } from '../src/common/ids';
 
 /** A UK Parliament bill id from a client: a positive 32-bit integer, else 400 naming the argument. */
 export function parseBillId(id: number, name = 'id'): number {

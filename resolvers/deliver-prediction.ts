@@ -2,10 +2,10 @@ import { type GraphQLResolveInfo, responsePathAsArray } from 'graphql';
 import type { BillEntity } from '../entities/bill.entity';
 import type { RequestContext } from '../src/context';
 import { AppError } from '../src/errors';
-import { predictionChargeId } from '../src/loaders';
+import { predictionChargeId } from '../src/gateway/loaders';
 import { historyDates, historyEnd } from '../src/services/chart-dates';
 import type { BillStatusAsOf } from './enums';
-import { toPredictionType } from './prediction.mapper';
+import { toPredictionType } from './prediction-result.mapper';
 import type { PredictionPointType, PredictionType } from './prediction.type';
 
 /**

@@ -5,7 +5,7 @@ import type { RequestContext } from '../src/context';
 import { Access } from './access';
 import { BillType } from './bill.type';
 import { parseBillId } from './bill-id';
-import { toPredictionType } from './prediction.mapper';
+import { toPredictionType } from './prediction-result.mapper';
 import { DateScalar } from './date.scalar';
 import { AppError } from '../src/errors';
 import { BatchPredictionArgs, ImminentArgs } from './prediction.input';

@@ -4,7 +4,7 @@ import { deliverPrediction } from './deliver-prediction';
 import { PredictionType } from './prediction.type';
 import type { RequestContext } from '../src/context';
 import { AppError, badInput } from '../src/errors';
-import { decodeIdCursor, encodeIdCursor } from '../src/ids';
+import { decodeIdCursor, encodeIdCursor } from '../src/common/ids';
 import { parseBillIds } from '../src/services/watchlist.service';
 import { Access } from './access';
 import {

@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import { badInput } from '../src/errors';
 import { isCalendarDate } from '../model/dates';
-import { isId, parseIdText } from '../src/ids';
+import { isId, parseIdText } from '../src/common/ids';
 
 // Validation at the REST edge: every bad parameter is a 400 whose detail names it.
 

@@ -1,6 +1,6 @@
 import type { Router } from 'express';
 import type { Gateway } from '../src/gateway/pipeline';
-import type { RunOperation } from './operations';
+import type { RunOperation } from './run-operation';
 import { batchBody, billIdParam, booleanQuery, integerQuery, numberQuery, referenceDateParam } from './params';
 import { heldToDocument } from './documented-operations';
 import { type Handler, route } from './route';

@@ -3,7 +3,7 @@ import type { RequestHandler } from 'express';
 import type { RequestContext } from '../src/context';
 import { SharedAnswer, WithHeaders } from '../src/gateway/answer-cache';
 import type { Gateway } from '../src/gateway/pipeline';
-import { gatewayRequest } from '../src/http/gateway-request';
+import { gatewayRequest } from '../src/doors/http/gateway-request';
 
 export type Handler = (req: express.Request, context: RequestContext) => Promise<unknown>;
 

@@ -3,7 +3,7 @@ import { badInput } from '../src/errors';
 import type { Gateway } from '../src/gateway/pipeline';
 import { EVENT_TYPES, isOneOf } from '../src/vocabulary';
 import { heldToDocument } from './documented-operations';
-import type { RunOperation } from './operations';
+import type { RunOperation } from './run-operation';
 import { deleted, idParam, integerQuery, jsonObject } from './params';
 import { type Handler, route } from './route';
 import { delivery, eventTypeNames, type GqlDelivery, type GqlWebhook, webhook, webhookWithSecret } from './webhook.mapper';

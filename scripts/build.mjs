@@ -72,8 +72,8 @@ function buildDashboard(tsc) {
     if (step.status !== 0) process.exit(step.status ?? 1);
   }
   // brotli and gzip variants beside each text file, sent by the server to browsers that accept them
-  // (src/http/precompress.ts, compiled by the tsc step above)
-  const { precompressDirectory } = createRequire(import.meta.url)(path.join(ROOT, 'dist', 'src', 'http', 'precompress.js'));
+  // (src/doors/http/precompress.ts, compiled by the tsc step above)
+  const { precompressDirectory } = createRequire(import.meta.url)(path.join(ROOT, 'dist', 'src', 'doors', 'http', 'precompress.js'));
   const sizes = precompressDirectory(path.join(ROOT, 'dist', 'dashboard'));
   const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
   process.stderr.write(`bill-progress: dashboard: ${sizes.files} text files, ${kb(sizes.bytes)}; brotli ${kb(sizes.br)}, gzip ${kb(sizes.gzip)}\n`);

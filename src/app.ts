@@ -1,20 +1,20 @@
 import http from 'node:http';
 import express from 'express';
 import type { GraphQLSchema } from 'graphql';
-import { corsPolicy, createRestRouter, docsRouter } from '../rest-compat';
-import { createApolloDoor } from './apollo.adapter';
-import { createWebSocketDoor } from './graphql-ws.adapter';
+import { corsPolicy, createRestRouter, docsRouter } from '../rest-compat/rest-door';
+import { createApolloDoor } from './doors/graphql-http/apollo.adapter';
+import { createWebSocketDoor } from './doors/graphql-ws/graphql-ws.adapter';
 import { Gateway, type GatewayHooks } from './gateway/pipeline';
 import { noNulCharactersRule } from './gateway/text-input';
-import { graphqlErrorHandler, jsonErrorHandler, notFoundHandler } from './http-errors';
-import { graphqlDocumentGuard } from './http/document-guard';
-import { doorEdge, reportRefusedBeforePipeline } from './http/door-edge';
-import { depthLimit, queryCostLimit } from './query-cost';
-import { createMetrics, type MetricsOptions } from './http/metrics';
-import { requestLogging } from './http/request-id';
-import { dashboardStatic } from './http/dashboard-static';
-import { freshnessBody } from './http/freshness-body';
-import type { Services } from './services';
+import { graphqlErrorHandler, jsonErrorHandler, notFoundHandler } from './doors/http/http-errors';
+import { graphqlDocumentGuard } from './doors/graphql-http/http-document-guard';
+import { doorEdge, reportRefusedBeforePipeline } from './doors/http/door-edge';
+import { depthLimit, queryCostLimit } from './doors/graphql-http/query-cost';
+import { createMetrics, type MetricsOptions } from './doors/http/http-metrics';
+import { requestLogging } from './doors/http/request-id';
+import { dashboardStatic } from './doors/http/dashboard-static';
+import { freshnessBody } from './doors/http/freshness-body';
+import type { Services } from './services/services';
 
 export interface AppOptions {
   schema: GraphQLSchema;

@@ -90,7 +90,7 @@ export interface Config {
   burstLimit: number;
   /** requests without a valid key, or failing, per client address per minute (0: off) */
   anonRateLimit: number;
-  /** descriptors of the listening socket accepting connections side by side (see src/http/parallel-accept.ts) */
+  /** descriptors of the listening socket accepting connections side by side (see src/doors/http/parallel-accept.ts) */
   acceptListeners: number;
   /** browser origins allowed to call /api/v1 from their pages (CORS); none by default */
   corsOrigins: string[];

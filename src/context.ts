@@ -1,6 +1,6 @@
-import { createLoaders, type Loaders } from './loaders';
+import { createLoaders, type Loaders } from './gateway/loaders';
 import type { RequestQuota } from './quota/request-quota';
-import type { Services } from './services';
+import type { Services } from './services/services';
 import type { AuthenticatedUser } from './services/api-key.service';
 import type { IssuedSession } from './services/session.service';
 

@@ -1,4 +1,4 @@
-import { unsupportedNodeMessage } from './node-version';
+import { unsupportedNodeMessage } from './common/node-version';
 
 /*
  * The server entry imports this module before any other. It refuses an unsupported Node.js before

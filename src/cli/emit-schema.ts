@@ -2,9 +2,9 @@ import 'reflect-metadata';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { buildSchema } from 'graphql';
 import path from 'node:path';
-import { OPENAPI_DOCUMENT } from '../../rest-compat/openapi';
-import { buildAppSchema, printAppSchema } from '../../resolvers/schema';
-import { printWebSchemaTypes } from '../web-schema-types';
+import { OPENAPI_DOCUMENT } from '../../rest-compat/openapi/openapi-document';
+import { buildAppSchema, printAppSchema } from '../../resolvers/build-schema';
+import { printWebSchemaTypes } from './web-schema-types';
 
 /**
  * Writes schema/schema.graphql and schema/openapi.json from the code, and the dashboard's types

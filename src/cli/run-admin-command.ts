@@ -1,6 +1,6 @@
 import path from 'node:path';
 import pino from 'pino';
-import { PROGRESS_STREAM, readAdminEndpointFile } from '../admin/admin-endpoint-file';
+import { PROGRESS_STREAM, readAdminEndpointFile } from '../doors/admin/admin-endpoint-file';
 import { requiredString } from '../admin/admin-commands';
 import { USE_PG_TOOLS } from '../admin/backup';
 import { type Config, loadConfig } from '../config';

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { collectStats } from '../admin/admin-stats';
 import { runAdminCommand } from '../admin/admin-commands';
 import type { Config } from '../config';
-import { openDatabase, type Database } from '../db';
+import { openDatabase, type Database } from '../db/database';
 import { AppError, badInput } from '../errors';
 import type { Logger } from '../logger';
 import { createAccountServices } from '../services/account-services';
@@ -14,10 +14,10 @@ import { createAccountServices } from '../services/account-services';
  */
 async function trainDirectly(config: Config, db: Database, logger: Logger, options: { vintages: boolean }): Promise<object> {
   const [{ ServiceClock }, { servedDataAsOf }, { Readiness }, { createServices }] = await Promise.all([
-    import('../clock'),
+    import('../common/clock'),
     import('../ingest/sync'),
-    import('../readiness'),
-    import('../services'),
+    import('../health/readiness'),
+    import('../services/services'),
   ]);
   const clock = new ServiceClock(config.serviceDate);
   clock.setDataAsOf(await servedDataAsOf(db.dataSource));

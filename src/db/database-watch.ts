@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import type { DependencyHealth } from '../dependency-health';
+import type { DependencyHealth } from '../health/dependency-health';
 import { isConnectionFailure } from './connection-failure';
 
 /** How often PostgreSQL is asked `SELECT 1`: how soon /readyz follows an outage and a recovery. */

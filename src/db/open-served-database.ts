@@ -1,9 +1,9 @@
 import type { Config } from '../config';
-import { type Database, openDatabase } from '../db';
-import { DependencyHealth } from '../dependency-health';
+import { type Database, openDatabase } from './database';
+import { DependencyHealth } from '../health/dependency-health';
 import type { Logger } from '../logger';
-import { listenNotReady, type NotReadyServer } from '../not-ready-server';
-import type { Readiness } from '../readiness';
+import { listenNotReady, type NotReadyServer } from '../doors/http/not-ready-server';
+import type { Readiness } from '../health/readiness';
 import { watchDatabase } from './database-watch';
 import { openDatabaseWithRetry } from './open-with-retry';
 

@@ -1,5 +1,5 @@
-import type { DependencyHealth } from '../dependency-health';
-import { type Database, type DatabaseOptions, openDatabase } from '../db';
+import type { DependencyHealth } from '../health/dependency-health';
+import { type Database, type DatabaseOptions, openDatabase } from './database';
 import { isConnectionFailure } from './connection-failure';
 
 /** Waits between attempts: 0.5 s doubling to at most 10 s. */

@@ -2,7 +2,7 @@ import { AppError } from '../errors';
 import type { ApiKeyService } from '../services/api-key.service';
 import { readCredential } from './credential';
 import type { GatewayHooks, GatewayOutcome, GatewayRequest } from './pipeline';
-import { keepWithin } from '../bounded-map';
+import { keepWithin } from '../common/bounded-map';
 
 export interface AddressLimitOptions {
   /** requests without a valid key, and failing requests, one address may make per minute; 0 turns the limit off */

@@ -1,5 +1,5 @@
 import { type DocumentNode, type FragmentDefinitionNode, Kind, type OperationDefinitionNode, type SelectionSetNode } from 'graphql';
-import type { BurstLimiter } from '../burst-limit';
+import type { BurstLimiter } from '../quota/burst-limit';
 import type { RequestQuota } from '../quota/request-quota';
 import type { Principal } from './principal';
 

@@ -1,6 +1,6 @@
 import { type DocumentNode, type FragmentDefinitionNode, Kind, parse, type SelectionSetNode } from 'graphql';
 import { badInput } from '../errors';
-import { keepWithin } from '../bounded-map';
+import { keepWithin } from '../common/bounded-map';
 
 /**
  * Limits a GraphQL document must meet before graphql-js validates it. Validation compares the
@@ -91,7 +91,7 @@ export function documentProblem(text: string, limits = DOCUMENT_LIMITS): string 
 
 /**
  * The document guard, a step every GraphQL door runs on a request's query before graphql-js parses
- * and validates it (HTTP /graphql through src/http/document-guard.ts; WebSocket subscriptions on
+ * and validates it (HTTP /graphql through src/doors/graphql-http/http-document-guard.ts; WebSocket subscriptions on
  * each `subscribe`): throws a BAD_USER_INPUT AppError naming the limit a document breaks. A query
  * that is not a string is left to the GraphQL server to refuse.
  */

@@ -1,7 +1,7 @@
 import { type DocumentNode, execute, GraphQLError, type ExecutionResult, getOperationAST, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import { compileQuery, isCompiledQuery } from 'graphql-jit';
 import { rootFieldCopies } from './charge';
-import { keepWithin } from '../bounded-map';
+import { keepWithin } from '../common/bounded-map';
 
 /** A validated operation ready to run many times: compiled once, with its root fields counted for the burst limit. */
 export interface PreparedOperation {

@@ -3,7 +3,7 @@ import { accessOf, sharesAnswer } from '../../resolvers/access';
 import { createRequestContext, type RequestContext } from '../context';
 import type { RequestQuota } from '../quota/request-quota';
 import type { QuotaKind } from '../quota/tier-limits';
-import type { Services } from '../services';
+import type { Services } from '../services/services';
 import { AnswerCache, SharedAnswer, WithHeaders } from './answer-cache';
 import { admitBurst, chargeCall, rootFieldCopies, settleCharges } from './charge';
 import { AppError } from '../errors';

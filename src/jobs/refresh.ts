@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { EventRefreshEntity } from '../../entities/event-refresh.entity';
 import { addDays } from '../../model/dates';
-import type { ServiceClock } from '../clock';
+import type { ServiceClock } from '../common/clock';
 import { AppError } from '../errors';
 import type { ServiceEvent } from '../events/event';
 import type { EventLog } from '../events/event-log';

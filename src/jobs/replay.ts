@@ -1,5 +1,5 @@
 import { addDays, daysBetween, isCalendarDate } from '../../model/dates';
-import type { ServiceClock } from '../clock';
+import type { ServiceClock } from '../common/clock';
 import { AppError, badInput } from '../errors';
 import type { EventRefresh } from './refresh';
 

@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { keepWithin } from '../bounded-map';
+import { keepWithin } from '../common/bounded-map';
 
 /**
  * Where the log-in limiter keeps its failed log-ins (src/services/login-throttle.ts): beside the

@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
-import { DependencyHealth } from '../dependency-health';
+import { DependencyHealth } from '../health/dependency-health';
 import { createLogger, type Logger } from '../logger';
-import { Readiness } from '../readiness';
+import { Readiness } from '../health/readiness';
 import type { Tier } from '../../entities/account.entity';
 import type { AuthenticatedUser } from '../services/api-key.service';
 import { type QuotaStore, SqlQuotaStore } from './quota-store';

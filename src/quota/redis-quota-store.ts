@@ -1,5 +1,5 @@
 import Redis from 'ioredis';
-import type { DependencyHealth } from '../dependency-health';
+import type { DependencyHealth } from '../health/dependency-health';
 import type { QuotaStore, QuotaTake } from './quota-store';
 import type { QuotaKind } from './tier-limits';
 

@@ -5,7 +5,7 @@ import type { Tier } from '../../entities/account.entity';
 import { ApiKeyEntity } from '../../entities/api-key.entity';
 import { AppError, badInput, notFound } from '../errors';
 import type { AccountService } from './account.service';
-import { keepWithin } from '../bounded-map';
+import { keepWithin } from '../common/bounded-map';
 
 /** Keys look like `bp_<8 hex>_<43 base64url>`: the first part is the stored prefix, the whole is hashed. */
 const KEY_PATTERN = /^(bp_[0-9a-f]{8})_[A-Za-z0-9_-]{43}$/;

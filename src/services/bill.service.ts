@@ -6,10 +6,10 @@ import { BillEntity } from '../../entities/bill.entity';
 import { DivisionEntity } from '../../entities/division.entity';
 import { ParliamentarySessionEntity } from '../../entities/parliamentary-session.entity';
 import { ScheduledSittingEntity } from '../../entities/scheduled-sitting.entity';
-import type { ServiceClock } from '../clock';
+import type { ServiceClock } from '../common/clock';
 import type { BillKind, BillOutcome, House } from '../ingest/bill-record';
 import { badInput } from '../errors';
-import { decodeIdCursor, encodeIdCursor } from '../ids';
+import { decodeIdCursor, encodeIdCursor } from '../common/ids';
 
 export interface BillFilter {
   sessionId?: number;

@@ -5,7 +5,7 @@ import { addDays } from '../../model/dates';
 import { FEATURE_SCHEMA_VERSION } from '../../model/features';
 import { Predictor } from '../../model/predictor';
 import { sessionsKnownAt } from '../../model/train';
-import { keepWithin } from '../bounded-map';
+import { keepWithin } from '../common/bounded-map';
 
 /**
  * Which model made an answer: its version, the last date whose facts it learned from, and whether

@@ -4,13 +4,13 @@ import type { ModelArtifact } from '../../model/model-artifact';
 import { FEATURE_SCHEMA_VERSION } from '../../model/features';
 import { Predictor } from '../../model/predictor';
 import type { TrainingData, TrainingOptions } from '../../model/train';
-import type { ServiceClock } from '../clock';
+import type { ServiceClock } from '../common/clock';
 import { AppError } from '../errors';
 import { scoreInWorker, trainInWorker } from '../jobs/train-in-worker';
 import { judgeChallenger, type ChallengeVerdict } from '../../model/challenger';
 import { markServed, servedVersionId } from './model-versions';
 import type { Logger } from '../logger';
-import type { Readiness } from '../readiness';
+import type { Readiness } from '../health/readiness';
 import { SyncStateEntity } from '../../entities/sync-state.entity';
 import { loadSessionFacts, loadTrainingData } from './training-data';
 import { type ModelProvenance, plannedVintages, type VintagePlan, VintageShelf } from './model-vintages';
@@ -71,6 +71,7 @@ export class ModelService {
   /** the versions that answer past dates (vintages and earlier serving versions) */
   private readonly shelf: VintageShelf;
   private vintages: Promise<VintageRun> | null = null;
+  private trainingAtStart: Promise<unknown> | null = null;
   /** stops the vintage in training (not the run) so that a serving model trains first */
   private vintageYield: AbortController | null = null;
   private readonly listeners: Array<(version: ModelVersionSummary) => void> = [];
@@ -98,10 +99,11 @@ export class ModelService {
    * Safe to call again (each time data becomes ready): it does nothing while a version serves or trains.
    */
   async start(options: { trainIfMissing: boolean }): Promise<void> {
-    if (this.training || (await this.refresh())) return;
+    if (this.stopping.signal.aborted || this.training || (await this.refresh())) return;
     this.readiness.block('model', MODELS_LOADING);
     if (options.trainIfMissing && !this.training) {
-      this.train().catch((error: Error) => {
+      // kept so that idle() waits for this log line too: nothing is logged after the shutdown's last line
+      this.trainingAtStart = this.train().catch((error: Error) => {
         if (this.stopping.signal.aborted) return this.logger.info('training stopped by the shutdown');
         if (!this.active) this.readiness.block('model', TRAINING_FAILED);
         this.logger.error({ err: error }, 'training at start failed');
@@ -137,6 +139,7 @@ export class ModelService {
   /** Resolves when no training is under way (shutdown waits for it: the worker writes nothing, the save does). */
   async idle(): Promise<void> {
     await this.training?.catch(() => undefined);
+    await this.trainingAtStart;
     await this.vintages?.catch(() => undefined);
   }
 

@@ -3,14 +3,14 @@ import type { DataSource } from 'typeorm';
 import type { BillFacts, SessionFact } from '../../model/bill-facts';
 import type { Explanations } from '../../model/explain';
 import type { Nowcast } from '../../model/predictor';
-import type { ServiceClock } from '../clock';
+import type { ServiceClock } from '../common/clock';
 import { AppError, badInput, notFound } from '../errors';
 import { titleAsOf } from './bill-title';
 import type { ModelService } from './model.service';
 import { type ImminentBill, imminentBills } from './imminent';
 import { loadScheduledSittings, type ScheduledEta, type SittingRecord, withScheduledEta } from './scheduled-eta';
 import { loadBillFacts, loadSessionFacts } from './training-data';
-import { keepWithin } from '../bounded-map';
+import { keepWithin } from '../common/bounded-map';
 import type { ModelProvenance } from './model-vintages';
 import { readInPages } from '../db/rows-in-pages';
 

@@ -4,7 +4,7 @@ import { BillEntity } from '../../entities/bill.entity';
 import { WatchlistBillEntity } from '../../entities/watchlist-bill.entity';
 import { WatchlistEntity } from '../../entities/watchlist.entity';
 import { AppError, badInput, notFound } from '../errors';
-import { isId } from '../ids';
+import { isId } from '../common/ids';
 
 export const MAX_WATCHLIST_BILLS = 500;
 /** Far more than a customer organises bills into, few enough that one account's rows (and an hourly alert check over them) stay small. */

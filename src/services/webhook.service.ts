@@ -7,10 +7,10 @@ import { AppError, badInput, notFound } from '../errors';
 import { tierReceives } from '../events/audience';
 import type { ServiceEvent } from '../events/event';
 import { EVENT_TYPES, type EventType, isOneOf, PRO_EVENT_TYPES, type Tier } from '../vocabulary';
-import { insertDeliveries } from '../webhooks/outbox';
-import type { SecretBox } from '../webhooks/secret-box';
-import { newSigningSecret } from '../webhooks/signing';
-import { parseWebhookUrl, safeAddresses, UnsafeUrlError, type UrlPolicy } from '../webhooks/url-safety';
+import { insertDeliveries } from '../events/webhooks/outbox';
+import type { SecretBox } from '../events/webhooks/secret-box';
+import { newSigningSecret } from '../events/webhooks/signing';
+import { parseWebhookUrl, safeAddresses, UnsafeUrlError, type UrlPolicy } from '../events/webhooks/url-safety';
 
 export const MAX_WEBHOOKS_PER_ACCOUNT = 10;
 export const MAX_URL_LENGTH = 2048;
@@ -61,7 +61,7 @@ function parseBoolean(value: unknown, name: string): boolean {
 
 /**
  * Webhook endpoints of one account (Pilot and above; any other account's answer 404), their
- * secrets, test events and the record of their deliveries. The worker (src/webhooks/) sends.
+ * secrets, test events and the record of their deliveries. The worker (src/events/webhooks/) sends.
  */
 export class WebhookService {
   constructor(

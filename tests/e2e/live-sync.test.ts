@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ApiStageSummary } from '../../src/ingest/bills-api/api-types';
-import { FakeBillsApi, recordLordsReport, setDownLordsThirdReading } from '../support/fake-bills-api';
+import { FakeBillsApi, recordLordsReport, setDownLordsThirdReading } from '../support/fixture-bills-api';
 import { adminCli, type ServerProcess, startServerProcess, waitUntilReady } from '../support/processes';
 import { createPostgresDatabase, usingPostgres } from '../support/test-database';
 import { type Receiver, startReceiver } from '../support/webhook-receiver';

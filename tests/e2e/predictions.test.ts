@@ -2,7 +2,7 @@ import { ModelVersionEntity } from '../../entities/model-version.entity';
 import { ingest } from '../../src/ingest/ingest.service';
 import { SnapshotSource } from '../../src/ingest/snapshot.source';
 import { ModelService } from '../../src/services/model.service';
-import { Readiness } from '../../src/readiness';
+import { Readiness } from '../../src/health/readiness';
 import { makeSnapshot, SAMPLE_BILL_IDS } from '../support/fixtures';
 import { startTestApp, type TestApp, TEST_TRAINING } from '../support/test-app';
 

@@ -3,7 +3,7 @@ import { ParliamentarySessionEntity } from '../../entities/parliamentary-session
 import { SyncStateEntity } from '../../entities/sync-state.entity';
 import { BillsApiSource } from '../../src/ingest/bills-api/bills-api.source';
 import { ingest } from '../../src/ingest/ingest.service';
-import { fakeApiAndDatabasePerTest } from '../support/fake-bills-api';
+import { fakeApiAndDatabasePerTest } from '../support/fixture-bills-api';
 
 const live = fakeApiAndDatabasePerTest();
 

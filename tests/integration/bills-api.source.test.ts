@@ -2,7 +2,7 @@ import type { BillRecord } from '../../src/ingest/bill-record';
 import type { ApiBillType } from '../../src/ingest/bills-api/api-types';
 import { BillsApiClient, BillsApiError } from '../../src/ingest/bills-api/bills-api-client';
 import { BillsApiSource, type BillsApiSourceOptions } from '../../src/ingest/bills-api/bills-api.source';
-import { FakeBillsApi } from '../support/fake-bills-api';
+import { FakeBillsApi } from '../support/fixture-bills-api';
 
 let api: FakeBillsApi;
 let sleeps: number[];

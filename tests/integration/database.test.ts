@@ -5,7 +5,7 @@ import path from 'node:path';
 import { DataSource } from 'typeorm';
 import { PGliteDriver } from 'typeorm-pglite';
 import { AccountEntity } from '../../entities/account.entity';
-import { openDatabase } from '../../src/db';
+import { openDatabase } from '../../src/db/database';
 import { DataDirLock, DataDirLockedError } from '../../src/db/data-dir-lock';
 import { SessionMutex } from '../../src/db/exclusive-pglite-pool';
 import { openTestDatabase, usingPostgres } from '../support/test-database';

@@ -1,12 +1,12 @@
-import { ServiceClock } from '../../src/clock';
-import { openDatabase } from '../../src/db';
+import { ServiceClock } from '../../src/common/clock';
+import { openDatabase } from '../../src/db/database';
 import type { ServiceEvent } from '../../src/events/event';
 import { BillsApiSource } from '../../src/ingest/bills-api/bills-api.source';
 import { ingest } from '../../src/ingest/ingest.service';
 import { replay } from '../../src/jobs/replay';
 import { addDays } from '../../model/dates';
-import type { Services } from '../../src/services';
-import { fakeApiAndDatabasePerTest, recordRoyalAssent, serviceInstance, setDownLordsThirdReading } from '../support/fake-bills-api';
+import type { Services } from '../../src/services/services';
+import { fakeApiAndDatabasePerTest, recordRoyalAssent, serviceInstance, setDownLordsThirdReading } from '../support/fixture-bills-api';
 import { usingPostgres } from '../support/test-database';
 
 // A stage the Bills API records late (issue 22): the API often shows a sitting a day or more after

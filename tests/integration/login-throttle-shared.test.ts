@@ -1,9 +1,9 @@
-import { DependencyHealth } from '../../src/dependency-health';
+import { DependencyHealth } from '../../src/health/dependency-health';
 import { createLogger } from '../../src/logger';
 import { type LoginFailureStore, SqlLoginFailureStore } from '../../src/quota/login-failure-store';
 import { RedisLoginFailureStore } from '../../src/quota/redis-login-failure-store';
 import { RedisQuotaStore } from '../../src/quota/redis-quota-store';
-import { Readiness } from '../../src/readiness';
+import { Readiness } from '../../src/health/readiness';
 import { LoginThrottle } from '../../src/services/login-throttle';
 import { LocalRedis } from '../support/redis-server';
 import { openTestDatabase, type TestDatabase } from '../support/test-database';

@@ -1,13 +1,13 @@
 import { Writable } from 'node:stream';
 import type { ModelArtifact } from '../../model/model-artifact';
-import { ServiceClock } from '../../src/clock';
-import { type Database, openDatabase } from '../../src/db';
+import { ServiceClock } from '../../src/common/clock';
+import { type Database, openDatabase } from '../../src/db/database';
 import { ingest } from '../../src/ingest/ingest.service';
 import { SnapshotSource } from '../../src/ingest/snapshot.source';
 import { ScheduledRetrain } from '../../src/jobs/scheduled-retrain';
 import { trainInWorker } from '../../src/jobs/train-in-worker';
 import { createLogger } from '../../src/logger';
-import { Readiness } from '../../src/readiness';
+import { Readiness } from '../../src/health/readiness';
 import { ModelService, type Trainer } from '../../src/services/model.service';
 import { listModelVersions, promoteModelVersion } from '../../src/services/model-versions';
 import { makeSnapshot, SAMPLE_BILL_IDS } from '../support/fixtures';

@@ -3,7 +3,7 @@ import type { ApiBill, ApiBillSummary, ApiStageSummary } from '../../src/ingest/
 import { BillsApiSource } from '../../src/ingest/bills-api/bills-api.source';
 import { ingest } from '../../src/ingest/ingest.service';
 import { BillService } from '../../src/services/bill.service';
-import { fakeApiAndDatabasePerTest } from '../support/fake-bills-api';
+import { fakeApiAndDatabasePerTest } from '../support/fixture-bills-api';
 
 const live = fakeApiAndDatabasePerTest();
 

@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { type Database, openDatabase } from '../../src/db';
+import { type Database, openDatabase } from '../../src/db/database';
 import { DataFreshness } from '../../src/ingest/freshness';
 import { ScheduledSync } from '../../src/jobs/scheduled-sync';
 import { createLogger } from '../../src/logger';

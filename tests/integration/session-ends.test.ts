@@ -5,9 +5,9 @@ import type { ApiBill, ApiBillSummary, ApiStageSummary } from '../../src/ingest/
 import { BillsApiSource } from '../../src/ingest/bills-api/bills-api.source';
 import { DataFreshness } from '../../src/ingest/freshness';
 import { syncBills } from '../../src/ingest/sync';
-import { freshnessBody } from '../../src/http/freshness-body';
+import { freshnessBody } from '../../src/doors/http/freshness-body';
 import { createLogger } from '../../src/logger';
-import { fakeApiAndDatabasePerTest } from '../support/fake-bills-api';
+import { fakeApiAndDatabasePerTest } from '../support/fixture-bills-api';
 
 // The fixtures' latest session is 40 (bill 4065, carried over from 39; its last sitting 2026-09-08).
 const live = fakeApiAndDatabasePerTest();

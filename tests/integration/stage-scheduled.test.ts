@@ -1,12 +1,12 @@
-import { ServiceClock } from '../../src/clock';
-import { openDatabase } from '../../src/db';
+import { ServiceClock } from '../../src/common/clock';
+import { openDatabase } from '../../src/db/database';
 import type { ServiceEvent } from '../../src/events/event';
 import { BillsApiSource } from '../../src/ingest/bills-api/bills-api.source';
 import { ingest } from '../../src/ingest/ingest.service';
 import { replay } from '../../src/jobs/replay';
-import type { Services } from '../../src/services';
+import type { Services } from '../../src/services/services';
 import { loadBillFacts, loadSessionFacts } from '../../src/services/training-data';
-import { fakeApiAndDatabasePerTest, serviceInstance, setDownLordsThirdReading } from '../support/fake-bills-api';
+import { fakeApiAndDatabasePerTest, serviceInstance, setDownLordsThirdReading } from '../support/fixture-bills-api';
 import { usingPostgres } from '../support/test-database';
 
 // Scheduled sittings (issue 22, item 5): a sitting the Bills API dates after today becomes a

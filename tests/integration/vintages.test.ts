@@ -1,11 +1,11 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import path from 'node:path';
-import { ServiceClock } from '../../src/clock';
+import { ServiceClock } from '../../src/common/clock';
 import { ingest } from '../../src/ingest/ingest.service';
 import { SnapshotSource } from '../../src/ingest/snapshot.source';
 import { createLogger } from '../../src/logger';
-import { Readiness } from '../../src/readiness';
+import { Readiness } from '../../src/health/readiness';
 import { ModelService } from '../../src/services/model.service';
 import { listModelVersions, promoteModelVersion } from '../../src/services/model-versions';
 import { PredictionService, type PredictionResult } from '../../src/services/prediction.service';

@@ -1,5 +1,5 @@
-import { DeliveryWorker } from '../../src/webhooks/delivery-worker';
-import { RETRY_DELAYS_MS } from '../../src/webhooks/retry-schedule';
+import { DeliveryWorker } from '../../src/events/webhooks/delivery-worker';
+import { RETRY_DELAYS_MS } from '../../src/events/webhooks/retry-schedule';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { type Receiver, startReceiver } from '../support/webhook-receiver';
 

@@ -1,10 +1,10 @@
 import net from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import { CLAIM_DUE } from '../../src/webhooks/delivery-queries';
-import { DeliveryWorker, type DeliveryWorkerOptions, newDeliveryCounts } from '../../src/webhooks/delivery-worker';
+import { CLAIM_DUE } from '../../src/events/webhooks/delivery-queries';
+import { DeliveryWorker, type DeliveryWorkerOptions, newDeliveryCounts } from '../../src/events/webhooks/delivery-worker';
 import { newEventId } from '../../src/services/webhook.service';
-import { insertDeliveries } from '../../src/webhooks/outbox';
-import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from '../../src/webhooks/retry-schedule';
+import { insertDeliveries } from '../../src/events/webhooks/outbox';
+import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from '../../src/events/webhooks/retry-schedule';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { type Receiver, startReceiver } from '../support/webhook-receiver';
 
@@ -113,7 +113,7 @@ it('retries after a 500, a timeout and a refused connection on the schedule, the
 });
 
 it('spreads each wait by up to 10% either way', async () => {
-  const { retryDelayMs } = await import('../../src/webhooks/retry-schedule');
+  const { retryDelayMs } = await import('../../src/events/webhooks/retry-schedule');
   expect(retryDelayMs(1, () => 0)).toBe(4_500);
   expect(retryDelayMs(1, () => 1)).toBe(5_500);
   expect(retryDelayMs(9, () => 0.5)).toBe(12 * 3_600_000);

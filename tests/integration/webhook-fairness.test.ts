@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DeliveryWorker, type DeliveryWorkerOptions } from '../../src/webhooks/delivery-worker';
+import { DeliveryWorker, type DeliveryWorkerOptions } from '../../src/events/webhooks/delivery-worker';
 import { MAX_PENDING_TESTS } from '../../src/services/webhook.service';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { type Receiver, startReceiver } from '../support/webhook-receiver';

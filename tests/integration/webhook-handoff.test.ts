@@ -1,9 +1,9 @@
 import type { ServiceEvent } from '../../src/events/event';
-import { DeliveryWorker, type DeliveryWorkerOptions } from '../../src/webhooks/delivery-worker';
+import { DeliveryWorker, type DeliveryWorkerOptions } from '../../src/events/webhooks/delivery-worker';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { type Receiver, startReceiver } from '../support/webhook-receiver';
 
-// The outbox's rows handed to the worker in memory after their commit (src/webhooks/handoff.ts).
+// The outbox's rows handed to the worker in memory after their commit (src/events/webhooks/handoff.ts).
 
 let t: TestApp;
 let clock: number;

@@ -1,14 +1,14 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import { ServiceClock } from '../../src/clock';
+import { ServiceClock } from '../../src/common/clock';
 import type { EventSink } from '../../src/events/event';
 import { ingest } from '../../src/ingest/ingest.service';
 import { SnapshotSource } from '../../src/ingest/snapshot.source';
 import { createLogger } from '../../src/logger';
-import { Readiness } from '../../src/readiness';
-import { createServices, type Services } from '../../src/services';
-import type { UrlPolicy } from '../../src/webhooks/url-safety';
+import { Readiness } from '../../src/health/readiness';
+import { createServices, type Services } from '../../src/services/services';
+import type { UrlPolicy } from '../../src/events/webhooks/url-safety';
 import { makeSnapshot } from './fixtures';
 import { TEST_TRAINING } from './test-app';
 import { openTestDatabase, type TestDatabase } from './test-database';

@@ -7,8 +7,8 @@ import path from 'node:path';
 const ROOT = path.resolve(__dirname, '..', '..');
 const SERVER = path.join(ROOT, 'dist', 'src', 'server.js');
 const ADMIN = path.join(ROOT, 'dist', 'src', 'cli', 'admin.js');
-const SYNC = path.join(ROOT, 'dist', 'src', 'cli', 'sync.js');
-const TRAIN = path.join(ROOT, 'dist', 'src', 'cli', 'train.js');
+const SYNC = path.join(ROOT, 'dist', 'src', 'cli', 'sync-command.js');
+const TRAIN = path.join(ROOT, 'dist', 'src', 'cli', 'train-command.js');
 
 export interface ServerProcess {
   /** the process started: node itself, or npm when started through `npm start` */

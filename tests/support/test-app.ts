@@ -1,16 +1,16 @@
 import { Writable } from 'node:stream';
 import request from 'supertest';
 import type { Tier } from '../../entities/account.entity';
-import { buildAppSchema } from '../../resolvers/schema';
+import { buildAppSchema } from '../../resolvers/build-schema';
 import { type App, createApp } from '../../src/app';
-import { ServiceClock } from '../../src/clock';
+import { ServiceClock } from '../../src/common/clock';
 import { AddressLimiter, addressLimitHooks } from '../../src/gateway/address-limit';
 import { ingest } from '../../src/ingest/ingest.service';
 import { SnapshotSource } from '../../src/ingest/snapshot.source';
 import { createLogger } from '../../src/logger';
-import { Readiness } from '../../src/readiness';
-import { createServices, type Services } from '../../src/services';
-import type { UrlPolicy } from '../../src/webhooks/url-safety';
+import { Readiness } from '../../src/health/readiness';
+import { createServices, type Services } from '../../src/services/services';
+import type { UrlPolicy } from '../../src/events/webhooks/url-safety';
 import { makeSnapshot, SAMPLE_BILL_IDS } from './fixtures';
 import { openTestDatabase, type TestDatabase } from './test-database';
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
-import { openDatabase, type Database } from '../../src/db';
+import { openDatabase, type Database } from '../../src/db/database';
 
 /** Which database the suite runs on: PGlite in memory, or PostgreSQL when TEST_DATABASE_URL is set (scripts/test.mjs runs both). */
 export const usingPostgres = () => Boolean(process.env.TEST_DATABASE_URL);

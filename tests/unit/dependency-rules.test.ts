@@ -7,7 +7,7 @@ import ts from 'typescript';
  * type-only and require): adapters → gateway → schema → resolvers → services → entities, model.
  */
 const ROOT = path.resolve(__dirname, '..', '..');
-const SOURCE_DIRS = ['src', 'resolvers', 'rest-compat', 'model', 'entities'];
+const SOURCE_DIRS = ['src', 'bench', 'resolvers', 'rest-compat', 'model', 'entities'];
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
@@ -42,21 +42,18 @@ const isWebPackage = (imported: string) => isPackage(imported, 'express', '@apol
  */
 const EXPRESS_ADAPTERS = new Set([
   'src/app.ts', // composition of the HTTP server
-  'src/apollo.adapter.ts', // the /graphql door
-  'src/http-errors.ts', // express's 404 and error handlers
-  'src/admin/admin-endpoint.ts', // the operator's local admin door
-  'src/cli/bench-ceiling-server.ts', // the benchmark's bare express ceiling
-  'src/cli/bench-apollo-ceiling-server.ts', // the benchmark's bare Apollo Server ceiling
+  'bench/bench-ceiling-server.ts', // the benchmark's bare express ceiling
+  'bench/bench-apollo-ceiling-server.ts', // the benchmark's bare Apollo Server ceiling
 ]);
 
-/** Folders of adapters: REST routes, and the express middleware the HTTP doors share (request ids and logging, metrics, the document guard). */
-const ADAPTER_DIRS = ['rest-compat', 'src/http'];
+/** Folders of adapters: the doors (GraphQL over HTTP and WebSocket, the admin endpoint, the middleware the HTTP doors share) and REST's routes. */
+const ADAPTER_DIRS = ['rest-compat', 'src/doors'];
 
 const RULES: Rule[] = [
   {
     name: 'services and the model never import express, Apollo, resolvers, REST adapters or the gateway',
     from: (file) => isUnder(file, 'src/services', 'model'),
-    forbidden: (imported) => isWebPackage(imported) || isUnder(imported, 'resolvers', 'rest-compat', 'src/gateway') || imported === 'src/app' || imported === 'src/apollo.adapter',
+    forbidden: (imported) => isWebPackage(imported) || isUnder(imported, 'resolvers', 'rest-compat', 'src/gateway') || imported === 'src/app' || imported === 'src/doors/graphql-http/apollo.adapter',
   },
   {
     name: 'only adapters import express',
@@ -72,13 +69,13 @@ const RULES: Rule[] = [
   {
     // the admin CLI answers in about a second because it loads neither GraphQL nor the web server
     name: 'the error core and the admin CLI never import GraphQL',
-    from: (file) => file === 'src/errors.ts' || isUnder(file, 'src/admin') || ['src/cli/admin.ts', 'src/cli/run-admin-command.ts', 'src/cli/run-admin-directly.ts'].includes(file),
+    from: (file) => file === 'src/errors.ts' || isUnder(file, 'src/admin', 'src/doors/admin') || ['src/cli/admin.ts', 'src/cli/run-admin-command.ts', 'src/cli/run-admin-directly.ts'].includes(file),
     forbidden: (imported) => isPackage(imported, 'graphql') || isWebPackage(imported) && !isPackage(imported, 'express'),
   },
   {
     name: 'the gateway, resolvers and services never import an adapter',
     from: (file) => isUnder(file, 'src/gateway', 'resolvers', 'src/services', 'model', 'entities'),
-    forbidden: (imported) => isUnder(imported, 'rest-compat') || imported === 'src/app' || imported === 'src/apollo.adapter',
+    forbidden: (imported) => isUnder(imported, 'rest-compat') || imported === 'src/app' || imported === 'src/doors/graphql-http/apollo.adapter',
   },
 ];
 
@@ -104,7 +101,7 @@ describe('dependency rules', () => {
       'rest-compat/fine.router.ts': "import express from 'express';",
       'src/errors.ts': "import { GraphQLError } from 'graphql';",
       'src/gateway/bad-step.ts': "import type { RequestHandler } from 'express';\nimport { useServer } from 'graphql-ws/use/ws';",
-      'src/http/fine-middleware.ts': "import type { RequestHandler } from 'express';",
+      'src/doors/http/fine-middleware.ts': "import type { RequestHandler } from 'express';",
     };
     expect(violations(Object.keys(planted), (file) => planted[file])).toEqual([
       'src/services/bad.service.ts imports express: services and the model never import express, Apollo, resolvers, REST adapters or the gateway',
@@ -123,7 +120,7 @@ describe('dependency rules', () => {
   it('leave reading a caller’s credential to the gateway: no other source names the credential headers', () => {
     // logger.ts names them to redact them, the OpenAPI document to describe them, CORS to let browsers
     // send them; the admin door, the CLI that calls it and /metrics use the operator's own token; the benchmark is a client
-    const allowed = new Set(['src/gateway/credential.ts', 'src/logger.ts', 'rest-compat/openapi/components.ts', 'rest-compat/cors.ts', 'src/admin/admin-endpoint.ts', 'src/http/metrics.ts', 'src/cli/run-admin-command.ts', 'src/cli/bench-http.ts']);
+    const allowed = new Set(['src/gateway/credential.ts', 'src/logger.ts', 'rest-compat/openapi/components.ts', 'rest-compat/cors.ts', 'src/doors/admin/admin-endpoint.ts', 'src/doors/http/http-metrics.ts', 'src/cli/run-admin-command.ts', 'bench/bench-http.ts']);
     const readers = FILES.filter((file) => !allowed.has(file) && /['"`](authorization|x-api-key)['"`]|headers\.authorization/i.test(readFileSync(path.join(ROOT, file), 'utf8')));
     expect(readers).toEqual([]);
   });

@@ -39,7 +39,7 @@ export interface Scripted {
 
 /**
  * A stand-in for bills-api.parliament.uk with real Skip/Take paging and the newest-update-first
- * order, for the tests (tests/support/fake-bills-api.ts serves its fixtures) and `npm run bench`.
+ * order, for the tests (tests/support/fixture-bills-api.ts serves its fixtures) and `npm run bench`.
  * Its data can be changed while it runs, as the real API's is. Scripted responses queued for a
  * path are served (and consumed) before the data.
  */

@@ -1,4 +1,4 @@
-import { type Evaluation, summarise } from '../../../model/evaluate';
+import { type Evaluation, summarise } from '../../../model/rolling-evaluation';
 import { renderModelCard } from '../../../model/model-card';
 import { type ScoredNowcast, skillByKind } from '../../../model/skill-by-kind';
 

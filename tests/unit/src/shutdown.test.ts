@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import pino from 'pino';
-import { REQUEST_DRAIN_MS } from '../../../src/apollo.adapter';
+import { REQUEST_DRAIN_MS } from '../../../src/doors/graphql-http/apollo.adapter';
 import { SHUTDOWN_DEADLINE_MS, SIGNAL_ECHO_MS, shutDownOnSignals } from '../../../src/shutdown';
 
 /** Signals through a stand-in for the process; real signals to real processes are in tests/e2e/server-process.test.ts. */

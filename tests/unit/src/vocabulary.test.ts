@@ -1,6 +1,6 @@
 import { type GraphQLSchema, isEnumType } from 'graphql';
-import { buildAppSchema } from '../../../resolvers/schema';
-import { OPENAPI_DOCUMENT } from '../../../rest-compat/openapi';
+import { buildAppSchema } from '../../../resolvers/build-schema';
+import { OPENAPI_DOCUMENT } from '../../../rest-compat/openapi/openapi-document';
 import { ALERT_TYPES, BATCH_ITEM_STATUSES, COMPARISONS, CURRENT_STAGES, EVENT_TYPES, isOneOf, MAIN_STAGES, RISK_LEVELS, TIERS, TIME_BUCKETS, URGENCY_LEVELS } from '../../../src/vocabulary';
 
 let schema: GraphQLSchema;

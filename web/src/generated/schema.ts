@@ -1,4 +1,4 @@
-// Generated from schema/schema.graphql by `npm run schema` (src/web-schema-types.ts): do not edit.
+// Generated from schema/schema.graphql by `npm run schema` (src/cli/web-schema-types.ts): do not edit.
 
 /** The calling account */
 export interface Account {

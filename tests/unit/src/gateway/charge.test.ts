@@ -1,5 +1,5 @@
 import { getOperationAST, parse } from 'graphql';
-import { BurstLimiter } from '../../../../src/burst-limit';
+import { BurstLimiter } from '../../../../src/quota/burst-limit';
 import { admitBurst, rootFieldCopies } from '../../../../src/gateway/charge';
 
 const copiesOf = (source: string) => {

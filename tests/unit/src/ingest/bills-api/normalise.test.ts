@@ -4,7 +4,7 @@ import { timeKey, withLondonOffset } from '../../../../../src/ingest/bills-api/a
 import { normaliseBill } from '../../../../../src/ingest/bills-api/normalise';
 import { SessionLedger } from '../../../../../src/ingest/bills-api/sessions';
 import { stageName } from '../../../../../src/ingest/bills-api/stage-names';
-import { readJson } from '../../../../support/fake-bills-api';
+import { readJson } from '../../../../support/fixture-bills-api';
 
 describe('normalising Bills API JSON', () => {
   const detail = readJson<ApiBill>('bills/2702.json');

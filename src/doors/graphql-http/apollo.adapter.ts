@@ -1,0 +1,130 @@
+import type http from 'node:http';
+import { ApolloServer, type ApolloServerOptionsWithGateway, type ApolloServerPlugin } from '@apollo/server';
+import { expressMiddleware } from '@as-integrations/express5';
+import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
+import type { RequestHandler } from 'express';
+import type { ValidationRule } from 'graphql';
+import { gatewayRequest, graphqlDocumentOf } from '../http/gateway-request';
+import type { RequestContext } from '../../context';
+import { badInput, ERROR_CODES } from '../../errors';
+import { graphqlError, mapError } from '../../gateway/error-mapping';
+import type { Gateway, GatewayRequest } from '../../gateway/pipeline';
+import type { Logger } from '../../logger';
+
+type ApolloContext = RequestContext & { gatewayRequest?: GatewayRequest };
+type GatewayInterface = ApolloServerOptionsWithGateway<ApolloContext>['gateway'];
+type GatewayExecutor = NonNullable<Awaited<ReturnType<GatewayInterface['load']>>['executor']>;
+
+/**
+ * Apollo serves the GraphQL-over-HTTP protocol (bodies, GET, CSRF prevention, status codes) and
+ * its own parsing and validation caches; execution is the gateway's. Apollo's "gateway" hook is
+ * its supported way to bring an executor of one's own: ours runs each document through the
+ * pipeline (burst limit, graphql-jit compiled once per document hash, an answer shared by every
+ * caller kept for the serving state, charges settled).
+ */
+function pipelineExecutor(gateway: Gateway): GatewayInterface {
+  const executor: GatewayExecutor = (request) =>
+    gateway.executeRequested(gateway.operations.prepare(request.document, request.operationName, request.queryHash), request.request.variables, request.context as RequestContext) as ReturnType<GatewayExecutor>;
+  return {
+    onSchemaLoadOrUpdate(callback) {
+      callback({ apiSchema: gateway.schema, coreSupergraphSdl: '' });
+      return () => undefined;
+    },
+    load: async () => ({ executor }),
+    stop: async () => undefined,
+  };
+}
+
+/**
+ * The HTTP head of every answer: a whole answer lost to an unavailable dependency (`data: null`, a
+ * SERVICE_UNAVAILABLE error, such as a database that cannot be reached inside a resolver) is a
+ * 503, as on REST, rather than Apollo's 200 for a GraphQL result; a partial answer stays 200.
+ * Every response carries the user's rate-limit headers; the gateway hears how the request ended.
+ */
+function answerHead(gateway: Gateway): ApolloServerPlugin<ApolloContext> {
+  return {
+    async requestDidStart() {
+      return {
+        async willSendResponse({ contextValue, response, errors }) {
+          const wholeAnswerFailed = response.body.kind === 'single' && response.body.singleResult.data === null;
+          if (wholeAnswerFailed && (response.http.status ?? 200) === 200 && errors?.some((error) => mapError(error).code === 'SERVICE_UNAVAILABLE')) {
+            response.http.status = ERROR_CODES.SERVICE_UNAVAILABLE;
+          }
+          // a refusal's own headers (which limit refused) come first
+          for (const [name, value] of Object.entries(gateway.headers(contextValue, contextValue.gatewayRequest))) if (!response.http.headers.has(name.toLowerCase())) response.http.headers.set(name.toLowerCase(), value);
+          if (contextValue.gatewayRequest) gateway.finish(contextValue.gatewayRequest, contextValue, response.http.status ?? 200);
+        },
+      };
+    },
+  };
+}
+
+/**
+ * Subscriptions are the WebSocket door's (src/doors/graphql-ws/graphql-ws.adapter.ts): over HTTP one is a client's
+ * mistake, answered 400 with where to go, before anything runs (graphql-js would start an event
+ * stream no HTTP answer can carry).
+ */
+function subscriptionsGoToWebSocket(): ApolloServerPlugin<ApolloContext> {
+  return {
+    async requestDidStart() {
+      return {
+        async didResolveOperation({ operation, contextValue }) {
+          if (operation?.operation !== 'subscription') return;
+          const browser = contextValue.gatewayRequest?.browser;
+          const endpoint = browser ? `${browser.secure ? 'wss' : 'ws'}://${browser.host}/graphql` : 'ws(s)://…/graphql';
+          throw badInput(`Subscriptions are served over WebSocket only: connect to ${endpoint} with the graphql-transport-ws protocol (graphql-ws)`);
+        },
+      };
+    },
+  };
+}
+
+export interface ApolloDoorOptions {
+  httpServer: http.Server;
+  validationRules: ValidationRule[];
+  plugins: ApolloServerPlugin<RequestContext>[];
+  logger: Logger;
+}
+
+/** How long a shutdown waits for open requests before it closes their connections. */
+export const REQUEST_DRAIN_MS = 7_000;
+
+/** The /graphql door: Apollo Server as a thin adapter over the gateway. */
+export async function createApolloDoor(gateway: Gateway, options: ApolloDoorOptions): Promise<{ middleware: RequestHandler; stop(): Promise<void> }> {
+  const apollo = new ApolloServer<ApolloContext>({
+    gateway: pipelineExecutor(gateway),
+    introspection: true,
+    // No automatic persisted queries: nothing here needs them, and they add an error vocabulary of their own.
+    persistedQueries: false,
+    validationRules: options.validationRules,
+    includeStacktraceInErrorResponses: false,
+    stopOnTerminationSignals: false,
+    formatError: (formatted, error) => graphqlError(formatted, error, (internal) => options.logger.error({ err: internal }, 'GraphQL operation failed')),
+    plugins: [
+      ApolloServerPluginCacheControlDisabled(),
+      ApolloServerPluginLandingPageDisabled(),
+      // Open requests get 7 s to finish: the rest of the 10 s shutdown deadline (src/shutdown.ts)
+      // is for flushing counters and closing the database, which a slow request must not starve.
+      ApolloServerPluginDrainHttpServer({ httpServer: options.httpServer, stopGracePeriodMillis: REQUEST_DRAIN_MS }),
+      subscriptionsGoToWebSocket(),
+      ...(options.plugins as ApolloServerPlugin<ApolloContext>[]),
+      answerHead(gateway),
+    ],
+  });
+  await apollo.start();
+  const middleware = expressMiddleware(apollo, {
+    context: async ({ req }) => {
+      const request = gatewayRequest(req, { browser: true });
+      request.document = graphqlDocumentOf(req);
+      try {
+        return { ...(await gateway.start(request)), gatewayRequest: request };
+      } catch (error) {
+        // refused before Apollo's request plugins run: the gateway still hears how it ended
+        gateway.finish(request, null, mapError(error).status);
+        throw error;
+      }
+    },
+  });
+  return { middleware, stop: () => apollo.stop() };
+}

@@ -1,0 +1,122 @@
+import { MAX_WATCHLIST_BILLS, MAX_WATCHLISTS_PER_ACCOUNT } from '../../services/watchlist.service';
+
+/**
+ * What each GraphQL field costs, in units of about 20 µs of server time, so that the budget of a
+ * request with a key (5,000) is about 100 ms. A field not named here costs 1 plus its selection.
+ * Fields that reach the database or the model weigh what one call measured on the full snapshot
+ * (2,861 bills, PGlite; see docs/api.md, "Query cost"); list fields multiply their selection by
+ * the number of items they can return.
+ */
+export type FieldWeight = (args: Record<string, unknown>, childCost: number, sizes: ListSizes) => number;
+
+/**
+ * How many items the lists whose length is the caller's (or the data's) hold, read before the
+ * check (see sizedRootFields), so a list is costed by what it really returns.
+ */
+export interface ListSizes {
+  /** bills still live today: the most the imminent list can hold */
+  liveBills: number;
+  /** the caller's watchlists */
+  watchlists: number;
+  /** bills on the caller's fullest watchlist */
+  watchlistBills: number;
+}
+
+/** What the lists are assumed to hold when their real sizes were not read: the most they can. */
+export const LIST_SIZE_BOUNDS: ListSizes = { liveBills: 1_000, watchlists: MAX_WATCHLISTS_PER_ACCOUNT, watchlistBills: MAX_WATCHLIST_BILLS };
+
+/** Root fields whose results hold the sized lists: the check reads the real sizes for these. */
+export const SIZED_ROOT_FIELDS: ReadonlySet<string> = new Set(['watchlists', 'watchlist', 'createWatchlist', 'renameWatchlist', 'addBillsToWatchlist', 'removeBillFromWatchlist', 'imminentBills']);
+
+/** Budget of an operation sent with a valid key. */
+export const KEYED_QUERY_BUDGET = 5_000;
+/**
+ * Budget of an operation sent without a key: enough for `serviceStatus` (the only public field)
+ * and introspection, not for repeating them.
+ */
+export const ANONYMOUS_QUERY_BUDGET = 500;
+/**
+ * Mutation fields one operation may hold. Mutations run one after another, each a transaction of
+ * several writes (about 5 ms measured for a watchlist or a threshold); 5 stays well inside the
+ * request budget, and is what a client needs at most in one go: the Pilot tier's 5 thresholds
+ * of one watchlist (a watchlist created in the same request cannot be referred to anyway).
+ */
+export const MAX_MUTATIONS = 5;
+
+/** One database round trip with its row mapping (a count, a page, a lookup): ~2 ms measured. */
+const DB_QUERY = 100;
+/** Each bill row a page loads and maps, before its selection. */
+const BILL_ROW = 5;
+/** A relation loaded through a DataLoader: one query per request, shared by every bill of a page. */
+const LOADED_RELATION = 8;
+/** A list of a user's own rows not sized by ListSizes (thresholds): assumed up to this many. */
+const OWN_ROWS = 10;
+/** A mutation: a transaction of a few writes. Mutation fields not named below weigh this too. */
+const MUTATION = 400;
+/**
+ * A scalar or enum read off an object already in memory: 2 µs. Leaves are what a list item is
+ * mostly made of (a watchlist of 500 bills, each with its prediction's 30 leaves, answers in
+ * about 60 ms), so weighing them as a whole unit would refuse lists that are cheap to serve.
+ */
+const LEAF = 0.1;
+/** Each item of a list already in memory: its object and its place in the response. */
+const ITEM = 1;
+/** Each row of a watchlist's bills, read and mapped (every bill of 5 watchlists of 500: 200 ms measured, ~80 µs a row). */
+const WATCHLIST_ROW = 3;
+/** A nowcast of a bill in a list, through the request's DataLoader (one model call for the whole list): ~20 µs measured. */
+const LISTED_NOWCAST = 1;
+/** The explanations of a prediction load the bill's facts again and run the model on up to 16 mixed bills (that part: 0.4 ms median, 0.8 ms at the 90th percentile, scripts/explain-timing.mjs): generously weighed. */
+const EXPLANATIONS = 750;
+/** A bill's chart: nowcasts at the dates of its life, not cached: 20–30 ms measured. */
+const PREDICTION_HISTORY = 1_250;
+/** The points of a chart: dates over a bill's life (see src/services/chart-dates.ts). */
+const CHART_POINTS = 60;
+
+const num = (value: unknown, fallback: number) => (typeof value === 'number' && Number.isFinite(value) ? value : fallback);
+const lengthOf = (value: unknown) => (Array.isArray(value) ? value.length : 1);
+
+/** `Type.field` → its weight. */
+export const FIELD_WEIGHTS: Readonly<Record<string, FieldWeight>> = {
+  // a COUNT over every bill per call: 3.6 ms measured
+  'Query.serviceStatus': (_args, child) => 10 + child,
+  'ServiceStatus.billCount': () => 1.5 * DB_QUERY,
+  'Query.me': (_args, child) => 10 + child,
+  'Query.sessions': (_args, child) => 1.5 * DB_QUERY + child,
+  'Query.bill': (_args, child) => 30 + child,
+  // a count and a page; a title search scans every title twice (27 ms measured for one call)
+  'Query.bills': (args, child) => {
+    const filter = (args.filter ?? {}) as { titleContains?: unknown };
+    return 2 * DB_QUERY + (filter.titleContains ? 10 * DB_QUERY : 0) + num(args.first, 20) * (BILL_ROW + child);
+  },
+  'Query.prediction': (_args, child) => 20 + child,
+  // each bill of the batch is a nowcast and an item with the batch's selection
+  'Query.predictions': (args, child) => 50 + lengthOf(args.billIds) * (3 + child),
+  // the nowcasts of every active bill (7 ms measured for the count alone), shared; the list holds up to every live bill
+  'Query.imminentBills': (_args, child, sizes) => 3.5 * DB_QUERY + sizes.liveBills * (ITEM + child),
+  'ImminentBill.prediction': (_args, child) => LISTED_NOWCAST + child,
+  'Query.watchlists': (_args, child, sizes) => DB_QUERY + sizes.watchlists * (ITEM + child),
+  'Query.watchlist': (_args, child) => DB_QUERY + child,
+  'Query.alertThresholds': (_args, child) => DB_QUERY + OWN_ROWS * child,
+  // a page of triggers and three aggregate counts: 8.7 ms measured
+  'Query.alertHistory': (args, child) => 4 * DB_QUERY + num(args.first, 50) * child,
+  'Bill.stages': (_args, child) => LOADED_RELATION + child,
+  'Bill.sponsors': (_args, child) => LOADED_RELATION + child,
+  'Bill.divisions': (_args, child) => LOADED_RELATION + child,
+  'Bill.scheduledSittings': (_args, child) => LOADED_RELATION + child,
+  'Bill.introducedSession': (_args, child) => LOADED_RELATION + child,
+  'Bill.prediction': (_args, child) => LOADED_RELATION + child,
+  'Bill.predictionHistory': (_args, child) => PREDICTION_HISTORY + CHART_POINTS * (ITEM + child),
+  'Prediction.explanations': (_args, child) => EXPLANATIONS + child,
+  'Watchlist.bills': (_args, child, sizes) => LOADED_RELATION + sizes.watchlistBills * (WATCHLIST_ROW + child),
+  'WatchlistBill.prediction': (_args, child) => LISTED_NOWCAST + child,
+  // evaluates every threshold of the caller against today's nowcasts: the heaviest field there is
+  'Mutation.checkAlerts': (_args, child) => 2_500 + child,
+};
+
+const plainField: FieldWeight = (_args, child) => 1 + child;
+const leafField: FieldWeight = () => LEAF;
+const mutationField: FieldWeight = (_args, child) => MUTATION + child;
+
+/** The weight of `parent.field`; any mutation field is heavy unless it is named above, and a leaf not named is light. */
+export const weightOf = (parent: string, field: string, isMutationRoot: boolean, isLeaf = false): FieldWeight =>
+  FIELD_WEIGHTS[`${parent}.${field}`] ?? (isMutationRoot ? mutationField : isLeaf ? leafField : plainField);

@@ -1,0 +1,137 @@
+import type { DataSource } from 'typeorm';
+import type { ServiceClock } from '../common/clock';
+import type { Logger } from '../logger';
+import type { Readiness } from '../health/readiness';
+import type { AccountService } from './account.service';
+import { createAccountServices } from './account-services';
+import type { ApiKeyService } from './api-key.service';
+import { AlertService } from './alert.service';
+import { BillService } from './bill.service';
+import { WatchlistService } from './watchlist.service';
+import { SessionService } from './session.service';
+import { DEFAULT_LOGIN_THROTTLE, LoginThrottle } from './login-throttle';
+import type { ScryptCost } from './password';
+import { ModelService } from './model.service';
+import { PredictionService } from './prediction.service';
+import { SqlLoginFailureStore } from '../quota/login-failure-store';
+import { QuotaService } from '../quota/quota.service';
+import { RedisLoginFailureStore } from '../quota/redis-login-failure-store';
+import { RedisQuotaStore } from '../quota/redis-quota-store';
+import { BurstLimiter, type BurstLimitOptions } from '../quota/burst-limit';
+import { createEventBus, type EventBus } from '../events/bus';
+import type { EventSink } from '../events/event';
+import { EventLog } from '../events/event-log';
+import { EventRefresh } from '../jobs/refresh';
+import { OutboxHandoff } from '../events/webhooks/handoff';
+import { webhookOutbox } from '../events/webhooks/outbox';
+import { loadSecretBox, type SecretBox } from '../events/webhooks/secret-box';
+import type { UrlPolicy } from '../events/webhooks/url-safety';
+import { WakeSignal } from '../events/webhooks/wake-signal';
+import { type DeliveryCounts, newDeliveryCounts } from '../events/webhooks/delivery-worker';
+import { WebhookService } from './webhook.service';
+import { DataFreshness } from '../ingest/freshness';
+
+/** The domain API every door (GraphQL, REST, admin, CLI) uses; none of it sees a request. */
+export interface Services {
+  dataSource: DataSource;
+  clock: ServiceClock;
+  readiness: Readiness;
+  /** how fresh the served data is: the source, its date, the last syncs (/readyz, serviceStatus) */
+  freshness: DataFreshness;
+  logger: Logger;
+  accounts: AccountService;
+  apiKeys: ApiKeyService;
+  /** dashboard accounts' passwords and browser sessions */
+  sessions: SessionService;
+  bills: BillService;
+  models: ModelService;
+  predictions: PredictionService;
+  quotas: QuotaService;
+  burstLimiter: BurstLimiter;
+  watchlists: WatchlistService;
+  alerts: AlertService;
+  webhooks: WebhookService;
+  /** the webhook outbox: every emitter of events (the refresh, an alert check) writes them through it, in its transaction */
+  webhookOutbox: EventSink;
+  /** raised when deliveries were queued (the delivery worker listens) */
+  webhooksQueued: WakeSignal;
+  /** the outbox's rows for this process's delivery worker, handed over after their commit (the worker attaches itself) */
+  webhookHandoff: OutboxHandoff;
+  /** webhook attempts by outcome, counted by the delivery worker (for /metrics) */
+  webhookDeliveryCounts: DeliveryCounts;
+  /** the bus events travel on after their refresh commits */
+  eventBus: EventBus;
+  refresh: EventRefresh;
+}
+
+export interface ServiceDeps {
+  dataSource: DataSource;
+  /** PGlite, owned by this process alone (see QuotaService) */
+  embeddedDatabase: boolean;
+  clock: ServiceClock;
+  readiness: Readiness;
+  /** default: a snapshot served without scheduled syncs */
+  freshness?: DataFreshness;
+  logger: Logger;
+  /** smaller networks or fewer iterations, for tests */
+  trainingOptions?: ConstructorParameters<typeof ModelService>[4];
+  /** quota counters in Redis instead of the database */
+  redisUrl?: string;
+  /** the real time, for quotas (tests move it) */
+  now?: () => Date;
+  burstLimit?: BurstLimitOptions;
+  /** webhook URL rules and the key sealing webhook secrets (a key of this process when not given) */
+  webhooks?: { urlPolicy?: UrlPolicy; secretBox?: SecretBox };
+  /** written in the transaction of each emitter of events (the refresh, an alert check), after the webhook outbox */
+  eventSinks?: EventSink[];
+  /** the Redis channel of the event bus when redisUrl is set (tests give each run its own) */
+  eventChannel?: string;
+  /** scrypt's cost for new passwords: lower only in tests (see src/services/password.ts) */
+  passwordCost?: ScryptCost;
+}
+
+export const DEFAULT_BURST_LIMIT: BurstLimitOptions = { max: 300, windowSeconds: 10 };
+
+export function createServices({ trainingOptions, redisUrl, now, burstLimit, embeddedDatabase, webhooks, eventSinks = [], eventChannel, passwordCost, freshness, ...deps }: ServiceDeps): Services {
+  const { accounts, apiKeys } = createAccountServices(deps.dataSource, { embedded: embeddedDatabase });
+  const bills = new BillService(deps.dataSource, deps.clock);
+  const models = new ModelService(deps.dataSource, deps.readiness, deps.clock, deps.logger, trainingOptions);
+  const predictions = new PredictionService(deps.dataSource, models, deps.clock);
+  const watchlists = new WatchlistService(deps.dataSource);
+  const realNow = now ?? (() => new Date());
+  const webhooksQueued = new WakeSignal();
+  const secretBox = webhooks?.secretBox ?? loadSecretBox({});
+  const webhookHandoff = new OutboxHandoff();
+  const outbox = webhookOutbox({ now: realNow, written: () => webhooksQueued.emit(), handoff: webhookHandoff });
+  const eventBus = createEventBus({ redisUrl, channel: eventChannel });
+  const events = new EventLog([outbox, ...eventSinks], eventBus, (committed) => {
+    webhookHandoff.committed(committed);
+    webhooksQueued.emit();
+  });
+  const alerts = new AlertService(deps.dataSource, watchlists, predictions, events);
+  const refresh = new EventRefresh(deps.dataSource, predictions, models, alerts, deps.clock, { postgres: !embeddedDatabase, events, logger: deps.logger, now });
+  const quotas = new QuotaService(deps.dataSource, { redisUrl, embedded: embeddedDatabase, readiness: deps.readiness, logger: deps.logger }, now);
+  // failed log-ins are kept beside the quota counters, so every instance counts the same ones
+  const loginFailures = quotas.store instanceof RedisQuotaStore ? new RedisLoginFailureStore(quotas.store) : new SqlLoginFailureStore(deps.dataSource);
+  return {
+    ...deps,
+    freshness: freshness ?? new DataFreshness('snapshot', 0),
+    accounts,
+    apiKeys,
+    sessions: new SessionService(deps.dataSource, accounts, new LoginThrottle(DEFAULT_LOGIN_THROTTLE, loginFailures), Date.now, passwordCost),
+    bills,
+    models,
+    predictions,
+    watchlists,
+    alerts,
+    quotas,
+    burstLimiter: new BurstLimiter(burstLimit ?? DEFAULT_BURST_LIMIT),
+    webhooks: new WebhookService(deps.dataSource, secretBox, webhooks?.urlPolicy ?? { allowPrivate: false }, realNow, () => webhooksQueued.emit()),
+    webhookOutbox: outbox,
+    webhooksQueued,
+    webhookHandoff,
+    webhookDeliveryCounts: newDeliveryCounts(),
+    eventBus,
+    refresh,
+  };
+}

@@ -1,0 +1,62 @@
+import { networkInterfaces } from 'node:os';
+import { parseWebhookUrl, refusalOf, safeAddresses } from '../../../../../src/events/webhooks/url-safety';
+
+const strict = { allowPrivate: false };
+const lenient = { allowPrivate: true };
+const refused = (address: string, policy: Parameters<typeof refusalOf>[1]) => ({ address, refused: refusalOf(address, policy) !== null });
+
+describe('webhook URL safety', () => {
+  it('always refuses link-local, metadata, unspecified, multicast, broadcast and reserved addresses, however they are written', () => {
+    for (const address of [
+      ...['169.254.169.254', '169.254.0.1', 'fe80::1', 'fe80::1%eth0', '0.0.0.0', '0.1.2.3', '::', '100.100.100.200', 'fd00:ec2::254', '224.0.0.1', '239.255.255.250', '255.255.255.255', '240.0.0.1'],
+      // the metadata address inside IPv6: mapped, compatible, translated, NAT64, 6to4, Teredo (client bits inverted)
+      ...['::ffff:169.254.169.254', '::169.254.169.254', '::ffff:0:169.254.169.254', '64:ff9b::169.254.169.254', '64:ff9b:1::a9fe:a9fe', '2002:a9fe:a9fe::', '2001:0:4136:e378:8000:63bf:5601:5601'],
+    ]) {
+      expect(refused(address, lenient)).toEqual({ address, refused: true });
+    }
+  });
+
+  it('refuses loopback, private and every other special-purpose address unless allowed', () => {
+    for (const address of [
+      ...['127.0.0.1', '127.1.2.3', '::1', '10.0.0.1', '172.16.0.1', '172.31.255.255', '192.168.0.1', '100.64.0.1', 'fd12::1', '::ffff:10.0.0.1'],
+      // the rest of IANA's IPv4 special-purpose registry
+      ...['192.0.0.1', '192.0.0.170', '192.0.2.1', '192.31.196.1', '192.52.193.1', '192.88.99.1', '192.175.48.1', '198.18.0.1', '198.19.255.255', '198.51.100.7', '203.0.113.9'],
+      // loopback written inside IPv6 (the forms the issue found accepted)
+      ...['::127.0.0.1', '::ffff:0:127.0.0.1', '64:ff9b::127.0.0.1', '2002:7f00:1::', '2001:0:4136:e378:8000:63bf:80ff:fffe'],
+      // the rest of IANA's IPv6 special-purpose registry, and what lies outside global unicast (2000::/3)
+      ...['fec0::1', '100::1', '2001::1', '2001:2::1', '2001:10::1', '2001:20::1', '2001:db8::1', '3fff::1', '5f00::1', '2002::1', 'fc00::1', '4000::1', '8000::1', '64:ff9b::8.8.8.8'],
+    ]) {
+      expect(refused(address, strict)).toEqual({ address, refused: true });
+    }
+    for (const address of ['127.0.0.1', '::1', '10.0.0.1', '192.0.0.1', '::127.0.0.1', '64:ff9b::127.0.0.1', '2002:7f00:1::', 'fec0::1', '2001:db8::1']) {
+      expect(refused(address, lenient)).toEqual({ address, refused: false });
+    }
+    for (const address of ['93.184.215.14', '172.32.0.1', '192.0.1.1', '198.20.0.1', '2606:4700::1111', '2a00:1450:4009:81f::200e', '::ffff:93.184.215.14']) {
+      expect(refused(address, strict)).toEqual({ address, refused: false });
+    }
+  });
+
+  it("refuses the server's own addresses, whatever range they are in, unless private addresses are allowed", () => {
+    const ownAddresses = () => ['93.184.215.14', '2606:4700::1111'];
+    for (const address of ['93.184.215.14', '::ffff:93.184.215.14', '2606:4700:0:0::1111']) {
+      expect(refusalOf(address, { allowPrivate: false, ownAddresses })).toMatch(/an address of this server/);
+      expect(refusalOf(address, { allowPrivate: true, ownAddresses })).toBeNull();
+    }
+    // by default the addresses of every network interface
+    for (const { address } of Object.values(networkInterfaces()).flatMap((list) => list ?? [])) expect(refused(address, strict)).toEqual({ address, refused: true });
+  });
+
+  it('refuses a name when any of its addresses is refused, so a mixed answer cannot slip through', async () => {
+    const resolve = async () => ['93.184.215.14', '10.0.0.1'];
+    await expect(safeAddresses(new URL('https://x.example/'), { allowPrivate: false, resolve })).rejects.toThrow('address not allowed: x.example resolves to 10.0.0.1, a loopback, private or special-purpose address');
+    await expect(safeAddresses(new URL('https://x.example/'), { allowPrivate: true, resolve })).resolves.toEqual(['93.184.215.14', '10.0.0.1']);
+    await expect(safeAddresses(new URL('http://[::ffff:0:127.0.0.1]/'), strict)).rejects.toThrow('address not allowed: ::ffff:0:7f00:1 is a loopback, private or special-purpose address');
+  });
+
+  it('takes http and https URLs only, without credentials', () => {
+    expect(() => parseWebhookUrl('file:///etc/passwd')).toThrow('url must use http or https');
+    expect(() => parseWebhookUrl('gopher://x/')).toThrow('url must use http or https');
+    expect(() => parseWebhookUrl('https://a:b@x/')).toThrow('url must not carry a user name or password');
+    expect(parseWebhookUrl('https://hooks.example.com/a?b=c').toString()).toBe('https://hooks.example.com/a?b=c');
+  });
+});
