@@ -21,7 +21,6 @@ import { createServices, type Services } from './services/services';
 import { MODELS_LOADING } from './services/model.service';
 import { HourlyAlertCheck } from './jobs/hourly-alert-check';
 import { RetentionJob } from './jobs/retention';
-import { DeliveryWorker } from './events/webhooks/delivery-worker';
 import { loadSecretBox } from './events/webhooks/secret-box';
 import { replay } from './jobs/replay';
 import { ScheduledSync } from './jobs/scheduled-sync';
@@ -93,7 +92,7 @@ export async function startServer(config: Config, logger: Logger, options: { tra
   let refreshing: Promise<unknown> | null = null;
   const refreshIfDue = () => {
     if (refreshing || stopping.signal.aborted) return;
-    refreshing = services.refresh
+    refreshing = services.events.refresh
       .runIfDue()
       .catch((error: Error) => isConnectionFailure(error) || logger.error({ err: error }, 'events refresh failed'))
       .finally(() => (refreshing = null));
@@ -129,7 +128,7 @@ export async function startServer(config: Config, logger: Logger, options: { tra
       return { vintages: 'training in the background, one session at a time: npm run admin -- models lists each as it is stored' };
     },
     dump: db.dump,
-    replay: (from, to, onDay) => replay(services.refresh, clock, from, to, onDay),
+    replay: (from, to, onDay) => replay(services.events.refresh, clock, from, to, onDay),
   };
 
   let app: Awaited<ReturnType<typeof createApp>> | undefined;
@@ -225,16 +224,7 @@ export async function startServer(config: Config, logger: Logger, options: { tra
   const retention = new RetentionJob(db.dataSource, logger, { postgres: !embedded, retentionDays: config.retentionDays, serviceDay: () => clock.today() });
   retention.start();
 
-  const deliveries = new DeliveryWorker(db.dataSource, {
-    urlPolicy: { allowPrivate: config.webhookAllowPrivate },
-    secretsFor: (endpoint, at) => services.webhooks.signingSecrets(endpoint, at),
-    embedded,
-    logger,
-    counts: services.webhookDeliveryCounts,
-  });
-  services.webhooksQueued.on(() => deliveries.wake());
-  await deliveries.start();
-  services.webhookHandoff.attach(deliveries);
+  await services.events.startDeliveries();
 
   let closing: Promise<void> | null = null;
   const close = () =>
@@ -244,14 +234,14 @@ export async function startServer(config: Config, logger: Logger, options: { tra
       stopWatchingCredentials();
       stopping.abort();
       // attempts under way finish (or are handed back) while requests drain
-      const deliveriesStopped = deliveries.stop();
+      const deliveriesStopped = services.events.deliveries.stop();
       services.models.stop();
       await scheduledSync.stop();
       await scheduledRetrain.stop();
       await hourlyAlerts.stop();
       await retention.stop();
       await refreshing;
-      await services.refresh.idle();
+      await services.events.refresh.idle();
       if (readAdminEndpointFile(config.dataDir)?.pid === process.pid) removeAdminEndpointFile(config.dataDir);
       await admin?.close();
       await app.stop();
@@ -260,7 +250,7 @@ export async function startServer(config: Config, logger: Logger, options: { tra
       await services.models.idle();
       await services.quotas.close();
       await deliveriesStopped;
-      await services.eventBus.close();
+      await services.events.close();
       database.stopWatching();
       await db.close();
       logger.info('stopped');

@@ -148,9 +148,7 @@ export class WebhookService {
 
   /** The secrets that sign an attempt made now: the current one, and the previous one within 24 hours of a rotation. */
   signingSecrets(endpoint: Pick<WebhookEndpointEntity, 'secretSealed' | 'previousSecretSealed' | 'previousSecretExpiresAt'>, at: Date): string[] {
-    const current = this.secrets.open(endpoint.secretSealed);
-    const previousValid = endpoint.previousSecretSealed && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt.getTime() > at.getTime();
-    return previousValid ? [current, this.secrets.open(endpoint.previousSecretSealed!)] : [current];
+    return this.secrets.signingSecrets(endpoint, at);
   }
 
   /** Queues a `webhook.test` event to this endpoint alone (whatever its event types). */

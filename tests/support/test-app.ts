@@ -81,7 +81,7 @@ export async function startTestApp(options: { billIds?: number[]; snapshotDir?: 
     },
     async close() {
       await app.stop();
-      await services.eventBus.close();
+      await services.events.close();
       await services.quotas.close();
       await db.close();
     },

@@ -1,0 +1,100 @@
+import type { DataSource } from 'typeorm';
+import type { ServiceClock } from '../common/clock';
+import { EventRefresh, type RefreshSources } from '../jobs/refresh';
+import type { Logger } from '../logger';
+import { createEventBus, type EventBus } from './bus';
+import type { EventSink } from './event';
+import { EventLog } from './event-log';
+import { type DeliveryCounts, DeliveryWorker, newDeliveryCounts } from './webhooks/delivery-worker';
+import { OutboxHandoff } from './webhooks/handoff';
+import { webhookOutbox } from './webhooks/outbox';
+import type { SecretBox } from './webhooks/secret-box';
+import type { UrlPolicy } from './webhooks/url-safety';
+import { WakeSignal } from './webhooks/wake-signal';
+
+/**
+ * The events module, connected: an emitter (the refresh, an alert check) records its events
+ * through the event log, which writes them to `service_event` and to the webhook outbox in the
+ * emitter's transaction; once that commits, the outbox's rows go to the delivery worker (handoff and
+ * wake) and the events to the bus (GraphQL subscriptions). The worker signs and sends the rows.
+ */
+export interface Events {
+  /** the emitter that follows the data: recomputes the day's nowcasts and records what changed (src/jobs/refresh.ts) */
+  refresh: EventRefresh;
+  /** where every emitter records its events: event log and outbox in its transaction, the bus after the commit */
+  log: EventLog;
+  /** the webhook outbox: one delivery row per event per endpoint that receives it */
+  outbox: EventSink;
+  /** the outbox's rows handed to this process's delivery worker after their commit */
+  handoff: OutboxHandoff;
+  /** raised when deliveries were queued, inside or outside an emitter's transaction (a test event) */
+  queued: WakeSignal;
+  /** sends the outbox; sends nothing until started (`startDeliveries`) */
+  deliveries: DeliveryWorker;
+  /** webhook attempts by outcome, counted by the delivery worker (for /metrics) */
+  deliveryCounts: DeliveryCounts;
+  /** the bus events travel on to subscribers after their emitter's transaction commits */
+  bus: EventBus;
+  /** Starts sending webhooks: claims left by a killed process are handed back, then due rows are sent. */
+  startDeliveries(): Promise<void>;
+  /** Waits for a refresh under way, stops the delivery worker (attempts under way get their grace) and closes the bus. */
+  close(): Promise<void>;
+}
+
+export interface EventsOptions {
+  dataSource: DataSource;
+  /** PGlite: one process owns the database (no advisory lock; claims left at start are a dead process's) */
+  embedded: boolean;
+  clock: ServiceClock;
+  logger: Logger;
+  /** the real time, of outbox rows and the refresh's timestamps (tests move it) */
+  now?: () => Date;
+  /** the bus over Redis pub/sub when set; in-process otherwise */
+  redisUrl?: string;
+  /** the bus's Redis channel (tests give each run its own) */
+  channel?: string;
+  /** written in each emitter's transaction after the webhook outbox */
+  sinks?: EventSink[];
+  webhooks: { urlPolicy: UrlPolicy; secretBox: SecretBox };
+}
+
+/** Creates the events module and connects its parts; the refresh reads its nowcasts from `sources`. */
+export function createEvents(sources: RefreshSources, options: EventsOptions): Events {
+  const { dataSource, embedded, logger } = options;
+  const now = options.now ?? (() => new Date());
+  const deliveryCounts = newDeliveryCounts();
+  const deliveries = new DeliveryWorker(dataSource, {
+    urlPolicy: options.webhooks.urlPolicy,
+    secretsFor: (endpoint, at) => options.webhooks.secretBox.signingSecrets(endpoint, at),
+    embedded,
+    logger,
+    counts: deliveryCounts,
+  });
+  const queued = new WakeSignal();
+  queued.on(() => deliveries.wake());
+  const handoff = new OutboxHandoff();
+  handoff.attach(deliveries);
+  const outbox = webhookOutbox({ now, written: () => queued.emit(), handoff });
+  const bus = createEventBus({ redisUrl: options.redisUrl, channel: options.channel });
+  const log = new EventLog([outbox, ...(options.sinks ?? [])], bus, (committed) => {
+    handoff.committed(committed);
+    queued.emit();
+  });
+  const refresh = new EventRefresh(dataSource, sources, options.clock, { postgres: !embedded, events: log, logger, now: options.now });
+  return {
+    refresh,
+    log,
+    outbox,
+    handoff,
+    queued,
+    deliveries,
+    deliveryCounts,
+    bus,
+    startDeliveries: () => deliveries.start(),
+    close: async () => {
+      await refresh.idle();
+      await deliveries.stop();
+      await bus.close();
+    },
+  };
+}
