@@ -10,7 +10,6 @@ import { OutboxHandoff } from './webhooks/handoff';
 import { webhookOutbox } from './webhooks/outbox';
 import type { SecretBox } from './webhooks/secret-box';
 import type { UrlPolicy } from './webhooks/url-safety';
-import { WakeSignal } from './webhooks/wake-signal';
 
 /**
  * The events module, connected: an emitter (the refresh, an alert check) records its events
@@ -25,10 +24,8 @@ export interface Events {
   log: EventLog;
   /** the webhook outbox: one delivery row per event per endpoint that receives it */
   outbox: EventSink;
-  /** the outbox's rows handed to this process's delivery worker after their commit */
+  /** tells this process's delivery worker that rows were queued, and hands it the outbox's rows after their commit */
   handoff: OutboxHandoff;
-  /** raised when deliveries were queued, inside or outside an emitter's transaction (a test event) */
-  queued: WakeSignal;
   /** sends the outbox; sends nothing until started (`startDeliveries`) */
   deliveries: DeliveryWorker;
   /** webhook attempts by outcome, counted by the delivery worker (for /metrics) */
@@ -70,23 +67,17 @@ export function createEvents(sources: RefreshSources, options: EventsOptions): E
     logger,
     counts: deliveryCounts,
   });
-  const queued = new WakeSignal();
-  queued.on(() => deliveries.wake());
   const handoff = new OutboxHandoff();
   handoff.attach(deliveries);
-  const outbox = webhookOutbox({ now, written: () => queued.emit(), handoff });
+  const outbox = webhookOutbox({ now, handoff });
   const bus = createEventBus({ redisUrl: options.redisUrl, channel: options.channel });
-  const log = new EventLog([outbox, ...(options.sinks ?? [])], bus, (committed) => {
-    handoff.committed(committed);
-    queued.emit();
-  });
+  const log = new EventLog([outbox, ...(options.sinks ?? [])], bus, handoff);
   const refresh = new EventRefresh(dataSource, sources, options.clock, { postgres: !embedded, events: log, logger, now: options.now });
   return {
     refresh,
     log,
     outbox,
     handoff,
-    queued,
     deliveries,
     deliveryCounts,
     bus,

@@ -107,7 +107,7 @@ export function createServices({ trainingOptions, redisUrl, now, burstLimit, emb
     alerts,
     quotas,
     burstLimiter: new BurstLimiter(burstLimit ?? DEFAULT_BURST_LIMIT),
-    webhooks: new WebhookService(deps.dataSource, secretBox, urlPolicy, realNow, () => events.queued.emit()),
+    webhooks: new WebhookService(deps.dataSource, secretBox, urlPolicy, realNow, events.handoff),
     events,
   };
 }
