@@ -9,7 +9,7 @@ import { noNulCharactersRule } from './gateway/text-input';
 import { graphqlErrorHandler, jsonErrorHandler, notFoundHandler } from './doors/http/http-errors';
 import { graphqlDocumentGuard } from './doors/graphql-http/http-document-guard';
 import { doorEdge, reportRefusedBeforePipeline } from './doors/http/door-edge';
-import { depthLimit, queryCostLimit } from './doors/graphql-http/query-cost';
+import { depthLimit, queryCostCheck, queryCostLimit } from './doors/graphql-http/query-cost';
 import { createMetrics, type MetricsOptions } from './doors/http/http-metrics';
 import { requestLogging } from './doors/http/request-id';
 import { dashboardStatic } from './doors/http/dashboard-static';
@@ -77,10 +77,11 @@ async function createHttpApp(services: Services, options: HttpOptions): Promise<
   });
 
   const validationRules = [depthLimit(), noNulCharactersRule];
+  const costLimit = queryCostCheck(options.schema);
   const graphql = await createApolloDoor(gateway, {
     httpServer,
     validationRules,
-    plugins: [queryCostLimit(options.schema), metrics.graphqlPlugin],
+    plugins: [queryCostLimit(costLimit), metrics.graphqlPlugin],
     logger: services.logger,
   });
   // browser GraphQL clients get the same CORS policy as REST ones, preflight included; one route
@@ -94,8 +95,8 @@ async function createHttpApp(services: Services, options: HttpOptions): Promise<
     graphql.middleware,
     graphqlErrorHandler(services.logger),
   );
-  // the third door: subscriptions over graphql-ws on the same path
-  const subscriptions = createWebSocketDoor(gateway, { httpServer, validationRules, logger: services.logger, trustProxy: options.trustProxy });
+  // the third door: graphql-ws on the same path
+  const subscriptions = createWebSocketDoor(gateway, { httpServer, validationRules, costLimit, logger: services.logger, trustProxy: options.trustProxy });
   const restRouter = createRestRouter(gateway, { corsOrigins: options.corsOrigins });
   app.use('/api/v1', restRouter);
   app.use('/docs', docsRouter({ openapiUrl: '/api/v1/openapi.json' }));

@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { type Client, createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import type { ServiceEvent } from '../../src/events/event';
+import { TIER_LIMITS } from '../../src/quota/tier-limits';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 /** GraphQL subscriptions on /graphql over graphql-ws: the third door of the gateway. */
@@ -128,11 +129,29 @@ describe('connection_init', () => {
     expect((unknown.errors[0] as Error).message).toContain('unknown event type "bill.renamed"');
   });
 
-  it('serves subscriptions only: a query over the socket is refused', async () => {
-    const c = client({ authorization: `Bearer ${await t.userWithKey('pro')}` });
+  it('answers a query over the socket as over HTTP, as a request of its own: one more API call', async () => {
+    const email = `ws-query-${Date.now()}@example.com`;
+    const key = await t.userWithKey('pro', email);
+    const accountId = await t.accountIdOf(email);
+    const c = client({ authorization: `Bearer ${key}` });
     const query = collect(c, '{ serviceStatus { today } }');
-    await query.next(1).catch(() => undefined);
-    expect(query.errors).toEqual([expect.objectContaining({ message: expect.stringContaining('Only subscriptions are served over WebSocket') })]);
+    const [answer] = await query.next(1);
+    expect(query.errors).toEqual([]);
+    expect(answer).toEqual((await t.graphql('{ serviceStatus { today } }', { key })).body.data);
+    // the connection, the query over it, the query over HTTP
+    const calls = await t.services.quotas.store.take(accountId, '2026-11-22', 'calls', 0, TIER_LIMITS.pro.calls);
+    expect(calls.used).toBe(3);
+  });
+
+  it('holds a query or mutation over the socket to the limits of /graphql: cost, mutations per request', async () => {
+    const c = client({ authorization: `Bearer ${await t.userWithKey('pro')}` });
+    const aliases = Array.from({ length: 10 }, (_, i) => `a${i}: bills(first: 1, filter: { titleContains: "x" }) { totalCount }`).join(' ');
+    const costly = collect(c, `{ ${aliases} }`);
+    await costly.next(1).catch(() => undefined);
+    expect(costly.errors).toEqual([expect.objectContaining({ message: expect.stringMatching(/^This query would cost \d+, over the limit of 5000/), extensions: { code: 'BAD_USER_INPUT' } })]);
+    const mutations = collect(c, `mutation { ${Array.from({ length: 6 }, (_, i) => `w${i}: createWatchlist(input: { name: "ws ${i}" }) { id }`).join(' ')} }`);
+    await mutations.next(1).catch(() => undefined);
+    expect(mutations.errors).toEqual([expect.objectContaining({ message: 'This request holds 6 mutations; at most 5 may be sent in one request', extensions: { code: 'BAD_USER_INPUT' } })]);
   });
 });
 
