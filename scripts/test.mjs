@@ -1,8 +1,11 @@
 #!/usr/bin/env node
 // `npm test`: type-check, build (the process tests run the built server and CLI), then the suite on
 // the embedded database, then again on PostgreSQL when TEST_DATABASE_URL is set (each test file
-// creates and drops a database of its own there).
+// creates and drops a database of its own there): the integration tests, and the end-to-end tests
+// whose behaviour depends on the database (those that ask which one runs, or use PostgreSQL or
+// Redis themselves). The other end-to-end tests check HTTP behaviour the embedded run has checked.
 import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 
 const jestArgs = process.argv.slice(2);
 const run = (title, command, args, env = process.env) => {
@@ -25,7 +28,10 @@ else if (runs.has('unit')) run('unit tests', 'npx', ['jest', 'tests/unit', ...je
 if (!runs.has('postgres')) {
   // left out on purpose
 } else if (TEST_DATABASE_URL) {
-  run(`tests on PostgreSQL (${TEST_DATABASE_URL.replace(/\/\/[^@]*@/, '//')})`, 'npx', ['jest', 'tests/integration', 'tests/e2e', ...jestArgs], withVmModules({ ...embeddedEnv, TEST_DATABASE_URL }));
+  const databaseDependent = readdirSync('tests/e2e')
+    .map((name) => `tests/e2e/${name}`)
+    .filter((file) => file.endsWith('.test.ts') && /usingPostgres\(|TEST_DATABASE_URL|TEST_REDIS_URL/.test(readFileSync(file, 'utf8')));
+  run(`tests on PostgreSQL (${TEST_DATABASE_URL.replace(/\/\/[^@]*@/, '//')})`, 'npx', ['jest', 'tests/integration', ...databaseDependent, ...jestArgs], withVmModules({ ...embeddedEnv, TEST_DATABASE_URL }));
 } else {
   process.stdout.write('\nTEST_DATABASE_URL is not set: the PostgreSQL run was skipped (see README).\n');
 }
