@@ -6,6 +6,7 @@ import { readAdminEndpointFile, removeAdminEndpointFile, writeAdminEndpointFile 
 import { mkdirSync } from 'node:fs';
 import { createApp } from './app';
 import { listenAcceptingInParallel, type ParallelAccept } from './doors/http/parallel-accept';
+import { listenNotReady } from './doors/http/not-ready-server';
 import { AddressLimiter, addressLimitHooks } from './gateway/address-limit';
 import { ServiceClock } from './common/clock';
 import type { Config } from './config';
@@ -52,7 +53,7 @@ const DATA_FAILED = 'bill data failed to load (see the server log); run `npm run
 export async function startServer(config: Config, logger: Logger, options: { trainingOptions?: ServiceDepsTraining; signal?: AbortSignal } = {}): Promise<RunningServer> {
   const readiness = new Readiness();
   // PostgreSQL unreachable at start: retried, with 503s naming it on the port meanwhile; `signal` stops the wait
-  const database = await openServedDatabase(config, logger, readiness, options.signal);
+  const database = await openServedDatabase(config, logger, readiness, { signal: options.signal, holdPort: () => listenNotReady(config.port, config.host, readiness) });
   const db = database.db;
   const clock = new ServiceClock(config.serviceDate);
   const freshness = new DataFreshness(config.snapshotDir ? 'snapshot' : 'live', config.syncIntervalSeconds);
