@@ -6,12 +6,12 @@ import { readAdminEndpointFile, removeAdminEndpointFile, writeAdminEndpointFile 
 import { mkdirSync } from 'node:fs';
 import { createApp } from './app';
 import { listenAcceptingInParallel, type ParallelAccept } from './doors/http/parallel-accept';
-import { listenNotReady } from './doors/http/not-ready-server';
 import { AddressLimiter, addressLimitHooks } from './gateway/address-limit';
 import { ServiceClock } from './common/clock';
 import type { Config } from './config';
 import { isConnectionFailure } from './db/connection-failure';
 import { openServedDatabase } from './db/open-served-database';
+import { listenNotReady } from './doors/http/not-ready-server';
 import { billSourceFor, hasCompletedSync, servedDataAsOf, syncBills } from './ingest/sync';
 import type { Logger } from './logger';
 import type { ServiceDeps } from './services/services';
