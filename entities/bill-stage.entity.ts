@@ -1,5 +1,5 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import type { House, StagePhase } from '../src/ingest/bill-record';
+import type { House, StagePhase } from '../src/vocabulary';
 import { BillEntity } from './bill.entity';
 
 /** One stage of a bill's passage with every sitting date it had. */

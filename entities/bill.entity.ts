@@ -1,5 +1,5 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
-import type { BillKind, BillOutcome, House } from '../src/ingest/bill-record';
+import type { BillKind, BillOutcome, House } from '../src/vocabulary';
 
 @Entity('bill')
 @Index('idx_bill_kind', ['kind'])

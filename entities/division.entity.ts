@@ -1,5 +1,5 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
-import type { House } from '../src/ingest/bill-record';
+import type { House } from '../src/vocabulary';
 import { BillEntity } from './bill.entity';
 
 /** A Commons division linked to a bill (The Public Whip's counts, to July 2018). */

@@ -1,5 +1,5 @@
 import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
-import type { RequestContext } from '../src/context';
+import type { RequestContext } from '../src/request/context';
 import { AppError } from '../src/errors';
 import type { IssuedSession } from '../src/services/session.service';
 import { Access } from './access';

@@ -3,7 +3,7 @@ import { Arg, Args, Ctx, FieldResolver, Info, Int, Query, Resolver, Root } from 
 import { deliverPrediction, deliverPredictionHistory } from './deliver-prediction';
 import type { BillEntity } from '../entities/bill.entity';
 import type { BillStageEntity } from '../entities/bill-stage.entity';
-import type { RequestContext } from '../src/context';
+import type { RequestContext } from '../src/request/context';
 import { decodeBillCursor, encodeBillCursor } from '../src/services/bill.service';
 import { Access } from './access';
 import { BillsArgs } from './bill.input';

@@ -1,8 +1,8 @@
 import { type GraphQLResolveInfo, responsePathAsArray } from 'graphql';
 import type { BillEntity } from '../entities/bill.entity';
-import type { RequestContext } from '../src/context';
+import type { RequestContext } from '../src/request/context';
 import { AppError } from '../src/errors';
-import { predictionChargeId } from '../src/gateway/loaders';
+import { predictionChargeId } from '../src/request/loaders';
 import { historyDates, historyEnd } from '../src/services/chart-dates';
 import type { BillStatusAsOf } from './enums';
 import { toPredictionType } from './prediction-result.mapper';

@@ -1,7 +1,7 @@
 import { ArrayMaxSize, IsOptional } from 'class-validator';
 import { Args, ArgsType, Field, Int, Resolver, Root, Subscription } from 'type-graphql';
 import type { SubscribeResolverData } from 'type-graphql';
-import type { RequestContext } from '../src/context';
+import type { RequestContext } from '../src/request/context';
 import { AppError } from '../src/errors';
 import type { ServiceEvent } from '../src/events/event';
 import { eventStream, type EventFilter } from '../src/events/event-stream';

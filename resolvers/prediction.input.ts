@@ -1,4 +1,4 @@
-import { IMMINENT_DEFAULTS } from '../src/services/imminent';
+import { IMMINENT_DEFAULTS } from '../src/events/prediction-point';
 import { ArrayMaxSize, ArrayMinSize, IsInt, IsOptional, Max, Min } from 'class-validator';
 import { ArgsType, Field, Float, Int } from 'type-graphql';
 import { DateScalar } from './date.scalar';

@@ -1,7 +1,7 @@
 import { type GraphQLResolveInfo, responsePathAsArray } from 'graphql';
 import { Arg, Args, Ctx, FieldResolver, Info, Int, Query, Resolver, Root } from 'type-graphql';
 import { deliverPrediction } from './deliver-prediction';
-import type { RequestContext } from '../src/context';
+import type { RequestContext } from '../src/request/context';
 import { Access } from './access';
 import { BillType } from './bill.type';
 import { parseBillId } from './bill-id';

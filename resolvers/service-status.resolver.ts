@@ -1,5 +1,5 @@
 import { Ctx, Field, FieldResolver, Int, ObjectType, Query, Resolver } from 'type-graphql';
-import type { RequestContext } from '../src/context';
+import type { RequestContext } from '../src/request/context';
 import { Access } from './access';
 import { DateScalar } from './date.scalar';
 

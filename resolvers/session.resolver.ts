@@ -1,5 +1,5 @@
 import { Ctx, Query, Resolver } from 'type-graphql';
-import type { RequestContext } from '../src/context';
+import type { RequestContext } from '../src/request/context';
 import { Access } from './access';
 import { ParliamentarySessionType } from './bill.type';
 

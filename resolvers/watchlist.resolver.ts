@@ -2,7 +2,7 @@ import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Ctx, FieldResolver, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { deliverPrediction } from './deliver-prediction';
 import { PredictionType } from './prediction.type';
-import type { RequestContext } from '../src/context';
+import type { RequestContext } from '../src/request/context';
 import { AppError, badInput } from '../src/errors';
 import { decodeIdCursor, encodeIdCursor } from '../src/common/ids';
 import { parseBillIds } from '../src/services/watchlist.service';

@@ -1,5 +1,5 @@
 import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import type { RequestContext } from '../src/context';
+import type { RequestContext } from '../src/request/context';
 import type { DeliveryRecord } from '../src/services/webhook.service';
 import { inactiveEventTypes } from '../src/events/audience';
 import { Access } from './access';

@@ -5,7 +5,7 @@
  */
 import { WithHeaders } from '../src/gateway/answer-cache';
 import type { ModelProvenance } from '../src/services/model-vintages';
-import { type PredictionNumbers, predictionsPayload } from '../src/services/prediction-payload';
+import { type PredictionNumbers, predictionsPayload } from '../src/events/prediction-payload';
 
 /** Which model answered, as headers: the specification's bodies keep their exact shapes. */
 export const withModelHeaders = (body: unknown, model: ModelProvenance) =>

@@ -1,6 +1,6 @@
 import type express from 'express';
 import type { RequestHandler } from 'express';
-import type { RequestContext } from '../src/context';
+import type { RequestContext } from '../src/request/context';
 import { SharedAnswer, WithHeaders } from '../src/gateway/answer-cache';
 import type { Gateway } from '../src/gateway/pipeline';
 import { gatewayRequest } from '../src/doors/http/gateway-request';

@@ -1,5 +1,5 @@
 import { type ExecutionResult, GraphQLError, parse, validate } from 'graphql';
-import type { RequestContext } from '../src/context';
+import type { RequestContext } from '../src/request/context';
 import { AppError } from '../src/errors';
 import type { SharedAnswer } from '../src/gateway/answer-cache';
 import type { PreparedOperation } from '../src/gateway/execute';

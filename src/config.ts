@@ -2,7 +2,14 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { isCalendarDate } from '../model/dates';
-import { DEFAULT_RETENTION_DAYS, MIN_RETENTION_DAYS } from './jobs/retention-period';
+
+/** RETENTION_DAYS when unset: how long finished webhook deliveries, the event log and older snapshots are kept (src/jobs/retention-rules.ts). */
+const DEFAULT_RETENTION_DAYS = 90;
+/**
+ * The least RETENTION_DAYS may be: the dashboard re-sends the given-up deliveries of the last 30
+ * days (`recover` with `since` 30 days back), so those must still be there, with a day to spare.
+ */
+const MIN_RETENTION_DAYS = 31;
 
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be YYYY-MM-DD').refine(isCalendarDate, 'is not a calendar date');
 

@@ -9,6 +9,7 @@ import { ServiceClock } from './common/clock';
 import type { Config } from './config';
 import { isConnectionFailure } from './db/connection-failure';
 import { openServedDatabase } from './db/open-served-database';
+import { listenNotReady } from './doors/http/not-ready-server';
 import { billSourceFor, hasCompletedSync, servedDataAsOf, syncBills } from './ingest/sync';
 import type { Logger } from './logger';
 import type { ServiceDeps } from './services/services';
@@ -47,7 +48,7 @@ const DATA_FAILED = 'bill data failed to load (see the server log); run `npm run
 export async function startServer(config: Config, logger: Logger, options: { trainingOptions?: ServiceDepsTraining; signal?: AbortSignal } = {}): Promise<RunningServer> {
   const readiness = new Readiness();
   // PostgreSQL unreachable at start: retried, with 503s naming it on the port meanwhile; `signal` stops the wait
-  const database = await openServedDatabase(config, logger, readiness, options.signal);
+  const database = await openServedDatabase(config, logger, readiness, { signal: options.signal, holdPort: () => listenNotReady(config.port, config.host, readiness) });
   const db = database.db;
   const clock = new ServiceClock(config.serviceDate);
   const freshness = new DataFreshness(config.snapshotDir ? 'snapshot' : 'live', config.syncIntervalSeconds);

@@ -2,10 +2,22 @@ import type { Config } from '../config';
 import { type Database, openDatabase } from './database';
 import { DependencyHealth } from '../health/dependency-health';
 import type { Logger } from '../logger';
-import { listenNotReady, type NotReadyServer } from '../doors/http/not-ready-server';
 import type { Readiness } from '../health/readiness';
 import { watchDatabase } from './database-watch';
 import { openDatabaseWithRetry } from './open-with-retry';
+
+/** What answers on the service's port while the database cannot be reached, until the app takes the port over. */
+export interface HeldPort {
+  port: number;
+  close(): Promise<void>;
+}
+
+export interface ServedDatabaseOptions {
+  /** starts what answers on the service's port while PostgreSQL is unreachable (the composition passes the not-ready listener) */
+  holdPort: () => Promise<HeldPort>;
+  /** stops waiting for PostgreSQL */
+  signal?: AbortSignal;
+}
 
 export interface ServedDatabase {
   db: Database;
@@ -16,23 +28,23 @@ export interface ServedDatabase {
 
 /**
  * The server's database. The embedded one opens or fails at once. PostgreSQL that cannot be
- * reached is retried with backoff, meanwhile a not-ready listener answers on the service's port
+ * reached is retried with backoff, meanwhile `holdPort`'s listener answers on the service's port
  * (503 naming PostgreSQL); once open, a probe follows later outages for /readyz.
  */
-export async function openServedDatabase(config: Config, logger: Logger, readiness: Readiness, signal?: AbortSignal): Promise<ServedDatabase> {
+export async function openServedDatabase(config: Config, logger: Logger, readiness: Readiness, { holdPort, signal }: ServedDatabaseOptions): Promise<ServedDatabase> {
   const options = { databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.dbPoolSize };
   if (!config.databaseUrl) {
     return { db: await openDatabase(options), handOverPort: async () => config.port, stopWatching: () => undefined };
   }
   const health = new DependencyHealth('PostgreSQL', readiness, logger);
-  let notReady: NotReadyServer | undefined;
+  let notReady: HeldPort | undefined;
   let db: Database;
   try {
     db = await openDatabaseWithRetry(options, {
       health,
       signal,
       onUnreachable: async () => {
-        notReady = await listenNotReady(config.port, config.host, readiness);
+        notReady = await holdPort();
         logger.info({ port: notReady.port, waitingFor: 'PostgreSQL' }, 'listening');
       },
     });

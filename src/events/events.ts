@@ -1,6 +1,4 @@
 import type { DataSource } from 'typeorm';
-import type { ServiceClock } from '../common/clock';
-import { EventRefresh, type RefreshSources } from '../jobs/refresh';
 import type { Logger } from '../logger';
 import { createEventBus, type EventBus } from './bus';
 import type { EventSink } from './event';
@@ -12,14 +10,13 @@ import type { SecretBox } from './webhooks/secret-box';
 import type { UrlPolicy } from './webhooks/url-safety';
 
 /**
- * The events module, connected: an emitter (the refresh, an alert check) records its events
- * through the event log, which writes them to `service_event` and to the webhook outbox in the
- * emitter's transaction; once that commits, the outbox's rows go to the delivery worker (handoff and
- * wake) and the events to the bus (GraphQL subscriptions). The worker signs and sends the rows.
+ * The events module, connected: an emitter (the refresh, an alert check: services, which this
+ * module never imports) records its events through the event log, which writes them to
+ * `service_event` and to the webhook outbox in the emitter's transaction; once that commits, the
+ * outbox's rows go to the delivery worker (OutboxHandoff.committed) and the events to the bus
+ * (GraphQL subscriptions). The worker signs and sends the rows.
  */
 export interface Events {
-  /** the emitter that follows the data: recomputes the day's nowcasts and records what changed (src/jobs/refresh.ts) */
-  refresh: EventRefresh;
   /** where every emitter records its events: event log and outbox in its transaction, the bus after the commit */
   log: EventLog;
   /** the webhook outbox: one delivery row per event per endpoint that receives it */
@@ -34,7 +31,7 @@ export interface Events {
   bus: EventBus;
   /** Starts sending webhooks: claims left by a killed process are handed back, then due rows are sent. */
   startDeliveries(): Promise<void>;
-  /** Waits for a refresh under way, stops the delivery worker (attempts under way get their grace) and closes the bus. */
+  /** Stops the delivery worker (attempts under way get their grace) and closes the bus. */
   close(): Promise<void>;
 }
 
@@ -42,9 +39,8 @@ export interface EventsOptions {
   dataSource: DataSource;
   /** PGlite: one process owns the database (no advisory lock; claims left at start are a dead process's) */
   embedded: boolean;
-  clock: ServiceClock;
   logger: Logger;
-  /** the real time, of outbox rows and the refresh's timestamps (tests move it) */
+  /** the real time of outbox rows (tests move it) */
   now?: () => Date;
   /** the bus over Redis pub/sub when set; in-process otherwise */
   redisUrl?: string;
@@ -55,8 +51,8 @@ export interface EventsOptions {
   webhooks: { urlPolicy: UrlPolicy; secretBox: SecretBox };
 }
 
-/** Creates the events module and connects its parts; the refresh reads its nowcasts from `sources`. */
-export function createEvents(sources: RefreshSources, options: EventsOptions): Events {
+/** Creates the events module and connects its parts. */
+export function createEvents(options: EventsOptions): Events {
   const { dataSource, embedded, logger } = options;
   const now = options.now ?? (() => new Date());
   const deliveryCounts = newDeliveryCounts();
@@ -72,9 +68,7 @@ export function createEvents(sources: RefreshSources, options: EventsOptions): E
   const outbox = webhookOutbox({ now, handoff });
   const bus = createEventBus({ redisUrl: options.redisUrl, channel: options.channel });
   const log = new EventLog([outbox, ...(options.sinks ?? [])], bus, handoff);
-  const refresh = new EventRefresh(dataSource, sources, options.clock, { postgres: !embedded, events: log, logger, now: options.now });
   return {
-    refresh,
     log,
     outbox,
     handoff,
@@ -83,7 +77,6 @@ export function createEvents(sources: RefreshSources, options: EventsOptions): E
     bus,
     startDeliveries: () => deliveries.start(),
     close: async () => {
-      await refresh.idle();
       await deliveries.stop();
       await bus.close();
     },

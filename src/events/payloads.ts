@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { AlertTriggerEntity } from '../../entities/alert-trigger.entity';
-import type { PredictionPoint } from '../services/prediction-history';
-import type { PredictionResult } from '../services/prediction.service';
-import { predictionsPayload } from '../services/prediction-payload';
+import type { Nowcast } from '../../model/predictor';
 import type { ServiceEvent } from './event';
+import type { PredictionPoint } from './prediction-point';
+import { predictionsPayload } from './prediction-payload';
 import type { PredictionEventType } from './rules';
 
 /** `evt_` + 128 random bits: unique across instances without coordination; stored, so stable on every channel and retry. */
@@ -12,8 +12,11 @@ export const newEventId = (): string => `evt_${randomBytes(16).toString('base64u
 /** The service's day with the time of day it happened: a replayed day keeps the real time of its refresh. */
 export const eventTimestamp = (serviceDay: string, now: Date): string => `${serviceDay}T${now.toISOString().slice(11)}`;
 
+/** What a prediction event tells of the nowcast that raised it: the model's numbers and the version that served them. */
+type ServedNowcast = Pick<Nowcast, 'billId' | 'referenceDate' | 'probabilities' | 'timelineEtaDays'> & { modelVersion: number };
+
 /** A nowcast in the batch item's `predictions` shape (2.4). */
-const predictionsOf = (n: PredictionResult) =>
+const predictionsOf = (n: ServedNowcast) =>
   predictionsPayload({
     royalAssent: n.probabilities.royal_assent,
     nextStage30d: n.probabilities.next_stage_30d,
@@ -78,7 +81,7 @@ export const stageScheduledEvent = (s: ScheduledSighting, timestamp: string): Se
   },
 });
 
-export const predictionEvent = (type: PredictionEventType, n: PredictionResult, previous: PredictionPoint, timestamp: string): ServiceEvent => ({
+export const predictionEvent = (type: PredictionEventType, n: ServedNowcast, previous: PredictionPoint, timestamp: string): ServiceEvent => ({
   id: newEventId(),
   type,
   timestamp,

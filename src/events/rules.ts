@@ -1,5 +1,4 @@
-import { IMMINENT_DEFAULTS, isImminent } from '../services/imminent';
-import { type PredictionPoint, spikeRise } from '../services/prediction-history';
+import { IMMINENT_DEFAULTS, isImminent, type PredictionPoint, spikeRise } from './prediction-point';
 import type { EventType } from '../vocabulary';
 
 /** The numbers of the event rules (issue 10's table; docs/api.md lists them). */

@@ -1,6 +1,6 @@
 import { type DocumentNode, type ExecutionResult, getOperationAST, type GraphQLSchema } from 'graphql';
-import { accessOf, sharesAnswer } from '../../resolvers/access';
-import { createRequestContext, type RequestContext } from '../context';
+import { accessOf, sharesAnswer } from '../request/access-rules';
+import { createRequestContext, type RequestContext } from '../request/context';
 import type { RequestQuota } from '../quota/request-quota';
 import type { QuotaKind } from '../quota/tier-limits';
 import type { Services } from '../services/services';
@@ -140,7 +140,7 @@ export class Gateway {
 
   /**
    * Steps 3–4 for a door whose client writes the document (GraphQL over HTTP). An operation whose
-   * root fields all share their answer (`sharedAnswer` in resolvers/access.ts) is served to an API
+   * root fields all share their answer (`sharedAnswer` in src/request/access-rules.ts) is served to an API
    * client from the result kept for the serving state, as answerShared serves REST: after the same
    * steps (credential, call charged, burst limit, the root fields' access rules), and charged again
    * what computing it charged. Whenever the kept result is not what running the operation would
@@ -273,7 +273,7 @@ function chargedSince(before: ReadonlyMap<QuotaKind, number> | undefined, quota:
 
 /**
  * What of a subscriber's context an event's execution reads, so subscribers that differ in it never
- * share a result: the root field's access check (resolvers/access.ts: signed in, tier, credential).
+ * share a result: the root field's access check (src/request/access-rules.ts: signed in, tier, credential).
  * The event types' fields read only the event. A field that read more of the context (the account,
  * its loaders) would have to be named here.
  */

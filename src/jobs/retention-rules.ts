@@ -16,7 +16,7 @@ import { MAX_DELIVERIES_PAGE } from '../services/webhook.service';
  * its delivery (ON DELETE CASCADE): a delivery listed shows every attempt.
  */
 
-/** RETENTION_DAYS (its default and least value: ./retention-period.ts) applies to deliveries, the event log and snapshots. */
+/** RETENTION_DAYS (its default and least value: src/config.ts) applies to deliveries, the event log and snapshots. */
 /** Each endpoint's newest deliveries stay whatever their age: its listing shows up to this many, so it never shrinks. */
 export const DELIVERIES_KEPT_PER_ENDPOINT = MAX_DELIVERIES_PAGE;
 /** Each bill's newest snapshots stay whatever their age: the refresh and alert checks compare with the newest HISTORY_DEPTH (spike, trend, previous values); twice that as a margin. */

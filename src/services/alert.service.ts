@@ -6,7 +6,8 @@ import { AppError, badInput, notFound } from '../errors';
 import type { EventLog } from '../events/event-log';
 import { eventTimestamp, thresholdEvent } from '../events/payloads';
 import type { PredictionResult, PredictionService } from './prediction.service';
-import { type BillHistory, type PredictionPoint, recordSnapshots, spikeRise } from './prediction-history';
+import { type PredictionPoint, spikeRise } from '../events/prediction-point';
+import { type BillHistory, recordSnapshots } from './prediction-history';
 import type { WatchlistService } from './watchlist.service';
 import { ALERT_TYPES, type AlertCheckSource, type AlertType, COMPARISONS, type Comparison, isOneOf, PRO_ALERT_TYPES, RISK_ALERT_TYPES, type Tier } from '../vocabulary';
 
@@ -347,7 +348,7 @@ const triggerFromRow = (r: Record<string, unknown>): AlertTriggerEntity => ({
   source: r.source as AlertCheckSource,
 });
 
-/** The number a threshold compares: days, a probability, or for trend and spike a rise (see prediction-history.ts). */
+/** The number a threshold compares: days, a probability, or for trend and spike a rise (see src/events/prediction-point.ts). */
 function metric(type: AlertType, p: PredictionResult, points: readonly PredictionPoint[]): number | null {
   switch (type) {
     case 'timeline_eta':

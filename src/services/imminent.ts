@@ -1,4 +1,5 @@
 import { addDays } from '../../model/dates';
+import { isImminent } from '../events/prediction-point';
 import type { PredictionResult } from './prediction.service';
 
 import type { TimeBucket as Bucket, UrgencyLevel } from '../vocabulary';
@@ -25,13 +26,6 @@ export interface ImminentBill {
   timeBucket: TimeBucket;
   urgencyScore: number;
 }
-
-/** Defaults of the imminent list (2.6), which the imminent_stage_change event watches too. */
-export const IMMINENT_DEFAULTS = { daysAhead: 7, minProbability: 0.5 } as const;
-
-/** Whether a nowcast's next stage is due within `daysAhead` days with at least `minProbability`. */
-export const isImminent = (timelineEtaDays: number | null, nextStageProbability: number, daysAhead: number, minProbability: number): boolean =>
-  timelineEtaDays !== null && timelineEtaDays <= daysAhead && nextStageProbability >= minProbability;
 
 /**
  * Live bills whose predicted next stage falls within `daysAhead` days with a next-stage

@@ -1,21 +1,10 @@
 import type { EntityManager } from 'typeorm';
-import { addDays } from '../../model/dates';
 import { PredictionSnapshotEntity } from '../../entities/prediction-snapshot.entity';
+import type { PredictionPoint } from '../events/prediction-point';
 import type { PredictionResult } from './prediction.service';
-
-/** A bill's headline nowcast on one day: what snapshots keep and what alerts and events compare. */
-export interface PredictionPoint {
-  referenceDate: string;
-  modelVersion: number;
-  royalAssent: number;
-  nextStage30d: number;
-  timelineEtaDays: number | null;
-}
 
 /** Snapshots a history reaches back over: enough for the 7-day spike window and the 3-refresh trend. */
 export const HISTORY_DEPTH = 20;
-/** The window of a probability spike (events and `spike` thresholds alike). */
-export const SPIKE_WINDOW_DAYS = 7;
 
 export const pointOf = (n: PredictionResult): PredictionPoint => ({
   referenceDate: n.referenceDate,
@@ -27,26 +16,6 @@ export const pointOf = (n: PredictionResult): PredictionPoint => ({
 
 const samePoint = (a: PredictionPoint, b: PredictionPoint) =>
   a.modelVersion === b.modelVersion && a.referenceDate === b.referenceDate && a.royalAssent === b.royalAssent && a.nextStage30d === b.nextStage30d && a.timelineEtaDays === b.timelineEtaDays;
-
-/**
- * How much a probability rose within the window ending with the last point: the last value minus
- * the lowest in effect in the window (the last point before it started counts, as it was still in
- * effect then). `points` oldest first; 0 when there is nothing earlier to compare with.
- */
-export function riseWithin(points: readonly PredictionPoint[], key: 'royalAssent' | 'nextStage30d', days = SPIKE_WINDOW_DAYS): number {
-  if (points.length < 2) return 0;
-  const last = points[points.length - 1];
-  const start = addDays(last.referenceDate, -days);
-  let lowest = Infinity;
-  for (let i = points.length - 2; i >= 0; i--) {
-    lowest = Math.min(lowest, points[i][key]);
-    if (points[i].referenceDate <= start) break;
-  }
-  return Math.max(0, last[key] - lowest);
-}
-
-/** The larger rise of the Royal Assent and next-30-day probabilities within the spike window. */
-export const spikeRise = (points: readonly PredictionPoint[]): number => Math.max(riseWithin(points, 'royalAssent'), riseWithin(points, 'nextStage30d'));
 
 export interface BillHistory {
   /** the stored snapshots this nowcast is compared with, oldest first */

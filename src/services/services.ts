@@ -20,6 +20,7 @@ import { RedisQuotaStore } from '../quota/redis-quota-store';
 import { BurstLimiter, type BurstLimitOptions } from '../quota/burst-limit';
 import type { EventSink } from '../events/event';
 import { createEvents, type Events } from '../events/events';
+import { EventRefresh } from '../jobs/refresh';
 import { loadSecretBox, type SecretBox } from '../events/webhooks/secret-box';
 import type { UrlPolicy } from '../events/webhooks/url-safety';
 import { WebhookService } from './webhook.service';
@@ -45,8 +46,8 @@ export interface Services {
   watchlists: WatchlistService;
   alerts: AlertService;
   webhooks: WebhookService;
-  /** the refresh, the event log, the webhook outbox and its delivery worker, the bus (src/events/events.ts) */
-  events: Events;
+  /** the events module (src/events/events.ts: event log, webhook outbox and its delivery worker, bus) with the refresh that emits into it */
+  events: Events & { refresh: EventRefresh };
 }
 
 export interface ServiceDeps {
@@ -86,10 +87,17 @@ export function createServices({ trainingOptions, redisUrl, now, burstLimit, emb
   const realNow = now ?? (() => new Date());
   const secretBox = webhooks?.secretBox ?? loadSecretBox({});
   const urlPolicy = webhooks?.urlPolicy ?? { allowPrivate: false };
-  const events = createEvents(
-    { predictions, models },
-    { dataSource: deps.dataSource, embedded: embeddedDatabase, clock: deps.clock, logger: deps.logger, now, redisUrl, channel: eventChannel, sinks: eventSinks, webhooks: { urlPolicy, secretBox } },
-  );
+  const pipeline = createEvents({ dataSource: deps.dataSource, embedded: embeddedDatabase, logger: deps.logger, now, redisUrl, channel: eventChannel, sinks: eventSinks, webhooks: { urlPolicy, secretBox } });
+  // the emitter that follows the data; events know no service, so the two are joined here
+  const refresh = new EventRefresh(deps.dataSource, { predictions, models }, deps.clock, { postgres: !embeddedDatabase, events: pipeline.log, logger: deps.logger, now });
+  const events = {
+    ...pipeline,
+    refresh,
+    async close() {
+      await refresh.idle();
+      await pipeline.close();
+    },
+  };
   const alerts = new AlertService(deps.dataSource, watchlists, predictions, events.log);
   const quotas = new QuotaService(deps.dataSource, { redisUrl, embedded: embeddedDatabase, readiness: deps.readiness, logger: deps.logger }, now);
   // failed log-ins are kept beside the quota counters, so every instance counts the same ones

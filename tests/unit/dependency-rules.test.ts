@@ -4,10 +4,13 @@ import ts from 'typescript';
 
 /**
  * The dependency rule of DESIGN.md, checked on every source file's imports (static, dynamic,
- * type-only and require): adapters → gateway → schema → resolvers → services → entities, model.
+ * type-only and require): the layers below, then the rules about packages and files that the
+ * layers alone do not say.
  */
 const ROOT = path.resolve(__dirname, '..', '..');
 const SOURCE_DIRS = ['src', 'bench', 'resolvers', 'rest-compat', 'model', 'entities'];
+/** The dashboard's GraphQL documents, which the gateway allows for the session cookie; the rest of web/ is a separate build. */
+const DASHBOARD_DOCUMENTS = 'web/src/operations.ts';
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
@@ -24,6 +27,57 @@ export function importsOf(file: string, text = readFileSync(path.join(ROOT, file
   );
 }
 
+/** Our own files (an import that leaves the repository is one too, and is in no layer). */
+const isOwnFile = (imported: string) => imported.startsWith('../') || [...SOURCE_DIRS, 'web'].includes(imported.split('/')[0]);
+
+/**
+ * The layers, top to bottom. Each holds folders and files (a path belongs to the longest entry
+ * that contains it) and names the layers below it that it may import besides its own.
+ * docs/operations.md ("Layout") says the same in words.
+ */
+const LAYERS: Record<string, { holds: string[]; mayImport: string[] }> = {
+  // builds and starts the whole: it may reach anything
+  composition: {
+    holds: ['src/server.ts', 'src/server-preamble.ts', 'src/start-server.ts', 'src/app.ts', 'src/shutdown.ts', 'src/cli', 'bench'],
+    mayImport: ['doors', 'gateway', 'resolvers', 'request', 'services', 'events', 'platform', 'core', 'dashboard documents'],
+  },
+  // a door reaches the resolvers only through the gateway, which runs the schema
+  doors: { holds: ['src/doors', 'rest-compat'], mayImport: ['gateway', 'request', 'services', 'events', 'platform', 'core'] },
+  // the gateway reads each root field's access rule from the schema, with src/request's rules: never from resolvers/
+  gateway: { holds: ['src/gateway'], mayImport: ['request', 'services', 'events', 'platform', 'core', 'dashboard documents'] },
+  resolvers: { holds: ['resolvers'], mayImport: ['request', 'services', 'events', 'platform', 'core'] },
+  // what the gateway hands the resolvers: the request's context, its data loaders, the access rules
+  request: { holds: ['src/request'], mayImport: ['services', 'events', 'platform', 'core'] },
+  services: { holds: ['src/services', 'src/jobs', 'src/quota', 'src/ingest', 'src/admin'], mayImport: ['events', 'platform', 'core'] },
+  // services raise events; the events' rules, payloads and delivery know no service
+  events: { holds: ['src/events'], mayImport: ['platform', 'core'] },
+  // the database, configuration, errors, logs and health: no HTTP
+  platform: { holds: ['src/db', 'src/health', 'src/config.ts', 'src/errors.ts', 'src/logger.ts'], mayImport: ['core'] },
+  // the service's words, its entities and the model: they know nothing of how they are stored, served or run
+  core: { holds: ['entities', 'model', 'src/common', 'src/vocabulary.ts'], mayImport: [] },
+  'dashboard documents': { holds: [DASHBOARD_DOCUMENTS], mayImport: [] },
+};
+
+const HOLDERS = Object.entries(LAYERS)
+  .flatMap(([layer, { holds }]) => holds.map((held) => ({ layer, held: held.replace(/\.ts$/, '') })))
+  .sort((a, b) => b.held.length - a.held.length);
+
+/** The layer of a file or of an import's path (which has no extension); undefined outside every layer. */
+export function layerOf(file: string): string | undefined {
+  const stem = file.replace(/\.(ts|js)$/, '');
+  return HOLDERS.find(({ held }) => stem === held || stem.startsWith(`${held}/`))?.layer;
+}
+
+function layerViolation(file: string, imported: string): string | null {
+  if (!isOwnFile(imported)) return null;
+  const from = layerOf(file);
+  const to = layerOf(imported);
+  if (!from) return `${file} is in no layer of LAYERS`;
+  if (!to) return `${imported} is in no layer of LAYERS`;
+  if (to === from || LAYERS[from].mayImport.includes(to)) return null;
+  return `${from} may import ${LAYERS[from].mayImport.join(', ') || 'nothing'} besides itself, not ${to}`;
+}
+
 interface Rule {
   name: string;
   /** files the rule applies to */
@@ -34,7 +88,7 @@ interface Rule {
 
 const isPackage = (imported: string, ...names: string[]) => names.some((name) => imported === name || imported.startsWith(`${name}/`));
 const isUnder = (imported: string, ...dirs: string[]) => dirs.some((dir) => imported === dir || imported.startsWith(`${dir}/`));
-const isWebPackage = (imported: string) => isPackage(imported, 'express', '@apollo', '@as-integrations', 'graphql-ws', 'ws') || imported.startsWith('@apollo/');
+const isWebPackage = (imported: string) => isPackage(imported, 'express', '@as-integrations', 'graphql-ws', 'ws') || imported.startsWith('@apollo/');
 
 /**
  * Files that translate HTTP for the rest of the service. Each non-obvious one says why it is here;
@@ -46,25 +100,25 @@ const EXPRESS_ADAPTERS = new Set([
   'bench/bench-apollo-ceiling-server.ts', // the benchmark's bare Apollo Server ceiling
 ]);
 
-/** Folders of adapters: the doors (GraphQL over HTTP and WebSocket, the admin endpoint, the middleware the HTTP doors share) and REST's routes. */
-const ADAPTER_DIRS = ['rest-compat', 'src/doors'];
+const isDoor = (file: string) => layerOf(file) === 'doors';
+const belowTheDoors = (file: string) => !['composition', 'doors', undefined].includes(layerOf(file));
 
 const RULES: Rule[] = [
   {
-    name: 'services and the model never import express, Apollo, resolvers, REST adapters or the gateway',
-    from: (file) => isUnder(file, 'src/services', 'model'),
-    forbidden: (imported) => isWebPackage(imported) || isUnder(imported, 'resolvers', 'rest-compat', 'src/gateway') || imported === 'src/app' || imported === 'src/doors/graphql-http/apollo.adapter',
+    // every door (HTTP, WebSocket) calls the same gateway and services: none of them may know a transport
+    name: 'the gateway and everything under it are transport-free: no express, Apollo or WebSocket server',
+    from: belowTheDoors,
+    forbidden: isWebPackage,
   },
   {
     name: 'only adapters import express',
-    from: (file) => !isUnder(file, ...ADAPTER_DIRS) && !EXPRESS_ADAPTERS.has(file),
+    from: (file) => !isDoor(file) && !EXPRESS_ADAPTERS.has(file),
     forbidden: (imported) => isPackage(imported, 'express'),
   },
   {
-    // every door (HTTP, WebSocket) calls the same steps: none of them may know a transport
-    name: 'the gateway is transport-free: it never imports express, Apollo or a WebSocket server',
-    from: (file) => isUnder(file, 'src/gateway'),
-    forbidden: isWebPackage,
+    name: 'the model is pure: no ORM, database or Redis client',
+    from: (file) => isUnder(file, 'model'),
+    forbidden: (imported) => isPackage(imported, 'typeorm', 'pg', '@electric-sql/pglite', 'typeorm-pglite', 'ioredis'),
   },
   {
     // the admin CLI answers in about a second because it loads neither GraphQL nor the web server
@@ -72,20 +126,21 @@ const RULES: Rule[] = [
     from: (file) => file === 'src/errors.ts' || isUnder(file, 'src/admin', 'src/doors/admin') || ['src/cli/admin.ts', 'src/cli/run-admin-command.ts', 'src/cli/run-admin-directly.ts'].includes(file),
     forbidden: (imported) => isPackage(imported, 'graphql') || isWebPackage(imported) && !isPackage(imported, 'express'),
   },
-  {
-    name: 'the gateway, resolvers and services never import an adapter',
-    from: (file) => isUnder(file, 'src/gateway', 'resolvers', 'src/services', 'model', 'entities'),
-    forbidden: (imported) => isUnder(imported, 'rest-compat') || imported === 'src/app' || imported === 'src/doors/graphql-http/apollo.adapter',
-  },
 ];
 
 export function violations(files: readonly string[], read: (file: string) => string = (file) => readFileSync(path.join(ROOT, file), 'utf8')): string[] {
-  return files.flatMap((file) =>
-    RULES.filter((rule) => rule.from(file)).flatMap((rule) => importsOf(file, read(file)).filter(rule.forbidden).map((imported) => `${file} imports ${imported}: ${rule.name}`)),
-  );
+  return files.flatMap((file) => {
+    const imports = importsOf(file, read(file));
+    const acrossLayers = imports.flatMap((imported) => {
+      const violation = layerViolation(file, imported);
+      return violation ? [`${file} imports ${imported}: ${violation}`] : [];
+    });
+    const byRule = RULES.filter((rule) => rule.from(file)).flatMap((rule) => imports.filter(rule.forbidden).map((imported) => `${file} imports ${imported}: ${rule.name}`));
+    return [...acrossLayers, ...byRule];
+  });
 }
 
-const FILES = SOURCE_DIRS.flatMap(sourceFiles);
+const FILES = [...SOURCE_DIRS.flatMap(sourceFiles), DASHBOARD_DOCUMENTS];
 
 describe('dependency rules', () => {
   it('hold for every source file', () => {
@@ -93,27 +148,61 @@ describe('dependency rules', () => {
     expect(violations(FILES)).toEqual([]);
   });
 
-  it('catch a service that imports express, a resolver or the gateway, and a stray express import', () => {
+  it('put every source file in one layer', () => {
+    expect(FILES.filter((file) => !layerOf(file))).toEqual([]);
+  });
+
+  it('let a layer import only layers below it, so imports never go round in a circle', () => {
+    const order = Object.keys(LAYERS);
+    const upward = order.flatMap((layer, position) => LAYERS[layer].mayImport.filter((other) => order.indexOf(other) <= position).map((other) => `${layer} → ${other}`));
+    expect(upward).toEqual([]);
+  });
+
+  it('catch an import up the layers: entities or the model above the core, the gateway into resolvers, events into services, the database into HTTP', () => {
     const planted: Record<string, string> = {
-      'src/services/bad.service.ts': "import type { Request } from 'express';\nimport { WatchlistResolver } from '../../resolvers/watchlist.resolver';\nconst g = await import('../gateway/pipeline');",
-      'model/bad.ts': "import { ApolloServer } from '@apollo/server';",
+      'entities/bad.entity.ts': "import type { House } from '../src/ingest/bill-record';\nimport { Column } from 'typeorm';",
+      'model/bad-feature.ts': "import { openDatabase } from '../src/db/database';",
+      'src/gateway/bad-step.ts': "import { accessOf } from '../../resolvers/access';\nimport type { RequestContext } from '../request/context';",
+      'src/events/bad-rule.ts': "import { isImminent } from '../services/imminent';\nimport type { EventType } from '../vocabulary';",
+      'src/db/bad-open.ts': "const { listenNotReady } = await import('../doors/http/not-ready-server');",
+      'src/doors/bad-door.ts': "import { Access } from '../../resolvers/access';\nimport { Gateway } from '../gateway/pipeline';",
+      'src/jobs/reads-outside.ts': "import data from '../../../shared/data';",
+    };
+    expect(violations(Object.keys(planted), (file) => planted[file])).toEqual([
+      'entities/bad.entity.ts imports src/ingest/bill-record: core may import nothing besides itself, not services',
+      'model/bad-feature.ts imports src/db/database: core may import nothing besides itself, not platform',
+      'src/gateway/bad-step.ts imports resolvers/access: gateway may import request, services, events, platform, core, dashboard documents besides itself, not resolvers',
+      'src/events/bad-rule.ts imports src/services/imminent: events may import platform, core besides itself, not services',
+      'src/db/bad-open.ts imports src/doors/http/not-ready-server: platform may import core besides itself, not doors',
+      'src/doors/bad-door.ts imports resolvers/access: doors may import gateway, request, services, events, platform, core besides itself, not resolvers',
+      'src/jobs/reads-outside.ts imports ../shared/data: ../shared/data is in no layer of LAYERS',
+    ]);
+    // a new file at src's root belongs to no layer until the table says which: 'put every source file in one layer' fails on it
+    expect(layerOf('src/stray.ts')).toBeUndefined();
+  });
+
+  it('catch a transport below the doors, a stray express import, the model on the database and GraphQL in the admin CLI', () => {
+    const planted: Record<string, string> = {
+      'src/services/bad.service.ts': "import type { Request } from 'express';",
+      'model/bad.ts': "import { ApolloServer } from '@apollo/server';\nimport { Repository } from 'typeorm';",
       'src/jobs/bad-job.ts': "import express from 'express';",
       'rest-compat/fine.router.ts': "import express from 'express';",
       'src/errors.ts': "import { GraphQLError } from 'graphql';",
       'src/gateway/bad-step.ts': "import type { RequestHandler } from 'express';\nimport { useServer } from 'graphql-ws/use/ws';",
       'src/doors/http/fine-middleware.ts': "import type { RequestHandler } from 'express';",
     };
+    const TRANSPORT = 'the gateway and everything under it are transport-free: no express, Apollo or WebSocket server';
     expect(violations(Object.keys(planted), (file) => planted[file])).toEqual([
-      'src/services/bad.service.ts imports express: services and the model never import express, Apollo, resolvers, REST adapters or the gateway',
-      'src/services/bad.service.ts imports resolvers/watchlist.resolver: services and the model never import express, Apollo, resolvers, REST adapters or the gateway',
-      'src/services/bad.service.ts imports src/gateway/pipeline: services and the model never import express, Apollo, resolvers, REST adapters or the gateway',
+      `src/services/bad.service.ts imports express: ${TRANSPORT}`,
       'src/services/bad.service.ts imports express: only adapters import express',
-      'model/bad.ts imports @apollo/server: services and the model never import express, Apollo, resolvers, REST adapters or the gateway',
+      `model/bad.ts imports @apollo/server: ${TRANSPORT}`,
+      'model/bad.ts imports typeorm: the model is pure: no ORM, database or Redis client',
+      `src/jobs/bad-job.ts imports express: ${TRANSPORT}`,
       'src/jobs/bad-job.ts imports express: only adapters import express',
       'src/errors.ts imports graphql: the error core and the admin CLI never import GraphQL',
+      `src/gateway/bad-step.ts imports express: ${TRANSPORT}`,
+      `src/gateway/bad-step.ts imports graphql-ws/use/ws: ${TRANSPORT}`,
       'src/gateway/bad-step.ts imports express: only adapters import express',
-      'src/gateway/bad-step.ts imports express: the gateway is transport-free: it never imports express, Apollo or a WebSocket server',
-      'src/gateway/bad-step.ts imports graphql-ws/use/ws: the gateway is transport-free: it never imports express, Apollo or a WebSocket server',
     ]);
   });
 

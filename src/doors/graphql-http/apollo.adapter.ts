@@ -6,7 +6,7 @@ import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHt
 import type { RequestHandler } from 'express';
 import type { ValidationRule } from 'graphql';
 import { gatewayRequest, graphqlDocumentOf } from '../http/gateway-request';
-import type { RequestContext } from '../../context';
+import type { RequestContext } from '../../request/context';
 import { badInput, ERROR_CODES } from '../../errors';
 import { graphqlError, mapError } from '../../gateway/error-mapping';
 import type { Gateway, GatewayRequest } from '../../gateway/pipeline';

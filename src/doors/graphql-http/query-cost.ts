@@ -16,8 +16,8 @@ import {
   type SelectionSetNode,
   type ValidationRule,
 } from 'graphql';
-import { ACCESS_EXTENSION } from '../../../resolvers/access';
-import type { RequestContext } from '../../context';
+import { ACCESS_EXTENSION } from '../../request/access-rules';
+import type { RequestContext } from '../../request/context';
 import { badInput } from '../../errors';
 import { ANONYMOUS_QUERY_BUDGET, KEYED_QUERY_BUDGET, LIST_SIZE_BOUNDS, type ListSizes, MAX_MUTATIONS, SIZED_ROOT_FIELDS, weightOf } from './query-weights';
 

@@ -4,7 +4,7 @@ import { type DocumentNode, type ExecutionResult, getOperationAST, GraphQLError,
 import type { Context } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import { type WebSocket, WebSocketServer } from 'ws';
-import type { RequestContext } from '../../context';
+import type { RequestContext } from '../../request/context';
 import { AppError } from '../../errors';
 import { SubscriptionLapsed } from '../../events/event-stream';
 import { framedStream, nextFrames } from './graphql-ws-frames';

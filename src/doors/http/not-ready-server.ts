@@ -2,11 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { requestId } from './request-id';
 import type { Readiness } from '../../health/readiness';
-
-export interface NotReadyServer {
-  port: number;
-  close(): Promise<void>;
-}
+import type { HeldPort } from '../../db/open-served-database';
 
 /**
  * What answers on the service's port while a dependency it cannot start without (PostgreSQL) is
@@ -14,7 +10,7 @@ export interface NotReadyServer {
  * `{"detail"}` naming what is missing, so a client or an orchestrator sees why instead of a refused
  * connection. The real app takes the port over when the dependency is back.
  */
-export async function listenNotReady(port: number, host: string, readiness: Readiness): Promise<NotReadyServer> {
+export async function listenNotReady(port: number, host: string, readiness: Readiness): Promise<HeldPort> {
   const server = http.createServer((req, res) => {
     requestId(req, res);
     const path = (req.url ?? '/').split('?')[0];

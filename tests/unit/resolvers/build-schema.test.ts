@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { isObjectType, type GraphQLSchema, parse, validate } from 'graphql';
 import { depthLimit } from '../../../src/doors/graphql-http/query-cost';
-import { ACCESS_EXTENSION, ACCESS_RULES } from '../../../resolvers/access';
+import { ACCESS_EXTENSION, ACCESS_RULES } from '../../../src/request/access-rules';
 import { buildAppSchema, printAppSchema } from '../../../resolvers/build-schema';
 
 let schema: GraphQLSchema;

@@ -1,5 +1,5 @@
 import { predictionEvents, trendingUp } from '../../../../src/events/rules';
-import type { PredictionPoint } from '../../../../src/services/prediction-history';
+import type { PredictionPoint } from '../../../../src/events/prediction-point';
 
 const point = (referenceDate: string, royalAssent: number, nextStage30d = 0.3, timelineEtaDays: number | null = 20): PredictionPoint => ({ referenceDate, modelVersion: 1, royalAssent, nextStage30d, timelineEtaDays });
 const days = (...values: number[]) => values.map((v, i) => point(`2021-11-${String(i + 1).padStart(2, '0')}`, v));

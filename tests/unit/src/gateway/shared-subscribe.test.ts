@@ -1,6 +1,6 @@
 import { type ExecutionResult, GraphQLBoolean, GraphQLInt, GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLSchema, GraphQLString, parse } from 'graphql';
 import type { EntityManager } from 'typeorm';
-import type { RequestContext } from '../../../../src/context';
+import type { RequestContext } from '../../../../src/request/context';
 import { createEventBus, type EventBus } from '../../../../src/events/bus';
 import type { ServiceEvent } from '../../../../src/events/event';
 import { eventStream, type Subscriber } from '../../../../src/events/event-stream';

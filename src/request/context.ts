@@ -1,8 +1,8 @@
-import { createLoaders, type Loaders } from './gateway/loaders';
-import type { RequestQuota } from './quota/request-quota';
-import type { Services } from './services/services';
-import type { AuthenticatedUser } from './services/api-key.service';
-import type { IssuedSession } from './services/session.service';
+import { createLoaders, type Loaders } from './loaders';
+import type { RequestQuota } from '../quota/request-quota';
+import type { Services } from '../services/services';
+import type { AuthenticatedUser } from '../services/api-key.service';
+import type { IssuedSession } from '../services/session.service';
 
 /** What the dashboard's operations know of the browser request (sign-up, log-in, log-out, password change). */
 export interface BrowserContext {

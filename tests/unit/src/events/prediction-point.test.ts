@@ -1,4 +1,4 @@
-import { riseWithin, spikeRise, type PredictionPoint } from '../../../../src/services/prediction-history';
+import { riseWithin, spikeRise, type PredictionPoint } from '../../../../src/events/prediction-point';
 
 const point = (referenceDate: string, royalAssent: number, nextStage30d = 0): PredictionPoint => ({ referenceDate, modelVersion: 1, royalAssent, nextStage30d, timelineEtaDays: null });
 
