@@ -5,34 +5,17 @@
  */
 import { WithHeaders } from '../src/gateway/answer-cache';
 import type { ModelProvenance } from '../src/services/model-vintages';
-import { type PredictionNumbers, predictionsPayload } from '../src/events/prediction-payload';
+import { predictionsPayload } from '../src/events/prediction-payload';
+import type { ImminentData, PredictBatchData, PredictionFields, PredictOneExplainedData, RiskIndicatorFields } from './generated/document-data';
 
 /** Which model answered, as headers: the specification's bodies keep their exact shapes. */
 export const withModelHeaders = (body: unknown, model: ModelProvenance) =>
   new WithHeaders(body, { 'X-Model-Version': String(model.version), 'X-Model-Trained-Through': model.trainedThrough, 'X-Model-Out-Of-Sample': String(model.outOfSample) });
 
-export interface GqlPrediction extends PredictionNumbers {
-  billId: number;
-  billTitle: string;
-  originatingHouse: string;
-  referenceDate: string;
-  status: string;
-  riskIndicators: {
-    controversyScore: number;
-    momentumScore: number;
-    stallRiskLevel: string;
-    withdrawalRiskLevel: string;
-    amendmentRiskLevel: string;
-    closeVoteLevel: string;
-  };
-  lastStage: { stage: string; house: string; date: string } | null;
-  model: ModelProvenance;
-}
-
 const level = (value: string) => value.toLowerCase();
 
 /** 2.1–2.3: the single-bill result; its risk indicators carry only the stall and withdrawal levels. */
-export function singlePrediction(p: GqlPrediction) {
+export function singlePrediction(p: PredictionFields) {
   const id = String(p.billId);
   const probability = (prediction: string, value: number, withDate: boolean) => ({
     bill_id: id,
@@ -62,14 +45,8 @@ export function singlePrediction(p: GqlPrediction) {
   };
 }
 
-export interface GqlExplanations {
-  royalAssent: { factor: string; effect: number }[];
-  nextStage30d: { factor: string; effect: number }[];
-  reference: { description: string; royalAssent: number; nextStage30d: number } | null;
-}
-
 /** `?explain=true`: the factors of the two headline predictions, the reference they are measured from, and what the ETA rests on, under their REST names. */
-export const explanationsBody = ({ royalAssent, nextStage30d, reference }: GqlExplanations, timelineEtaExplanation: string | null) => ({
+export const explanationsBody = ({ royalAssent, nextStage30d, reference }: PredictOneExplainedData['prediction']['explanations'], timelineEtaExplanation: string | null) => ({
   royal_assent: royalAssent,
   next_stage_30d: nextStage30d,
   reference: reference && { description: reference.description, royal_assent: reference.royalAssent, next_stage_30d: reference.nextStage30d },
@@ -77,7 +54,7 @@ export const explanationsBody = ({ royalAssent, nextStage30d, reference }: GqlEx
 });
 
 /** 2.3 with all four levels, as batch and imminent results carry them. */
-export function fullRiskIndicators(p: Pick<GqlPrediction, 'riskIndicators'>) {
+function fullRiskIndicators(p: { riskIndicators: RiskIndicatorFields }) {
   return {
     controversy_score: p.riskIndicators.controversyScore,
     momentum_score: p.riskIndicators.momentumScore,
@@ -88,17 +65,10 @@ export function fullRiskIndicators(p: Pick<GqlPrediction, 'riskIndicators'>) {
   };
 }
 
-export interface GqlBatch {
-  items: Array<{ billId: number; status: string; detail: string | null; prediction: GqlPrediction | null }>;
-  summary: { total: number; success: number; errors: number; blocked: number };
-  executionTimeMs: number;
-  model: ModelProvenance;
-}
-
 const HOUSE: Record<string, string> = { COMMONS: 'Commons', LORDS: 'Lords', UNASSIGNED: 'Unassigned' };
 
 /** 2.4 and 2.5: the batch envelope; items keep the request's order. */
-export function batchEnvelope(batch: GqlBatch) {
+export function batchEnvelope(batch: PredictBatchData['predictions']) {
   return {
     results: batch.items.map((item) => {
       const status = item.status.toLowerCase();
@@ -122,24 +92,8 @@ export function batchEnvelope(batch: GqlBatch) {
   };
 }
 
-export interface GqlImminent {
-  count: number;
-  model: ModelProvenance;
-  bills: Array<{
-    billId: number;
-    timelineEtaDays: number;
-    royalAssentProbability: number;
-    nextStageProbability: number;
-    predictedDate: string;
-    urgencyLevel: string;
-    countdownDays: number;
-    timeBucket: string | null;
-    urgencyScore: number;
-  } & Pick<GqlPrediction, 'stallRisk' | 'amendmentRisk' | 'closeVote' | 'withdrawalRisk' | 'riskIndicators'>>;
-}
-
 /** 2.6: the imminent envelope, with the optional risk fields filled in. */
-export function imminentEnvelope(imminent: GqlImminent) {
+export function imminentEnvelope(imminent: ImminentData['imminentBills']) {
   return {
     bills: imminent.bills.map((b) => ({
       bill_id: b.billId,
