@@ -62,7 +62,10 @@ async function main(): Promise<void> {
   process.stdout.write(`HTTP benchmark: the built server on ${snapshotDescription()}; starting it (first start: ingest, then training)\n`);
   const server = startProcess(
     path.join(__dirname, '..', 'src', 'server.js'),
-    { NODE_ENV: 'production', DATA_DIR: dataDir, PORT: String(serverPort), HOST: '127.0.0.1', LOG_LEVEL: 'info' },
+    // no vintage training: it would train past sessions' models in a worker of the same process
+    // through every run, a core taken from the requests and counted in their CPU; a server whose
+    // vintages are stored trains none
+    { NODE_ENV: 'production', DATA_DIR: dataDir, PORT: String(serverPort), HOST: '127.0.0.1', LOG_LEVEL: 'info', VINTAGE_TRAINING: 'off' },
     // e.g. BENCH_SERVER_ARGS="--cpu-prof --cpu-prof-dir=/tmp/profile" to profile the server under load
     nodeArgs(process.env.BENCH_SERVER_ARGS),
   );

@@ -20,6 +20,8 @@ import { admin, freePort, runLoad, startProcess, stopProcess, waitReady } from '
  *    test fixtures here, so the first start trains in seconds; step 1 measures the sync's own cost;
  * 3. a served prediction's p99 at 10 connections at rest, then while the server syncs 3,000 bills
  *    that all changed (goal: within 2× of rest), on the embedded database.
+ * The servers train no session vintages (VINTAGE_TRAINING=off): that training, after a first start,
+ * would share the cores with what is measured; a server whose vintages are stored trains none.
  */
 const BILLS = Number(process.env.BENCH_SYNC_BILLS ?? 3_000);
 const ROUNDS = Number(process.env.BENCH_SYNC_ROUNDS ?? 5);
@@ -120,6 +122,7 @@ async function changeToWebhook(): Promise<void> {
     SERVICE_DATE: TODAY,
     WEBHOOK_ALLOW_PRIVATE: 'true',
     LOG_LEVEL: 'warn',
+    VINTAGE_TRAINING: 'off',
   });
   try {
     await waitReady(`${url}/readyz`, server);
@@ -186,7 +189,7 @@ async function predictionsBesideASync(): Promise<void> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bp-bench-sync-load-'));
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
-  const server = startProcess(path.join(ROOT, 'dist', 'src', 'server.js'), { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, BILLS_SNAPSHOT: 'none', BILLS_API_URL: api.baseUrl, SYNC_INTERVAL: '0', SERVICE_DATE: TODAY, LOG_LEVEL: 'warn', BURST_LIMIT: '0' });
+  const server = startProcess(path.join(ROOT, 'dist', 'src', 'server.js'), { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, BILLS_SNAPSHOT: 'none', BILLS_API_URL: api.baseUrl, SYNC_INTERVAL: '0', SERVICE_DATE: TODAY, LOG_LEVEL: 'warn', BURST_LIMIT: '0', VINTAGE_TRAINING: 'off' });
   try {
     await waitReady(`${origin}/readyz`, server);
     await firstRefreshDone(origin);

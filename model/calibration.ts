@@ -95,19 +95,25 @@ export const KIND_SHIFT_PRIOR_BILLS = 5;
  * share its outcome, so they are not independent evidence), and the adjustment is shrunk toward
  * none: a slope and intercept of a kind's own, fitted on a handful of held-out ballot bills, put
  * every ballot bill at second reading above 0.98.
+ * `recency` (one per sample, optional) weighs each sample's bill within its kind: a kind's pass
+ * rate drifts between sessions, so a recent session's bills may count more than older ones. A
+ * kind's weights are rescaled to sum to its number of bills, so the shrinkage stays
+ * KIND_SHIFT_PRIOR_BILLS bills' worth against it.
  */
-export function fitByKind(raw: readonly number[], outcomes: readonly (0 | 1)[], kinds: readonly string[], billIds: readonly number[]): KindCalibration {
+export function fitByKind(raw: readonly number[], outcomes: readonly (0 | 1)[], kinds: readonly string[], billIds: readonly number[], recency?: readonly number[]): KindCalibration {
   const all = fitPlatt(raw, outcomes);
   const byKind: Record<string, PlattScaling> = {};
   for (const kind of [...new Set(kinds)].sort()) {
     const at = kinds.flatMap((k, i) => (k === kind ? [i] : []));
     const samplesOfBill = new Map<number, number>();
     for (const i of at) samplesOfBill.set(billIds[i], (samplesOfBill.get(billIds[i]) ?? 0) + 1);
+    const weights = at.map((i) => (recency ? recency[i] : 1) / samplesOfBill.get(billIds[i])!);
+    const total = weights.reduce((sum, w) => sum + w, 0);
     // p = σ(z·u + v) on the pooled logit z, (u, v) shrunk toward (1, 0): the pooled scaling itself
     const { u, v } = fitLogistic(
       at.map((i) => all.a * logit(raw[i]) + all.b),
       at.map((i) => outcomes[i]),
-      at.map((i) => 1 / samplesOfBill.get(billIds[i])!),
+      weights.map((w) => (w * samplesOfBill.size) / total),
       KIND_SHIFT_PRIOR_BILLS,
     );
     // a slope of 0.1 or less would flatten or flip the ranking the network learned
@@ -116,5 +122,8 @@ export function fitByKind(raw: readonly number[], outcomes: readonly (0 | 1)[], 
   }
   return { all, byKind };
 }
+
+/** A held-out bill's weight in its kind's adjustment: 1 for a session that ended at the cutoff, ½ for one that ended `halfLifeDays` before it. */
+export const recencyWeight = (daysBeforeCutoff: number, halfLifeDays: number) => 0.5 ** (Math.max(0, daysBeforeCutoff) / halfLifeDays);
 
 export const calibrateForKind = (p: number, calibration: KindCalibration, kind: string) => calibrate(p, calibration.byKind[kind] ?? calibration.all);

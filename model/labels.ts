@@ -1,9 +1,10 @@
 import type { SessionFact, TrainingBill } from './bill-facts';
 import { isMainStage } from './bill-state';
 import { addDays, daysBetween } from './dates';
+import type { PredictionOutput } from '../src/vocabulary';
 
-/** The probabilities the model predicts, each its own network. */
-export const BINARY_OUTPUTS = ['royal_assent', 'next_stage_30d', 'stall_risk', 'withdrawal_risk', 'amendment_risk', 'close_vote'] as const;
+/** The probabilities the model predicts, each its own network (their order seeds their training); the ETA has networks of its own. */
+export const BINARY_OUTPUTS = ['royal_assent', 'next_stage_30d', 'stall_risk', 'withdrawal_risk', 'amendment_risk', 'close_vote'] as const satisfies readonly Exclude<PredictionOutput, 'timeline_eta'>[];
 export type BinaryOutput = (typeof BINARY_OUTPUTS)[number];
 
 /** Commons division counts in the data stop here (The Public Whip, to 17 July 2018). */

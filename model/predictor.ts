@@ -11,7 +11,7 @@ import { SittingCalendar } from './sitting-calendar';
 import { billAsOf } from './truncate';
 import { referenceBill } from './typical-bill';
 import { ensembleRun, ensembleRunAll, etaFromOutputs } from './train';
-import type { MainStage, RiskLevel } from '../src/vocabulary';
+import type { MainStage, PredictionValues, RiskLevel } from '../src/vocabulary';
 
 export type { RiskLevel };
 
@@ -31,6 +31,9 @@ export interface Nowcast {
   /** the last main stage that sat on or before the date */
   lastStage: { stage: MainStage; house: string; date: string } | null;
 }
+
+/** A nowcast's outputs by their words (src/vocabulary.ts PREDICTION_OUTPUTS): what every door and event spells its own way. */
+export const outputsOf = (n: Pick<Nowcast, 'probabilities' | 'timelineEtaDays'>): PredictionValues => ({ ...n.probabilities, timeline_eta: n.timelineEtaDays });
 
 const clamp01 = (x: number) => Math.min(1, Math.max(0, x));
 const round = (x: number) => Math.round(x * 1e6) / 1e6;

@@ -5,7 +5,7 @@ import type { RequestContext } from '../src/request/context';
 import { Access } from './access';
 import { BillType } from './bill.type';
 import { parseBillId } from './bill-id';
-import { toPredictionType } from './prediction-result.mapper';
+import { billRisksOf, toPredictionType } from './prediction-result.mapper';
 import { DateScalar } from './date.scalar';
 import { AppError } from '../src/errors';
 import { BatchPredictionArgs, ImminentArgs } from './prediction.input';
@@ -82,8 +82,8 @@ export class PredictionResolver {
   @Access('authenticated', { requires: ['data', 'model'], sharedAnswer: true })
   async imminentBills(@Args(() => ImminentArgs) { daysAhead, minProbability }: ImminentArgs, @Ctx() { services }: RequestContext): Promise<ImminentBillsType> {
     const bills = (await services.predictions.imminent(daysAhead, minProbability)).map((b): ImminentBillType => {
-      const { billTitle, originatingHouse, stallRisk, amendmentRisk, closeVote, withdrawalRisk, riskIndicators } = toPredictionType(b.prediction);
       return {
+        ...billRisksOf(b.prediction),
         billId: b.prediction.billId,
         timelineEtaDays: b.timelineEtaDays,
         royalAssentProbability: b.prediction.probabilities.royal_assent,
@@ -93,13 +93,6 @@ export class PredictionResolver {
         countdownDays: b.countdownDays,
         timeBucket: b.timeBucket as TimeBucket | null,
         urgencyScore: b.urgencyScore,
-        billTitle,
-        originatingHouse,
-        stallRisk,
-        amendmentRisk,
-        closeVote,
-        withdrawalRisk,
-        riskIndicators,
       };
     });
     return { bills, count: bills.length, model: services.models.provenanceFor(services.clock.today()) };

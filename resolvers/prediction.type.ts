@@ -1,5 +1,6 @@
 import { Field, Float, Int, ObjectType } from 'type-graphql';
 import type { ModelProvenance } from '../src/services/model-vintages';
+import type { PredictionValuesByField, RiskField, RiskLevelField } from '../src/vocabulary';
 import { DateScalar } from './date.scalar';
 import { BatchItemStatus, BillStatusAsOf, House, MainStageEnum, RiskLevel, TimeBucket, UrgencyLevel } from './enums';
 
@@ -31,7 +32,7 @@ export class PredictionModelType implements ModelProvenance {
 }
 
 @ObjectType('RiskIndicators', { simpleResolvers: true })
-export class RiskIndicatorsType {
+export class RiskIndicatorsType implements Record<RiskLevelField, RiskLevel> {
   @Field(() => Float, { description: 'how contested the bill has been so far, 0–1 (see the model card)' })
   controversyScore: number;
 
@@ -84,9 +85,9 @@ export class ExplanationsType {
   reference: ExplanationReferenceType | null;
 }
 
-/** What a prediction and an item of the imminent list both say of a bill: its title and its four risks. */
+/** What a prediction and an item of the imminent list both say of a bill: its title and its four risks (src/vocabulary.ts PREDICTION_OUTPUTS). */
 @ObjectType()
-export abstract class BillRisksType {
+export abstract class BillRisksType implements Pick<PredictionValuesByField, RiskField> {
   @Field(() => String, { description: 'the bill’s short title' })
   billTitle: string;
 
@@ -110,7 +111,7 @@ export abstract class BillRisksType {
 }
 
 @ObjectType('Prediction', { description: 'A nowcast: what the facts known on the reference date say of the bill’s future', simpleResolvers: true })
-export class PredictionType extends BillRisksType {
+export class PredictionType extends BillRisksType implements PredictionValuesByField {
   @Field(() => Int)
   billId: number;
 

@@ -5,100 +5,59 @@
  */
 import { WithHeaders } from '../src/gateway/answer-cache';
 import type { ModelProvenance } from '../src/services/model-vintages';
-import { type PredictionNumbers, predictionsPayload } from '../src/events/prediction-payload';
+import { predictionsPayload } from '../src/events/prediction-payload';
+import { isRisk, LEVELLED_RISKS, OUTPUT_WORDS, PREDICTION_OUTPUTS, type PredictionOutput, type PredictionValues, type PredictionValuesByField, type Risk, RISKS, riskLevelField, SINGLE_ANSWER_RISKS } from '../src/vocabulary';
+import type { ImminentData, PredictBatchData, PredictionFields, PredictOneExplainedData, RiskIndicatorFields } from './generated/document-data';
 
 /** Which model answered, as headers: the specification's bodies keep their exact shapes. */
 export const withModelHeaders = (body: unknown, model: ModelProvenance) =>
   new WithHeaders(body, { 'X-Model-Version': String(model.version), 'X-Model-Trained-Through': model.trainedThrough, 'X-Model-Out-Of-Sample': String(model.outOfSample) });
 
-export interface GqlPrediction extends PredictionNumbers {
-  billId: number;
-  billTitle: string;
-  originatingHouse: string;
-  referenceDate: string;
-  status: string;
-  riskIndicators: {
-    controversyScore: number;
-    momentumScore: number;
-    stallRiskLevel: string;
-    withdrawalRiskLevel: string;
-    amendmentRiskLevel: string;
-    closeVoteLevel: string;
-  };
-  lastStage: { stage: string; house: string; date: string } | null;
-  model: ModelProvenance;
-}
-
 const level = (value: string) => value.toLowerCase();
 
-/** 2.1–2.3: the single-bill result; its risk indicators carry only the stall and withdrawal levels. */
-export function singlePrediction(p: GqlPrediction) {
+/** A prediction's outputs by their words, read from their GraphQL fields. */
+const valuesOf = (p: PredictionValuesByField): PredictionValues => Object.fromEntries(OUTPUT_WORDS.map((output) => [output, p[PREDICTION_OUTPUTS[output].field]])) as PredictionValues;
+
+/** 2.3 with the levels of these risks. */
+function riskIndicators({ riskIndicators: r }: { riskIndicators: RiskIndicatorFields }, risks: readonly Risk[]) {
+  return {
+    controversy_score: r.controversyScore,
+    momentum_score: r.momentumScore,
+    ...Object.fromEntries(risks.map((risk) => [`${risk}_level`, level(r[riskLevelField(risk)])])),
+  };
+}
+
+/** 2.1–2.3: the single-bill result: each prediction names itself, the headline ones (not the risks) carry the date, and the risk indicators give only the stall and withdrawal levels. */
+export function singlePrediction(p: PredictionFields) {
   const id = String(p.billId);
-  const probability = (prediction: string, value: number, withDate: boolean) => ({
+  const values = valuesOf(p);
+  const entry = (output: PredictionOutput) => ({
     bill_id: id,
-    prediction,
-    probability: value,
-    ...(withDate ? { reference_date: p.referenceDate } : {}),
+    prediction: output,
+    [PREDICTION_OUTPUTS[output].measure]: values[output],
+    ...(isRisk(output) ? {} : { reference_date: p.referenceDate }),
   });
   return {
     bill_id: id,
     mode: 'nowcast',
     reference_date: p.referenceDate,
-    predictions: {
-      royal_assent: probability('royal_assent', p.royalAssent, true),
-      next_stage_30d: probability('next_stage_30d', p.nextStage30d, true),
-      timeline_eta: { bill_id: id, prediction: 'timeline_eta', days: p.timelineEtaDays, reference_date: p.referenceDate },
-      stall_risk: probability('stall_risk', p.stallRisk, false),
-      amendment_risk: probability('amendment_risk', p.amendmentRisk, false),
-      close_vote: probability('close_vote', p.closeVote, false),
-      withdrawal_risk: probability('withdrawal_risk', p.withdrawalRisk, false),
-    },
-    risk_indicators: {
-      controversy_score: p.riskIndicators.controversyScore,
-      momentum_score: p.riskIndicators.momentumScore,
-      stall_risk_level: level(p.riskIndicators.stallRiskLevel),
-      withdrawal_risk_level: level(p.riskIndicators.withdrawalRiskLevel),
-    },
+    predictions: Object.fromEntries(OUTPUT_WORDS.map((output) => [output, entry(output)])),
+    risk_indicators: riskIndicators(p, SINGLE_ANSWER_RISKS),
   };
 }
 
-export interface GqlExplanations {
-  royalAssent: { factor: string; effect: number }[];
-  nextStage30d: { factor: string; effect: number }[];
-  reference: { description: string; royalAssent: number; nextStage30d: number } | null;
-}
-
 /** `?explain=true`: the factors of the two headline predictions, the reference they are measured from, and what the ETA rests on, under their REST names. */
-export const explanationsBody = ({ royalAssent, nextStage30d, reference }: GqlExplanations, timelineEtaExplanation: string | null) => ({
+export const explanationsBody = ({ royalAssent, nextStage30d, reference }: PredictOneExplainedData['prediction']['explanations'], timelineEtaExplanation: string | null) => ({
   royal_assent: royalAssent,
   next_stage_30d: nextStage30d,
   reference: reference && { description: reference.description, royal_assent: reference.royalAssent, next_stage_30d: reference.nextStage30d },
   timeline_eta: timelineEtaExplanation,
 });
 
-/** 2.3 with all four levels, as batch and imminent results carry them. */
-export function fullRiskIndicators(p: Pick<GqlPrediction, 'riskIndicators'>) {
-  return {
-    controversy_score: p.riskIndicators.controversyScore,
-    momentum_score: p.riskIndicators.momentumScore,
-    stall_risk_level: level(p.riskIndicators.stallRiskLevel),
-    withdrawal_risk_level: level(p.riskIndicators.withdrawalRiskLevel),
-    amendment_risk_level: level(p.riskIndicators.amendmentRiskLevel),
-    close_vote_level: level(p.riskIndicators.closeVoteLevel),
-  };
-}
-
-export interface GqlBatch {
-  items: Array<{ billId: number; status: string; detail: string | null; prediction: GqlPrediction | null }>;
-  summary: { total: number; success: number; errors: number; blocked: number };
-  executionTimeMs: number;
-  model: ModelProvenance;
-}
-
 const HOUSE: Record<string, string> = { COMMONS: 'Commons', LORDS: 'Lords', UNASSIGNED: 'Unassigned' };
 
 /** 2.4 and 2.5: the batch envelope; items keep the request's order. */
-export function batchEnvelope(batch: GqlBatch) {
+export function batchEnvelope(batch: PredictBatchData['predictions']) {
   return {
     results: batch.items.map((item) => {
       const status = item.status.toLowerCase();
@@ -107,8 +66,8 @@ export function batchEnvelope(batch: GqlBatch) {
       return {
         bill_id: item.billId,
         status,
-        predictions: predictionsPayload(p),
-        risk_indicators: fullRiskIndicators(p),
+        predictions: predictionsPayload(valuesOf(p)),
+        risk_indicators: riskIndicators(p, LEVELLED_RISKS),
         metadata: {
           title: p.billTitle,
           // where the bill is now: the house of its last main stage, else where it started
@@ -122,24 +81,8 @@ export function batchEnvelope(batch: GqlBatch) {
   };
 }
 
-export interface GqlImminent {
-  count: number;
-  model: ModelProvenance;
-  bills: Array<{
-    billId: number;
-    timelineEtaDays: number;
-    royalAssentProbability: number;
-    nextStageProbability: number;
-    predictedDate: string;
-    urgencyLevel: string;
-    countdownDays: number;
-    timeBucket: string | null;
-    urgencyScore: number;
-  } & Pick<GqlPrediction, 'stallRisk' | 'amendmentRisk' | 'closeVote' | 'withdrawalRisk' | 'riskIndicators'>>;
-}
-
 /** 2.6: the imminent envelope, with the optional risk fields filled in. */
-export function imminentEnvelope(imminent: GqlImminent) {
+export function imminentEnvelope(imminent: ImminentData['imminentBills']) {
   return {
     bills: imminent.bills.map((b) => ({
       bill_id: b.billId,
@@ -151,11 +94,8 @@ export function imminentEnvelope(imminent: GqlImminent) {
       countdown_days: b.countdownDays,
       time_bucket: b.timeBucket?.toLowerCase() ?? null,
       urgency_score: b.urgencyScore,
-      stall_risk: b.stallRisk,
-      amendment_risk: b.amendmentRisk,
-      close_vote: b.closeVote,
-      withdrawal_risk: b.withdrawalRisk,
-      risk_indicators: fullRiskIndicators(b),
+      ...Object.fromEntries(RISKS.map((risk) => [risk, b[PREDICTION_OUTPUTS[risk].field]])),
+      risk_indicators: riskIndicators(b, LEVELLED_RISKS),
     })),
     count: imminent.count,
   };

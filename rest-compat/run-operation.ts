@@ -5,15 +5,16 @@ import type { SharedAnswer } from '../src/gateway/answer-cache';
 import type { PreparedOperation } from '../src/gateway/execute';
 import type { Gateway } from '../src/gateway/pipeline';
 import { ALL_DOCUMENTS, type OperationName } from './documents';
+import type { DocumentData } from './generated/document-data';
 
 export interface RunOperation {
-  /** runs the operation for this request; resolves with its data, or throws its first error */
-  <T = Record<string, any>>(name: OperationName, variables: Record<string, unknown>, context: RequestContext): Promise<T>;
+  /** runs the operation for this request; resolves with its data (typed from the document), or throws its first error */
+  <N extends OperationName>(name: N, variables: Record<string, unknown>, context: RequestContext): Promise<DocumentData[N]>;
   /**
    * For an operation whose answer is the same for every caller allowed to see it (see
    * Gateway.answerShared): the JSON that `toBody` makes of its data, kept while the serving state holds.
    */
-  shared<T = Record<string, any>>(name: OperationName, variables: Record<string, unknown>, context: RequestContext, toBody: (data: T) => unknown): Promise<SharedAnswer>;
+  shared<N extends OperationName>(name: N, variables: Record<string, unknown>, context: RequestContext, toBody: (data: DocumentData[N]) => unknown): Promise<SharedAnswer>;
 }
 
 /** A REST request fails as a whole: the first error of an execution, as the service's error type. */

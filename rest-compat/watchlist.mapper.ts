@@ -1,25 +1,19 @@
-import { type GqlPrediction, singlePrediction } from './prediction.mapper';
+import type { AlertHistoryData, CreateWatchlistData, GetWatchlistData, PredictionFields, ThresholdFields, TriggerFields, WatchlistFields } from './generated/document-data';
+import { singlePrediction } from './prediction.mapper';
 
 // GraphQL watchlist and alert results → the REST JSON documented in the README and OpenAPI file.
 
 const lower = (value: string | null) => (value === null ? null : value.toLowerCase());
 
-export interface GqlWatchlist {
-  id: number;
-  name: string;
-  description: string | null;
-  billCount: number;
-  createdAt: string;
-  updatedAt: string;
-  bills?: Array<{ billId: number; addedAt: string; bill: { title: string } | null; prediction?: GqlPrediction | null; predictionDetail?: string | null }>;
-}
+/** A watchlist with its bills: with today's predictions when read alone (GetWatchlist), without when just changed. */
+type WatchlistWithBills = GetWatchlistData['watchlist'] | CreateWatchlistData['createWatchlist'];
 
-export function watchlistSummary(w: GqlWatchlist) {
+export function watchlistSummary(w: WatchlistFields) {
   return { id: w.id, name: w.name, description: w.description, bill_count: w.billCount, created_at: w.createdAt, updated_at: w.updatedAt };
 }
 
 /** A watchlist's bills carry today's predictions and risk indicators exactly as GET /predict/{bill_id} gives them. */
-function todaysPredictions(prediction: GqlPrediction | null, detail: string | null | undefined) {
+function todaysPredictions(prediction: PredictionFields | null, detail: string | null) {
   const single = prediction ? singlePrediction(prediction) : null;
   return {
     current_stage: prediction?.lastStage ? { ...prediction.lastStage, stage: prediction.lastStage.stage.toLowerCase() } : null,
@@ -29,34 +23,19 @@ function todaysPredictions(prediction: GqlPrediction | null, detail: string | nu
   };
 }
 
-export function watchlistDetail(w: GqlWatchlist) {
+export function watchlistDetail(w: WatchlistWithBills) {
   return {
     ...watchlistSummary(w),
-    bills: (w.bills ?? []).map((b) => ({
+    bills: w.bills.map((b) => ({
       bill_id: b.billId,
       title: b.bill?.title ?? null,
       added_at: b.addedAt,
-      ...(b.prediction !== undefined ? todaysPredictions(b.prediction, b.predictionDetail) : {}),
+      ...('prediction' in b ? todaysPredictions(b.prediction, b.predictionDetail) : {}),
     })),
   };
 }
 
-export interface GqlThreshold {
-  id: number;
-  watchlistId: number;
-  billId: number | null;
-  alertType: string;
-  thresholdValue: number;
-  comparison: string;
-  createdAt: string;
-  lastTriggeredAt: string | null;
-  armed: boolean;
-  quietBillIds: number[];
-  active: boolean;
-  inactiveReason: string | null;
-}
-
-export function threshold(t: GqlThreshold) {
+export function threshold(t: ThresholdFields) {
   return {
     id: t.id,
     watchlist_id: t.watchlistId,
@@ -73,22 +52,7 @@ export function threshold(t: GqlThreshold) {
   };
 }
 
-export interface GqlTrigger {
-  id: number;
-  thresholdId: number;
-  watchlistId: number;
-  watchlistName: string;
-  billId: number;
-  alertType: string;
-  comparison: string;
-  thresholdValue: number;
-  valueSeen: number;
-  referenceDate: string;
-  triggeredAt: string;
-  source: string;
-}
-
-export function trigger(t: GqlTrigger) {
+export function trigger(t: TriggerFields) {
   return {
     id: t.id,
     threshold_id: t.thresholdId,
@@ -107,7 +71,7 @@ export function trigger(t: GqlTrigger) {
 
 const counts = (rows: { key: string; count: number }[]) => Object.fromEntries(rows.map((r) => [lower(r.key), r.count]));
 
-export function history(h: { totalCount: number; nextCursor: string | null; triggers: GqlTrigger[]; analytics: Record<'byType' | 'byBill' | 'byDay', { key: string; count: number }[]> }) {
+export function history(h: AlertHistoryData['alertHistory']) {
   return {
     triggers: h.triggers.map(trigger),
     total: h.totalCount,

@@ -8,7 +8,7 @@ import type { RunOperation } from './run-operation';
 import { dateParam, deleted, idParam, integerQuery, jsonObject } from './params';
 import { heldToDocument } from './documented-operations';
 import { type Handler, route } from './route';
-import { type GqlThreshold, type GqlTrigger, type GqlWatchlist, history, threshold, trigger, watchlistDetail, watchlistSummary } from './watchlist.mapper';
+import { history, threshold, trigger, watchlistDetail, watchlistSummary } from './watchlist.mapper';
 
 const optionalInteger = (value: unknown, name: string) => {
   if (value === undefined || value === null) return value as null | undefined;
@@ -26,7 +26,7 @@ function enumName(value: unknown, name: string, allowed: readonly string[]): str
 export function addWatchlistRoutes(router: Router, gateway: Gateway, run: RunOperation): void {
   const handle = (handler: Handler) => route(gateway, heldToDocument(handler));
 
-  router.get('/dashboard/watchlists', handle(async (_req, context) => ({ watchlists: (await run<{ watchlists: GqlWatchlist[] }>('ListWatchlists', {}, context)).watchlists.map(watchlistSummary) })));
+  router.get('/dashboard/watchlists', handle(async (_req, context) => ({ watchlists: (await run('ListWatchlists', {}, context)).watchlists.map(watchlistSummary) })));
 
   router.post(
     '/dashboard/watchlists',
@@ -37,11 +37,11 @@ export function addWatchlistRoutes(router: Router, gateway: Gateway, run: RunOpe
       if (input.description !== null && typeof input.description !== 'string') throw badInput('description must be a string of at most 1000 characters');
       if (input.billIds !== null && !Array.isArray(input.billIds)) throw badInput('bill_ids must be an array of bill ids');
       for (const id of (input.billIds as unknown[] | null) ?? []) optionalInteger(id, 'bill_ids');
-      return watchlistDetail((await run<{ createWatchlist: GqlWatchlist }>('CreateWatchlist', { input }, context)).createWatchlist);
+      return watchlistDetail((await run('CreateWatchlist', { input }, context)).createWatchlist);
     }),
   );
 
-  router.get('/dashboard/watchlists/:id', handle(async (req, context) => watchlistDetail((await run<{ watchlist: GqlWatchlist }>('GetWatchlist', { id: idParam(req.params.id, 'id') }, context)).watchlist)));
+  router.get('/dashboard/watchlists/:id', handle(async (req, context) => watchlistDetail((await run('GetWatchlist', { id: idParam(req.params.id, 'id') }, context)).watchlist)));
 
   router.delete(
     '/dashboard/watchlists/:id',
@@ -59,14 +59,14 @@ export function addWatchlistRoutes(router: Router, gateway: Gateway, run: RunOpe
       const ids = body.bill_ids !== undefined ? body.bill_ids : body.bill_id !== undefined ? [body.bill_id] : null;
       if (!Array.isArray(ids) || !ids.length) throw badInput('give bill_id (an integer) or bill_ids (an array of integers)');
       for (const id of ids) optionalInteger(id, body.bill_ids !== undefined ? 'bill_ids' : 'bill_id');
-      return watchlistDetail((await run<{ addBillsToWatchlist: GqlWatchlist }>('AddWatchlistBills', { id: idParam(req.params.id, 'id'), billIds: ids }, context)).addBillsToWatchlist);
+      return watchlistDetail((await run('AddWatchlistBills', { id: idParam(req.params.id, 'id'), billIds: ids }, context)).addBillsToWatchlist);
     }),
   );
 
   router.delete(
     '/dashboard/watchlists/:id/bills/:bill_id',
     handle(async (req, context) =>
-      watchlistDetail((await run<{ removeBillFromWatchlist: GqlWatchlist }>('RemoveWatchlistBill', { id: idParam(req.params.id, 'id'), billId: idParam(req.params.bill_id, 'bill_id') }, context)).removeBillFromWatchlist),
+      watchlistDetail((await run('RemoveWatchlistBill', { id: idParam(req.params.id, 'id'), billId: idParam(req.params.bill_id, 'bill_id') }, context)).removeBillFromWatchlist),
     ),
   );
 
@@ -82,10 +82,10 @@ export function addWatchlistRoutes(router: Router, gateway: Gateway, run: RunOpe
       thresholdValue: body.threshold_value,
       comparison: body.comparison === undefined || body.comparison === null ? null : enumName(body.comparison, 'comparison', COMPARISONS),
     };
-    return threshold((await run<{ createAlertThreshold: GqlThreshold }>('CreateThreshold', { input }, context)).createAlertThreshold);
+    return threshold((await run('CreateThreshold', { input }, context)).createAlertThreshold);
   });
 
-  const listThresholds = handle(async (_req, context) => ({ thresholds: (await run<{ alertThresholds: GqlThreshold[] }>('ListThresholds', {}, context)).alertThresholds.map(threshold) }));
+  const listThresholds = handle(async (_req, context) => ({ thresholds: (await run('ListThresholds', {}, context)).alertThresholds.map(threshold) }));
 
   const deleteThreshold = handle(async (req, context) => {
     const id = idParam(req.params.id, 'id');
@@ -94,7 +94,7 @@ export function addWatchlistRoutes(router: Router, gateway: Gateway, run: RunOpe
   });
 
   const checkAlerts = handle(async (_req, context) => {
-    const result = (await run<{ checkAlerts: { checkedAt: string; thresholdsChecked: number; billsChecked: number; billsBlocked: number[]; triggered: GqlTrigger[] } }>('CheckAlerts', {}, context)).checkAlerts;
+    const result = (await run('CheckAlerts', {}, context)).checkAlerts;
     return {
       checked_at: result.checkedAt,
       thresholds_checked: result.thresholdsChecked,
@@ -114,7 +114,7 @@ export function addWatchlistRoutes(router: Router, gateway: Gateway, run: RunOpe
       to: dateParam(q.to, 'to'),
     };
     const variables = { filter, first: integerQuery(req, 'limit', 50, 1, 100), after: typeof q.cursor === 'string' ? q.cursor : null };
-    return history((await run<{ alertHistory: Parameters<typeof history>[0] }>('AlertHistory', variables, context)).alertHistory);
+    return history((await run('AlertHistory', variables, context)).alertHistory);
   });
 
   for (const prefix of ALERT_PATH_PREFIXES) {

@@ -1,4 +1,5 @@
 import { EVENT_TYPES, type EventType } from '../src/vocabulary';
+import type { CreateWebhookData, WebhookDeliveriesData, WebhookFields } from './generated/document-data';
 
 // GraphQL webhook results → the REST JSON of docs/api.md and the OpenAPI file; event types travel
 // as GraphQL enum names (PREDICTION_UPDATED) and are the specification's words (prediction.updated) on REST.
@@ -8,22 +9,9 @@ const WORD_OF_NAME = new Map(EVENT_TYPES.map((type) => [graphqlName(type), type]
 
 export const eventTypeNames = (types: readonly EventType[]) => types.map(graphqlName);
 
-export interface GqlWebhook {
-  id: number;
-  url: string;
-  events: string[];
-  description: string | null;
-  allBills: boolean;
-  active: boolean;
-  disabledReason: string | null;
-  inactiveEvents: string[];
-  inactiveReason: string | null;
-  createdAt: string;
-}
-
 const eventWords = (names: string[]) => names.map((name) => WORD_OF_NAME.get(name) ?? name);
 
-export function webhook(w: GqlWebhook) {
+export function webhook(w: WebhookFields) {
   return {
     id: w.id,
     url: w.url,
@@ -38,23 +26,9 @@ export function webhook(w: GqlWebhook) {
   };
 }
 
-export const webhookWithSecret = (w: { endpoint: GqlWebhook; secret: string }) => ({ ...webhook(w.endpoint), secret: w.secret });
+export const webhookWithSecret = (w: CreateWebhookData['createWebhook']) => ({ ...webhook(w.endpoint), secret: w.secret });
 
-export interface GqlDelivery {
-  eventId: string;
-  eventType: string;
-  status: string;
-  attempt: number;
-  statusCode: number | null;
-  error: string | null;
-  durationMs: number | null;
-  attemptedAt: string | null;
-  nextAttemptAt: string | null;
-  createdAt: string;
-  attempts: { attempt: number; statusCode: number | null; error: string | null; durationMs: number; attemptedAt: string }[];
-}
-
-export function delivery(d: GqlDelivery) {
+export function delivery(d: WebhookDeliveriesData['webhookDeliveries'][number]) {
   return {
     event_id: d.eventId,
     event_type: d.eventType,

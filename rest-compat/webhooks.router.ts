@@ -6,7 +6,7 @@ import { heldToDocument } from './documented-operations';
 import type { RunOperation } from './run-operation';
 import { deleted, idParam, integerQuery, jsonObject } from './params';
 import { type Handler, route } from './route';
-import { delivery, eventTypeNames, type GqlDelivery, type GqlWebhook, webhook, webhookWithSecret } from './webhook.mapper';
+import { delivery, eventTypeNames, webhook, webhookWithSecret } from './webhook.mapper';
 
 const MAX_DELIVERIES = 100;
 /** 2026-11-24, 2026-11-24T09:30:00Z, 2026-11-24T09:30:00.5+01:00 */
@@ -37,7 +37,7 @@ const boolean = (name: string) => (value: unknown) => {
 export function addWebhookRoutes(router: Router, gateway: Gateway, run: RunOperation): void {
   const handle = (handler: Handler) => route(gateway, heldToDocument(handler));
 
-  router.get('/webhooks', handle(async (_req, context) => ({ webhooks: (await run<{ webhooks: GqlWebhook[] }>('ListWebhooks', {}, context)).webhooks.map(webhook) })));
+  router.get('/webhooks', handle(async (_req, context) => ({ webhooks: (await run('ListWebhooks', {}, context)).webhooks.map(webhook) })));
 
   router.post(
     '/webhooks',
@@ -51,11 +51,11 @@ export function addWebhookRoutes(router: Router, gateway: Gateway, run: RunOpera
         description: optional(body, 'description', string('description', true)) ?? null,
         allBills: optional(body, 'all_bills', boolean('all_bills')) ?? null,
       };
-      return webhookWithSecret((await run<{ createWebhook: { endpoint: GqlWebhook; secret: string } }>('CreateWebhook', { input }, context)).createWebhook);
+      return webhookWithSecret((await run('CreateWebhook', { input }, context)).createWebhook);
     }),
   );
 
-  router.get('/webhooks/:id', handle(async (req, context) => webhook((await run<{ webhook: GqlWebhook }>('GetWebhook', { id: idParam(req.params.id, 'id') }, context)).webhook)));
+  router.get('/webhooks/:id', handle(async (req, context) => webhook((await run('GetWebhook', { id: idParam(req.params.id, 'id') }, context)).webhook)));
 
   router.patch(
     '/webhooks/:id',
@@ -70,7 +70,7 @@ export function addWebhookRoutes(router: Router, gateway: Gateway, run: RunOpera
         active: optional(body, 'active', boolean('active')),
       };
       if (Object.values(input).every((value) => value === undefined)) throw badInput('give at least one of url, events, description, all_bills, active');
-      return webhook((await run<{ updateWebhook: GqlWebhook }>('UpdateWebhook', { id, input }, context)).updateWebhook);
+      return webhook((await run('UpdateWebhook', { id, input }, context)).updateWebhook);
     }),
   );
 
@@ -85,13 +85,13 @@ export function addWebhookRoutes(router: Router, gateway: Gateway, run: RunOpera
 
   router.post(
     '/webhooks/:id/rotate-secret',
-    handle(async (req, context) => webhookWithSecret((await run<{ rotateWebhookSecret: { endpoint: GqlWebhook; secret: string } }>('RotateWebhookSecret', { id: idParam(req.params.id, 'id') }, context)).rotateWebhookSecret)),
+    handle(async (req, context) => webhookWithSecret((await run('RotateWebhookSecret', { id: idParam(req.params.id, 'id') }, context)).rotateWebhookSecret)),
   );
 
   router.post(
     '/webhooks/:id/test',
     handle(async (req, context) => {
-      const test = (await run<{ testWebhook: { eventId: string; eventType: string } }>('TestWebhook', { id: idParam(req.params.id, 'id') }, context)).testWebhook;
+      const test = (await run('TestWebhook', { id: idParam(req.params.id, 'id') }, context)).testWebhook;
       return { event_id: test.eventId, event_type: test.eventType, queued: true };
     }),
   );
@@ -100,7 +100,7 @@ export function addWebhookRoutes(router: Router, gateway: Gateway, run: RunOpera
     '/webhooks/:id/deliveries',
     handle(async (req, context) => {
       const variables = { id: idParam(req.params.id, 'id'), first: integerQuery(req, 'limit', 50, 1, MAX_DELIVERIES) };
-      return { deliveries: (await run<{ webhookDeliveries: GqlDelivery[] }>('WebhookDeliveries', variables, context)).webhookDeliveries.map(delivery) };
+      return { deliveries: (await run('WebhookDeliveries', variables, context)).webhookDeliveries.map(delivery) };
     }),
   );
 
@@ -111,7 +111,7 @@ export function addWebhookRoutes(router: Router, gateway: Gateway, run: RunOpera
       const body = jsonObject(req);
       if (typeof body.since !== 'string' || !ISO_DATE_TIME.test(body.since) || Number.isNaN(Date.parse(body.since))) throw badInput('since must be a date and time, ISO 8601 (e.g. 2026-11-24T00:00:00Z)');
       const since = new Date(body.since).toISOString();
-      const queued = (await run<{ recoverWebhookDeliveries: number }>('RecoverWebhookDeliveries', { id, since }, context)).recoverWebhookDeliveries;
+      const queued = (await run('RecoverWebhookDeliveries', { id, since }, context)).recoverWebhookDeliveries;
       return { id, since, queued };
     }),
   );

@@ -11,13 +11,51 @@ export type ValueOf<T extends readonly string[]> = T[number];
 export const TIERS = ['free', 'pilot', 'pro'] as const;
 export type Tier = ValueOf<typeof TIERS>;
 
+/**
+ * What a prediction says of a bill (2.2), in the specification's order: how each output is
+ * measured (the key of its value on REST and in event payloads; days are null when no next stage
+ * will come), and its GraphQL field (the domain and REST say the word itself). A risk has a level among the risk indicators (2.3), `<word>_level` on
+ * REST and `<field>Level` in GraphQL: `everywhere` when the single-bill answer carries it too (2.1),
+ * `batch` when only batch and imminent results do. The GraphQL types, both doors' mappers, the
+ * OpenAPI document and the event payloads are built from this table or held to it by tests.
+ */
+export const PREDICTION_OUTPUTS = {
+  royal_assent: { measure: 'probability', field: 'royalAssent' },
+  next_stage_30d: { measure: 'probability', field: 'nextStage30d' },
+  timeline_eta: { measure: 'days', field: 'timelineEtaDays' },
+  stall_risk: { measure: 'probability', field: 'stallRisk', level: 'everywhere' },
+  amendment_risk: { measure: 'probability', field: 'amendmentRisk', level: 'batch' },
+  close_vote: { measure: 'probability', field: 'closeVote', level: 'batch' },
+  withdrawal_risk: { measure: 'probability', field: 'withdrawalRisk', level: 'everywhere' },
+} as const;
+type OutputTable = typeof PREDICTION_OUTPUTS;
+export type PredictionOutput = keyof OutputTable;
+export type Risk = { [O in PredictionOutput]: OutputTable[O] extends { level: string } ? O : never }[PredictionOutput];
+/** The outputs in the specification's order. */
+export const OUTPUT_WORDS = Object.keys(PREDICTION_OUTPUTS) as PredictionOutput[];
+export const isRisk = (output: PredictionOutput): output is Risk => 'level' in PREDICTION_OUTPUTS[output];
+/** The four risks, in the specification's order. */
+export const RISKS = OUTPUT_WORDS.filter(isRisk);
+/** The risks whose levels the single-bill answer carries (2.1). */
+export const SINGLE_ANSWER_RISKS = RISKS.filter((risk) => PREDICTION_OUTPUTS[risk].level === 'everywhere');
+/** The risks in the order of their levels (2.3): the single-bill answer's, then those only batch and imminent results carry. */
+export const LEVELLED_RISKS = [...SINGLE_ANSWER_RISKS, ...RISKS.filter((risk) => PREDICTION_OUTPUTS[risk].level === 'batch')];
+/** A prediction's values by output: a probability, or days (null when no next stage will come). */
+export type PredictionValues = { [O in PredictionOutput]: OutputTable[O]['measure'] extends 'days' ? number | null : number };
+/** The same values by their GraphQL fields, as the Prediction type carries them. */
+export type PredictionValuesByField = { [O in PredictionOutput as OutputTable[O]['field']]: PredictionValues[O] };
+export type RiskField = OutputTable[Risk]['field'];
+/** The GraphQL field of a risk's level among the risk indicators. */
+export type RiskLevelField = `${RiskField}Level`;
+export const riskLevelField = (risk: Risk): RiskLevelField => `${PREDICTION_OUTPUTS[risk].field}Level`;
+
 /** Alert threshold types (specification 4.4). */
-export const ALERT_TYPES = ['timeline_eta', 'probability', 'trend', 'spike', 'stall_risk', 'amendment_risk', 'close_vote', 'withdrawal_risk'] as const;
+export const ALERT_TYPES = ['timeline_eta', 'probability', 'trend', 'spike', ...RISKS] as const;
 export type AlertType = ValueOf<typeof ALERT_TYPES>;
 /** The types the Pro tier alone may use; they fire on a rise of at least the threshold. */
 export const PRO_ALERT_TYPES = ['trend', 'spike'] as const satisfies readonly AlertType[];
 /** "alert when the risk exceeds the threshold" (4.4): these compare greater_than only. */
-export const RISK_ALERT_TYPES = ['stall_risk', 'amendment_risk', 'close_vote', 'withdrawal_risk'] as const satisfies readonly AlertType[];
+export const RISK_ALERT_TYPES: readonly AlertType[] = RISKS;
 
 /** How a threshold compares its value (2.7). */
 export const COMPARISONS = ['less_than', 'greater_than'] as const;

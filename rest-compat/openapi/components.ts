@@ -5,11 +5,19 @@ import {
   COMPARISONS,
   CURRENT_STAGES,
   HOUSES,
+  isRisk,
+  LEVELLED_RISKS,
   MAIN_STAGES,
+  OUTPUT_WORDS,
   PREDICTION_MODES,
+  PREDICTION_OUTPUTS,
+  type PredictionOutput,
   PRO_ALERT_TYPES,
   RISK_ALERT_TYPES,
   RISK_LEVELS,
+  RISKS,
+  type Risk,
+  SINGLE_ANSWER_RISKS,
   TIME_BUCKETS,
   URGENCY_LEVELS,
 } from '../../src/vocabulary';
@@ -37,10 +45,33 @@ export const ALERT_TYPE_SCHEMA = words(ALERT_TYPES);
 const COMPARISON_SCHEMA = words(COMPARISONS);
 const list = (values: readonly string[]) => values.join(', ');
 
-const predictionEntry = (withDate: boolean) => ({
-  type: 'object',
-  required: ['bill_id', 'prediction', 'probability', ...(withDate ? ['reference_date'] : [])],
-  properties: { bill_id: { type: 'string' }, prediction: { type: 'string' }, probability, ...(withDate ? { reference_date: date } : {}) },
+/** The outputs' table (src/vocabulary.ts) as schemas: an entry per output, holding its value under its measure. */
+const byOutput = <T>(outputs: readonly PredictionOutput[], schema: (output: PredictionOutput) => T) => Object.fromEntries(outputs.map((output) => [output, schema(output)]));
+const measureOf = (output: PredictionOutput) => PREDICTION_OUTPUTS[output].measure;
+const days = { type: ['number', 'null'] };
+const measureSchema = (output: PredictionOutput) => (measureOf(output) === 'days' ? days : probability);
+const ETA_DAYS = 'estimated days to the next stage; null for a bill that will have none (enacted, withdrawn, or its session ended)';
+
+/** 2.2: an entry names its bill and itself; the headline predictions (not the risks) carry the reference date. */
+const predictionEntry = (output: PredictionOutput) => {
+  const withDate = !isRisk(output);
+  const measure = measureOf(output);
+  return {
+    type: 'object',
+    required: ['bill_id', 'prediction', measure, ...(withDate ? ['reference_date'] : [])],
+    properties: {
+      bill_id: { type: 'string' },
+      prediction: { type: 'string' },
+      [measure]: measure === 'days' ? { ...days, description: ETA_DAYS } : probability,
+      ...(withDate ? { reference_date: date } : {}),
+    },
+  };
+};
+
+/** 2.3: the two scores and the levels of these risks. */
+const riskIndicators = (risks: readonly Risk[]) => ({
+  required: ['controversy_score', 'momentum_score', ...risks.map((risk) => `${risk}_level`)],
+  properties: { controversy_score: probability, momentum_score: probability, ...Object.fromEntries(risks.map((risk) => [`${risk}_level`, level])) },
 });
 
 const integerList = { type: 'array', items: { type: 'integer', minimum: 1 } };
@@ -56,31 +87,13 @@ export const COMPONENTS = {
     Predictions: {
       type: 'object',
       description: '2.2: the predictions of one bill',
-      required: ['royal_assent', 'next_stage_30d', 'timeline_eta', 'stall_risk', 'amendment_risk', 'close_vote', 'withdrawal_risk'],
-      properties: {
-        royal_assent: predictionEntry(true),
-        next_stage_30d: predictionEntry(true),
-        timeline_eta: {
-          type: 'object',
-          required: ['bill_id', 'prediction', 'days', 'reference_date'],
-          properties: {
-            bill_id: { type: 'string' },
-            prediction: { type: 'string' },
-            days: { type: ['number', 'null'], description: 'estimated days to the next stage; null for a bill that will have none (enacted, withdrawn, or its session ended)' },
-            reference_date: date,
-          },
-        },
-        stall_risk: predictionEntry(false),
-        amendment_risk: predictionEntry(false),
-        close_vote: predictionEntry(false),
-        withdrawal_risk: predictionEntry(false),
-      },
+      required: [...OUTPUT_WORDS],
+      properties: byOutput(OUTPUT_WORDS, predictionEntry),
     },
     SingleRiskIndicators: {
       type: 'object',
       description: '2.3 as a single-bill answer carries it: the stall and withdrawal levels only',
-      required: ['controversy_score', 'momentum_score', 'stall_risk_level', 'withdrawal_risk_level'],
-      properties: { controversy_score: probability, momentum_score: probability, stall_risk_level: level, withdrawal_risk_level: level },
+      ...riskIndicators(SINGLE_ANSWER_RISKS),
     },
     PredictionResult: {
       type: 'object',
@@ -114,11 +127,7 @@ export const COMPONENTS = {
         },
       },
     },
-    RiskIndicators: {
-      type: 'object',
-      required: ['controversy_score', 'momentum_score', 'stall_risk_level', 'withdrawal_risk_level', 'amendment_risk_level', 'close_vote_level'],
-      properties: { controversy_score: probability, momentum_score: probability, stall_risk_level: level, withdrawal_risk_level: level, amendment_risk_level: level, close_vote_level: level },
-    },
+    RiskIndicators: { type: 'object', ...riskIndicators(LEVELLED_RISKS) },
     BatchRequest: {
       type: 'object',
       required: ['bill_ids'],
@@ -136,18 +145,7 @@ export const COMPONENTS = {
         bill_id: { type: 'integer' },
         status: words(BATCH_ITEM_STATUSES),
         detail: { type: 'string' },
-        predictions: {
-          type: 'object',
-          properties: {
-            royal_assent: { type: 'object', properties: { probability } },
-            next_stage_30d: { type: 'object', properties: { probability } },
-            timeline_eta: { type: 'object', properties: { days: { type: ['number', 'null'] } } },
-            stall_risk: { type: 'object', properties: { probability } },
-            amendment_risk: { type: 'object', properties: { probability } },
-            close_vote: { type: 'object', properties: { probability } },
-            withdrawal_risk: { type: 'object', properties: { probability } },
-          },
-        },
+        predictions: { type: 'object', properties: byOutput(OUTPUT_WORDS, (output) => ({ type: 'object', properties: { [measureOf(output)]: measureSchema(output) } })) },
         risk_indicators: { $ref: '#/components/schemas/RiskIndicators' },
         metadata: {
           type: 'object',
@@ -181,10 +179,7 @@ export const COMPONENTS = {
         countdown_days: { type: 'number' },
         time_bucket: { type: ['string', 'null'], enum: [...TIME_BUCKETS, null] },
         urgency_score: { ...probability, description: 'next_stage_probability × (1 − countdown_days/30), floored at 0' },
-        stall_risk: probability,
-        amendment_risk: probability,
-        close_vote: probability,
-        withdrawal_risk: probability,
+        ...byOutput(RISKS, () => probability),
         risk_indicators: { $ref: '#/components/schemas/RiskIndicators' },
       },
     },

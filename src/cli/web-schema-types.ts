@@ -15,7 +15,7 @@ import {
 } from 'graphql';
 
 /** How the schema's scalars arrive in JSON. */
-const SCALARS: Record<string, string> = { Int: 'number', Float: 'number', String: 'string', Boolean: 'boolean', ID: 'string', Date: 'string', DateTimeISO: 'string', JSONObject: 'Record<string, unknown>' };
+export const SCALARS: Record<string, string> = { Int: 'number', Float: 'number', String: 'string', Boolean: 'boolean', ID: 'string', Date: 'string', DateTimeISO: 'string', JSONObject: 'Record<string, unknown>' };
 
 const ROOTS = new Set(['Query', 'Mutation', 'Subscription']);
 
@@ -41,7 +41,8 @@ function field(f: GraphQLField<unknown, unknown> | GraphQLInputField, input: boo
   return `${comment(f.description, '  ')}  ${f.name}${optional}: ${typeOf(f.type)};\n`;
 }
 
-function declaration(type: GraphQLNamedType): string {
+/** A named type as TypeScript, with its description as a doc comment. */
+export function declaration(type: GraphQLNamedType): string {
   const doc = comment(type.description);
   if (isEnumType(type)) return `${doc}export type ${type.name} = ${type.getValues().map((v) => `'${v.name}'`).join(' | ')};\n`;
   if (isUnionType(type)) return `${doc}export type ${type.name} = ${type.getTypes().map((t) => t.name).join(' | ')};\n`;

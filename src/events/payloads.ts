@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { AlertTriggerEntity } from '../../entities/alert-trigger.entity';
-import type { Nowcast } from '../../model/predictor';
+import { type Nowcast, outputsOf } from '../../model/predictor';
 import type { ServiceEvent } from './event';
 import type { PredictionPoint } from './prediction-point';
 import { predictionsPayload } from './prediction-payload';
@@ -14,18 +14,6 @@ export const eventTimestamp = (serviceDay: string, now: Date): string => `${serv
 
 /** What a prediction event tells of the nowcast that raised it: the model's numbers and the version that served them. */
 type ServedNowcast = Pick<Nowcast, 'billId' | 'referenceDate' | 'probabilities' | 'timelineEtaDays'> & { modelVersion: number };
-
-/** A nowcast in the batch item's `predictions` shape (2.4). */
-const predictionsOf = (n: ServedNowcast) =>
-  predictionsPayload({
-    royalAssent: n.probabilities.royal_assent,
-    nextStage30d: n.probabilities.next_stage_30d,
-    timelineEtaDays: n.timelineEtaDays,
-    stallRisk: n.probabilities.stall_risk,
-    amendmentRisk: n.probabilities.amendment_risk,
-    closeVote: n.probabilities.close_vote,
-    withdrawalRisk: n.probabilities.withdrawal_risk,
-  });
 
 /** The compared values, in the same shape: what a snapshot keeps. */
 const previousOf = (p: PredictionPoint) => ({
@@ -85,7 +73,7 @@ export const predictionEvent = (type: PredictionEventType, n: ServedNowcast, pre
   id: newEventId(),
   type,
   timestamp,
-  data: { bill_id: n.billId, reference_date: n.referenceDate, model_version: n.modelVersion, predictions: predictionsOf(n), previous: previousOf(previous) },
+  data: { bill_id: n.billId, reference_date: n.referenceDate, model_version: n.modelVersion, predictions: predictionsPayload(outputsOf(n)), previous: previousOf(previous) },
 });
 
 export const thresholdEvent = (t: AlertTriggerEntity, timestamp: string): ServiceEvent => ({

@@ -1,26 +1,9 @@
-/** A nowcast's numbers by their camelCase names (those of the GraphQL Prediction type). */
-export interface PredictionNumbers {
-  royalAssent: number;
-  nextStage30d: number;
-  timelineEtaDays: number | null;
-  stallRisk: number;
-  amendmentRisk: number;
-  closeVote: number;
-  withdrawalRisk: number;
-}
+import { OUTPUT_WORDS, PREDICTION_OUTPUTS, type PredictionValues } from '../vocabulary';
 
 /**
  * The `predictions` object of a batch item (specification 2.4), which event payloads carry too,
- * so a client parses one shape wherever a prediction reaches it.
+ * so a client parses one shape wherever a prediction reaches it: each output holds its measure.
  */
-export function predictionsPayload(p: PredictionNumbers) {
-  return {
-    royal_assent: { probability: p.royalAssent },
-    next_stage_30d: { probability: p.nextStage30d },
-    timeline_eta: { days: p.timelineEtaDays },
-    stall_risk: { probability: p.stallRisk },
-    amendment_risk: { probability: p.amendmentRisk },
-    close_vote: { probability: p.closeVote },
-    withdrawal_risk: { probability: p.withdrawalRisk },
-  };
+export function predictionsPayload(values: PredictionValues) {
+  return Object.fromEntries(OUTPUT_WORDS.map((output) => [output, { [PREDICTION_OUTPUTS[output].measure]: values[output] }]));
 }

@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { whileHoldingAdvisoryLock } from '../db/advisory-lock';
 
 /** The hour `at` falls in, as the start of that hour: what a job claims and reports. */
 export const startOfHour = (at: Date): Date => new Date(Math.floor(at.getTime() / 3_600_000) * 3_600_000);
@@ -44,16 +45,6 @@ export async function runClaimedPeriod(dataSource: DataSource, claim: PeriodClai
     return true;
   };
   if (claim.advisoryLockKey === null) return claimAndRun();
-  const lock = dataSource.createQueryRunner();
-  try {
-    const [{ locked }] = (await lock.query('SELECT pg_try_advisory_lock($1) AS locked', [claim.advisoryLockKey])) as { locked: boolean }[];
-    if (!locked) return false;
-    try {
-      return await claimAndRun();
-    } finally {
-      await lock.query('SELECT pg_advisory_unlock($1)', [claim.advisoryLockKey]).catch(() => undefined);
-    }
-  } finally {
-    await lock.release();
-  }
+  const outcome = await whileHoldingAdvisoryLock(dataSource, claim.advisoryLockKey, claimAndRun);
+  return outcome.held && outcome.result;
 }

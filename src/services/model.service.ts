@@ -14,6 +14,7 @@ import type { Readiness } from '../health/readiness';
 import { SyncStateEntity } from '../../entities/sync-state.entity';
 import { loadSessionFacts, loadTrainingData } from './training-data';
 import { type ModelProvenance, plannedVintages, type VintagePlan, VintageShelf } from './model-vintages';
+import { whileHoldingAdvisoryLock } from '../db/advisory-lock';
 
 export const MODELS_LOADING = 'models loading';
 const TRAINING_FAILED = 'model training failed (see the server log): run `npm run train` to retry';
@@ -53,10 +54,15 @@ export interface ModelChoice {
 }
 
 /** What `npm run train -- --vintages` (or a server's background run) trained. */
+/** The advisory lock class of vintage training; the second key is the vintage's cutoff in days since 1970. */
+const VINTAGE_LOCK_CLASS = 74_110_030;
+
 export interface VintageRun {
   trained: { id: number; session_id: number; training_cutoff: string; training_ms: number }[];
   /** sessions whose vintage was stored already */
   already: number;
+  /** sessions whose vintage another instance was training (PostgreSQL): stored when it is done */
+  elsewhere: number;
 }
 
 /**
@@ -85,6 +91,8 @@ export class ModelService {
     /** test hook: smaller networks or fewer iterations */
     private readonly trainingOptions: Omit<TrainingOptions, 'cutoff' | 'onProgress'> = {},
     private readonly trainer: Trainer = trainInWorker,
+    /** PostgreSQL: other instances may train the same vintages */
+    private readonly sharedDatabase = false,
   ) {
     this.shelf = new VintageShelf(dataSource);
   }
@@ -293,35 +301,49 @@ export class ModelService {
     const [sessions, stored] = await Promise.all([loadSessionFacts(this.dataSource), this.storedVintageCutoffs()]);
     const plans = plannedVintages(sessions, this.clock.today());
     const missing = plans.filter((plan) => !stored.has(plan.cutoff));
-    const run: VintageRun = { trained: [], already: plans.length - missing.length };
+    const run: VintageRun = { trained: [], already: plans.length - missing.length, elsewhere: 0 };
     if (!missing.length) return run;
-    let data = await loadTrainingData(this.dataSource);
+    const training = { data: await loadTrainingData(this.dataSource) };
     for (const plan of missing) {
-      // another instance (PostgreSQL) may have stored it meanwhile
-      if ((await this.storedVintageCutoffs()).has(plan.cutoff)) {
-        run.already += 1;
-        continue;
-      }
-      for (;;) {
-        if (this.stopping.signal.aborted) throw new Error('training was stopped');
-        await this.servingIdle();
-        const yieldTo = (this.vintageYield = new AbortController());
-        try {
-          const saved = await this.trainVintage(data, plan, AbortSignal.any([this.stopping.signal, yieldTo.signal]));
-          run.trained.push(saved);
-          break;
-        } catch (error) {
-          if (!yieldTo.signal.aborted || this.stopping.signal.aborted) throw error;
-          this.logger.info({ session: plan.sessionId }, 'vintage training paused for a serving model: it starts again after it');
-          // the serving training may have come with new data
-          await this.servingIdle();
-          data = await loadTrainingData(this.dataSource);
-        } finally {
-          if (this.vintageYield === yieldTo) this.vintageYield = null;
-        }
-      }
+      const outcome = await this.byOneInstance(plan, async () => {
+        // another instance (PostgreSQL) may have stored it meanwhile
+        if ((await this.storedVintageCutoffs()).has(plan.cutoff)) return null;
+        return this.trainVintageGivingWay(training, plan);
+      });
+      if (!outcome.held) run.elsewhere += 1;
+      else if (outcome.result) run.trained.push(outcome.result);
+      else run.already += 1;
     }
     return run;
+  }
+
+  /**
+   * On PostgreSQL, several instances share the stored versions: a session's vintage is trained by
+   * the one that holds its advisory lock, and the others go on to the next session (they load it
+   * when it is stored). One instance serves an embedded database: no lock is needed.
+   */
+  private byOneInstance<T>(plan: VintagePlan, work: () => Promise<T>): Promise<{ held: true; result: T } | { held: false }> {
+    if (!this.sharedDatabase) return work().then((result) => ({ held: true, result }));
+    return whileHoldingAdvisoryLock(this.dataSource, [VINTAGE_LOCK_CLASS, Date.parse(plan.cutoff) / 86_400_000], work);
+  }
+
+  /** Trains a vintage; a serving training asked meanwhile stops it, and it starts again after that one, on the data it came with. */
+  private async trainVintageGivingWay(training: { data: TrainingData }, plan: VintagePlan): Promise<VintageRun['trained'][number]> {
+    for (;;) {
+      if (this.stopping.signal.aborted) throw new Error('training was stopped');
+      await this.servingIdle();
+      const yieldTo = (this.vintageYield = new AbortController());
+      try {
+        return await this.trainVintage(training.data, plan, AbortSignal.any([this.stopping.signal, yieldTo.signal]));
+      } catch (error) {
+        if (!yieldTo.signal.aborted || this.stopping.signal.aborted) throw error;
+        this.logger.info({ session: plan.sessionId }, 'vintage training paused for a serving model: it starts again after it');
+        await this.servingIdle();
+        training.data = await loadTrainingData(this.dataSource);
+      } finally {
+        if (this.vintageYield === yieldTo) this.vintageYield = null;
+      }
+    }
   }
 
   private async storedVintageCutoffs(): Promise<Set<string>> {

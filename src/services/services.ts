@@ -81,7 +81,7 @@ export const DEFAULT_BURST_LIMIT: BurstLimitOptions = { max: 300, windowSeconds:
 export function createServices({ trainingOptions, redisUrl, now, burstLimit, embeddedDatabase, webhooks, eventSinks, eventChannel, passwordCost, freshness, ...deps }: ServiceDeps): Services {
   const { accounts, apiKeys } = createAccountServices(deps.dataSource, { embedded: embeddedDatabase });
   const bills = new BillService(deps.dataSource, deps.clock);
-  const models = new ModelService(deps.dataSource, deps.readiness, deps.clock, deps.logger, trainingOptions);
+  const models = new ModelService(deps.dataSource, deps.readiness, deps.clock, deps.logger, trainingOptions, undefined, !embeddedDatabase);
   const predictions = new PredictionService(deps.dataSource, models, deps.clock);
   const watchlists = new WatchlistService(deps.dataSource);
   const realNow = now ?? (() => new Date());

@@ -1,7 +1,25 @@
-import { type GraphQLSchema, isEnumType } from 'graphql';
+import { type GraphQLSchema, isEnumType, isObjectType, Kind, parse, visit } from 'graphql';
+import { BINARY_OUTPUTS } from '../../../model/labels';
 import { buildAppSchema } from '../../../resolvers/build-schema';
+import { ALL_DOCUMENTS } from '../../../rest-compat/documents';
 import { OPENAPI_DOCUMENT } from '../../../rest-compat/openapi/openapi-document';
-import { ALERT_TYPES, BATCH_ITEM_STATUSES, COMPARISONS, CURRENT_STAGES, EVENT_TYPES, isOneOf, MAIN_STAGES, RISK_LEVELS, TIERS, TIME_BUCKETS, URGENCY_LEVELS } from '../../../src/vocabulary';
+import {
+  ALERT_TYPES,
+  BATCH_ITEM_STATUSES,
+  COMPARISONS,
+  CURRENT_STAGES,
+  EVENT_TYPES,
+  isOneOf,
+  MAIN_STAGES,
+  OUTPUT_WORDS,
+  PREDICTION_OUTPUTS,
+  RISK_LEVELS,
+  RISKS,
+  riskLevelField,
+  TIERS,
+  TIME_BUCKETS,
+  URGENCY_LEVELS,
+} from '../../../src/vocabulary';
 
 let schema: GraphQLSchema;
 beforeAll(async () => {
@@ -49,5 +67,50 @@ describe('the vocabulary', () => {
     expect(isOneOf(TIERS, 'pilot')).toBe(true);
     expect(isOneOf(TIERS, 'Pilot')).toBe(false);
     expect(isOneOf(TIERS, 1)).toBe(false);
+  });
+});
+
+/** Each field of a GraphQL type, with its type as the schema prints it. */
+function fieldsOf(name: string): Record<string, string> {
+  const type = schema.getType(name);
+  if (!isObjectType(type)) throw new Error(`${name} is not an object type`);
+  return Object.fromEntries(Object.values(type.getFields()).map((field) => [field.name, String(field.type)]));
+}
+
+/** The fields a REST document's fragment or operation selects, at any depth. */
+function selectedIn(definitionName: string): Set<string> {
+  const selected = new Set<string>();
+  const document = parse(Object.values(ALL_DOCUMENTS).find((source) => source.includes(` ${definitionName}`))!);
+  const definition = document.definitions.find((d) => (d.kind === Kind.FRAGMENT_DEFINITION || d.kind === Kind.OPERATION_DEFINITION) && d.name?.value === definitionName)!;
+  visit(definition, { Field: (field) => void selected.add(field.name.value) });
+  return selected;
+}
+
+describe('the prediction’s outputs (PREDICTION_OUTPUTS), which every place that spells a prediction follows', () => {
+  const fieldType = (output: keyof typeof PREDICTION_OUTPUTS) => (PREDICTION_OUTPUTS[output].measure === 'days' ? 'Float' : 'Float!');
+
+  it('are the fields of the GraphQL Prediction: probabilities never null, days null when no next stage will come', () => {
+    const fields = fieldsOf('Prediction');
+    expect(OUTPUT_WORDS.map((output) => [output, fields[PREDICTION_OUTPUTS[output].field]])).toEqual(OUTPUT_WORDS.map((output) => [output, fieldType(output)]));
+  });
+
+  it('give each risk to an item of the imminent list too, and a level to the risk indicators (nothing else has one)', () => {
+    const imminent = fieldsOf('ImminentBill');
+    expect(RISKS.map((risk) => imminent[PREDICTION_OUTPUTS[risk].field])).toEqual(RISKS.map(() => 'Float!'));
+    const levels = Object.entries(fieldsOf('RiskIndicators')).filter(([, type]) => type === 'RiskLevel!');
+    expect(levels.map(([field]) => field).sort()).toEqual(RISKS.map(riskLevelField).sort());
+  });
+
+  it('are what the model gives: a network per probability, and the ETA', () => {
+    expect([...BINARY_OUTPUTS, 'timeline_eta'].sort()).toEqual([...OUTPUT_WORDS].sort());
+  });
+
+  it('are what REST’s documents select, so every door can spell them all', () => {
+    const prediction = selectedIn('PredictionFields');
+    expect(OUTPUT_WORDS.filter((output) => !prediction.has(PREDICTION_OUTPUTS[output].field))).toEqual([]);
+    const imminent = selectedIn('Imminent');
+    expect(RISKS.filter((risk) => !imminent.has(PREDICTION_OUTPUTS[risk].field))).toEqual([]);
+    const indicators = selectedIn('RiskIndicatorFields');
+    expect(RISKS.filter((risk) => !indicators.has(riskLevelField(risk)))).toEqual([]);
   });
 });
