@@ -44,10 +44,10 @@ async function main(): Promise<void> {
       await services.alerts.create(account.id, 'pro', { watchlistId: watchlist.id, alertType, thresholdValue });
     }
 
-    await services.refresh.run('2021-10-31');
+    await services.events.refresh.run('2021-10-31');
     const days: ReplayDay[] = [];
     const cpuBefore = process.cpuUsage();
-    const report = await replay(services.refresh, clock, FROM, TO, (d) => days.push(d));
+    const report = await replay(services.events.refresh, clock, FROM, TO, (d) => days.push(d));
     const cpu = process.cpuUsage(cpuBefore);
     // CPU time is what a busy machine does not inflate: PGlite runs in this process
     const cpuMsPerDay = Math.round((cpu.user + cpu.system) / 1000 / report.days);
@@ -60,7 +60,7 @@ async function main(): Promise<void> {
     );
     process.stdout.write(`  CPU time a replayed day (user + system, this process with its embedded database): ${cpuMsPerDay} ms; load average now ${os.loadavg()[0].toFixed(1)}\n`);
     process.stdout.write(`  events by type: ${JSON.stringify(report.events_by_type)}\n`);
-    await services.eventBus.close();
+    await services.events.bus.close();
     await services.quotas.close();
   } finally {
     await db.close();

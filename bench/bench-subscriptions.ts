@@ -45,7 +45,7 @@ async function main(): Promise<void> {
     await server.initialSync;
     await server.modelReady();
     const { services } = server;
-    await services.refresh.idle();
+    await services.events.refresh.idle();
     // ten subscribers an account, as the webhook bench has ten endpoints an account: each account's
     // subscriptions stay within its burst limit, and a batch reaches many accounts
     const live = (await services.dataSource.query(`SELECT id FROM bill WHERE outcome = 'pending' AND introduced_date <= $1 ORDER BY id LIMIT 1000`, [TO])) as { id: number }[];
@@ -82,8 +82,8 @@ async function main(): Promise<void> {
         pool.send(message);
       });
     closeClients = () => answer({ close: true });
-    const publish = services.eventBus.publish.bind(services.eventBus);
-    services.eventBus.publish = (events) => {
+    const publish = services.events.bus.publish.bind(services.events.bus);
+    services.events.bus.publish = (events) => {
       const at = monotonicMs();
       cpuAtPublish.set(at, process.cpuUsage());
       if (events.length) pool.send({ batch: { ids: events.map((e) => e.id), at } });
@@ -96,20 +96,20 @@ async function main(): Promise<void> {
       latencies = [];
       cpuMs = [];
       pool.send({ open: { url: `${server.url.replace('http', 'ws')}/graphql`, keys, perAccount: PER_ACCOUNT, count } });
-      await until(() => services.eventBus.subscribers() >= count, `${count} subscriptions to open`);
+      await until(() => services.events.bus.subscribers() >= count, `${count} subscriptions to open`);
       // one refresh at a time, as the daily one runs: the next day's refresh would take the thread the receipts need
       let events = 0;
       let refreshes = 0;
       for (let d = 0; d < DAYS_PER_ROUND; d++, day++) {
         const date = addDays(FROM, day);
-        const report = await replay(services.refresh, services.clock, date, date);
+        const report = await replay(services.events.refresh, services.clock, date, date);
         if (!report.events) continue;
         events += report.events;
         refreshes += 1;
         await until(() => latencies.length >= refreshes * count, `every subscriber to receive the refresh of ${date}`, 60_000).catch((error: Error) => process.stderr.write(`bench-subscriptions: ${error.message}\n`));
       }
       await answer({ unsubscribe: true });
-      await until(() => services.eventBus.subscribers() === 0, 'the subscriptions to end');
+      await until(() => services.events.bus.subscribers() === 0, 'the subscriptions to end');
       latencies.sort((a, b) => a - b);
       process.stdout.write(rows.length ? '' : `event subscription benchmark (graphql-ws over loopback WebSockets, clients ${pool.where === 'in-process' ? 'in the server\'s process' : 'in a child process'}, embedded database)\n`);
       rows.push(

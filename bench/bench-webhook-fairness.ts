@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { openDatabase } from '../src/db/database';
 import { createLogger } from '../src/logger';
 import { WebhookService } from '../src/services/webhook.service';
+import { OutboxHandoff } from '../src/events/webhooks/handoff';
 import { DeliveryWorker } from '../src/events/webhooks/delivery-worker';
 import { loadSecretBox } from '../src/events/webhooks/secret-box';
 
@@ -32,8 +33,8 @@ async function listen(handler: http.RequestListener): Promise<{ server: http.Ser
 async function main(): Promise<void> {
   const db = await openDatabase({ dataDir: null });
   const logger = createLogger('silent');
-  let worker: DeliveryWorker | null = null;
-  const webhooks = new WebhookService(db.dataSource, loadSecretBox({}), { allowPrivate: true }, () => new Date(), () => worker?.wake());
+  const handoff = new OutboxHandoff();
+  const webhooks = new WebhookService(db.dataSource, loadSecretBox({}), { allowPrivate: true }, () => new Date(), handoff);
 
   const hanging = await listen((req) => req.resume()); // never answers
   const arrivals = new Map<string, number>();
@@ -57,8 +58,9 @@ async function main(): Promise<void> {
   const other = await account('other@example.com');
   const { endpoint: otherEndpoint } = await webhooks.create(other, 'pilot', { url: answering.url, events: ['bill.stage_changed'] });
 
-  worker = new DeliveryWorker(db.dataSource, { urlPolicy: { allowPrivate: true }, secretsFor: (endpoint, at) => webhooks.signingSecrets(endpoint, at), embedded: true, logger });
+  const worker = new DeliveryWorker(db.dataSource, { urlPolicy: { allowPrivate: true }, secretsFor: (endpoint, at) => webhooks.signingSecrets(endpoint, at), embedded: true, logger });
   await worker.start();
+  handoff.attach(worker);
   const queuedAt = new Map<string, number>();
   for (let i = 0; i < SAMPLES; i++) {
     await sleep(EVERY_MS);

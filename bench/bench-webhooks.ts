@@ -8,7 +8,6 @@ import { DeliveryWorker } from '../src/events/webhooks/delivery-worker';
 import { OutboxHandoff } from '../src/events/webhooks/handoff';
 import { webhookOutbox } from '../src/events/webhooks/outbox';
 import { loadSecretBox } from '../src/events/webhooks/secret-box';
-import { WakeSignal } from '../src/events/webhooks/wake-signal';
 import { monotonicMs, startReceiver } from './bench-webhook-receiver';
 
 /**
@@ -50,10 +49,9 @@ async function main(): Promise<void> {
   const { db, label, drop } = await benchDatabase();
   const logger = createLogger('silent');
   const now = () => new Date();
-  const queued = new WakeSignal();
   const webhooks = new WebhookService(db.dataSource, loadSecretBox({}), { allowPrivate: true }, now);
   const handoff = new OutboxHandoff();
-  const outbox = webhookOutbox({ now, written: () => queued.emit(), handoff });
+  const outbox = webhookOutbox({ now, handoff });
 
   const receiver = await startReceiver(process.env.BENCH_RECEIVER === 'in-process');
   const { port } = receiver;
@@ -64,9 +62,9 @@ async function main(): Promise<void> {
   }
 
   const worker = new DeliveryWorker(db.dataSource, { urlPolicy: { allowPrivate: true }, secretsFor: (endpoint, at) => webhooks.signingSecrets(endpoint, at), embedded: db.kind === 'pglite', logger });
-  queued.on(() => worker.wake());
   await worker.start();
-  if (process.env.BENCH_HANDOFF !== 'off') handoff.attach(worker);
+  // BENCH_HANDOFF=off: the worker is woken but handed no rows, so it claims every one
+  handoff.attach(process.env.BENCH_HANDOFF !== 'off' ? worker : { wake: () => worker.wake(), preclaim: () => null, accept: () => undefined });
 
   const round = async (events: number) => {
     const expected = events * ENDPOINTS;
@@ -75,9 +73,8 @@ async function main(): Promise<void> {
     const refreshStarted = monotonicMs();
     await db.dataSource.transaction((manager) => outbox(manager, batch));
     const committed = monotonicMs();
-    // what the event log does once the emitter's transaction has committed (src/services/services.ts)
+    // what the event log does once the emitter's transaction has committed (src/events/event-log.ts)
     handoff.committed(batch);
-    queued.emit();
     const cpuAtCommit = process.cpuUsage();
     const arrivals = await arrived;
     // this process's CPU (all its threads) from the commit to the last arrival (the receiver's once it answered, in-process)

@@ -31,10 +31,10 @@ async function validateArgs(argValue: unknown): Promise<void> {
  */
 const NO_TOPICS: PubSub = {
   publish: () => {
-    throw new Error('subscriptions read the event bus (services.eventBus), not type-graphql topics');
+    throw new Error('subscriptions read the event bus (services.events.bus), not type-graphql topics');
   },
   subscribe: () => {
-    throw new Error('subscriptions read the event bus (services.eventBus), not type-graphql topics');
+    throw new Error('subscriptions read the event bus (services.events.bus), not type-graphql topics');
   },
 };
 

@@ -35,7 +35,7 @@ function subscribeTo(fixedTypes?: string[]) {
     const user = context.user;
     // the door admits only authenticated connections; this guards a schema used elsewhere
     if (!user) throw new AppError('UNAUTHENTICATED', 'An API key is required in the connection_init payload');
-    return eventStream(context.services.eventBus, context.services.dataSource, user, { types: fixedTypes ?? args.types, billIds: args.billIds });
+    return eventStream(context.services.events.bus, context.services.dataSource, user, { types: fixedTypes ?? args.types, billIds: args.billIds });
   };
 }
 

@@ -9,14 +9,18 @@ import { noNulCharactersRule } from './gateway/text-input';
 import { graphqlErrorHandler, jsonErrorHandler, notFoundHandler } from './doors/http/http-errors';
 import { graphqlDocumentGuard } from './doors/graphql-http/http-document-guard';
 import { doorEdge, reportRefusedBeforePipeline } from './doors/http/door-edge';
-import { depthLimit, queryCostLimit } from './doors/graphql-http/query-cost';
+import { depthLimit, queryCostCheck, queryCostLimit } from './doors/graphql-http/query-cost';
 import { createMetrics, type MetricsOptions } from './doors/http/http-metrics';
 import { requestLogging } from './doors/http/request-id';
 import { dashboardStatic } from './doors/http/dashboard-static';
 import { freshnessBody } from './doors/http/freshness-body';
-import type { Services } from './services/services';
+import { buildAppSchema } from '../resolvers/build-schema';
+import { AddressLimiter, addressLimitHooks } from './gateway/address-limit';
+import { HourlyAlertCheck } from './jobs/hourly-alert-check';
+import { RetentionJob } from './jobs/retention';
+import { createServices, type ServiceDeps, type Services } from './services/services';
 
-export interface AppOptions {
+interface HttpOptions {
   schema: GraphQLSchema;
   /** cross-cutting steps run by the gateway for every door (see GatewayHooks) */
   gatewayHooks?: GatewayHooks;
@@ -51,7 +55,7 @@ function listRoutes(router: { stack: RouterLayer[] }): string[] {
   );
 }
 
-export async function createApp(services: Services, options: AppOptions): Promise<App> {
+async function createHttpApp(services: Services, options: HttpOptions): Promise<App> {
   const app = express();
   const httpServer = http.createServer(app);
   app.disable('x-powered-by');
@@ -73,10 +77,11 @@ export async function createApp(services: Services, options: AppOptions): Promis
   });
 
   const validationRules = [depthLimit(), noNulCharactersRule];
+  const costLimit = queryCostCheck(options.schema);
   const graphql = await createApolloDoor(gateway, {
     httpServer,
     validationRules,
-    plugins: [queryCostLimit(options.schema), metrics.graphqlPlugin],
+    plugins: [queryCostLimit(costLimit), metrics.graphqlPlugin],
     logger: services.logger,
   });
   // browser GraphQL clients get the same CORS policy as REST ones, preflight included; one route
@@ -90,8 +95,8 @@ export async function createApp(services: Services, options: AppOptions): Promis
     graphql.middleware,
     graphqlErrorHandler(services.logger),
   );
-  // the third door: subscriptions over graphql-ws on the same path
-  const subscriptions = createWebSocketDoor(gateway, { httpServer, validationRules, logger: services.logger, trustProxy: options.trustProxy });
+  // the third door: graphql-ws on the same path
+  const subscriptions = createWebSocketDoor(gateway, { httpServer, validationRules, costLimit, logger: services.logger, trustProxy: options.trustProxy });
   const restRouter = createRestRouter(gateway, { corsOrigins: options.corsOrigins });
   app.use('/api/v1', restRouter);
   app.use('/docs', docsRouter({ openapiUrl: '/api/v1/openapi.json' }));
@@ -104,6 +109,70 @@ export async function createApp(services: Services, options: AppOptions): Promis
   return { httpServer, restRoutes: () => listRoutes(restRouter as unknown as { stack: RouterLayer[] }), stop: async () => {
       await subscriptions.stop();
       await graphql.stop();
+    },
+  };
+}
+
+/** What `npm start` and the tests build the app from: the services' dependencies, the doors' settings, the background work to run. */
+export interface AppOptions extends ServiceDeps {
+  /** ANON_RATE_LIMIT: requests per minute per address without a valid key or failing; no limit when not given */
+  anonRateLimit?: number;
+  /** CORS_ORIGINS: browser origins allowed to call /api/v1 and /graphql */
+  corsOrigins?: readonly string[];
+  /** TRUST_PROXY: client address, host and scheme from one reverse proxy's X-Forwarded-* headers */
+  trustProxy?: boolean;
+  /** METRICS_TOKEN: who may read /metrics */
+  metricsToken?: string;
+  /** what `start()` begins: sending webhooks; the hourly jobs (alert checks, and retention after RETENTION_DAYS) */
+  background?: { webhookDelivery?: boolean; hourlyJobs?: { retentionDays: number } };
+}
+
+/** The app as built: its services (events included), its HTTP server with every door (not listening yet), its background work. */
+export interface BuiltApp {
+  services: Services;
+  http: App;
+  /** Starts the background work the options asked for. */
+  start(): Promise<void>;
+  /** Stops starting background work: the hourly jobs end (awaited), webhook attempts under way get their grace (awaited by close). */
+  stopBackground(): Promise<void>;
+  /** Stops the background work, drains the doors, waits for training and a refresh under way, closes quotas and the bus; the caller closes the database after. */
+  close(): Promise<void>;
+}
+
+/** Builds the app: `npm start` (src/start-server.ts) and the tests (tests/support/test-app.ts) both call this, with their own options. */
+export async function buildApp(options: AppOptions): Promise<BuiltApp> {
+  const { anonRateLimit, corsOrigins, trustProxy, metricsToken, background = {}, ...deps } = options;
+  const services = createServices(deps);
+  const gatewayHooks = anonRateLimit === undefined ? undefined : addressLimitHooks(new AddressLimiter({ perMinute: anonRateLimit }), services.apiKeys);
+  const http = await createHttpApp(services, { schema: await buildAppSchema(), gatewayHooks, corsOrigins, trustProxy, metrics: { token: metricsToken } });
+  const postgres = !deps.embeddedDatabase;
+  const hourlyJobs = background.hourlyJobs
+    ? [
+        new HourlyAlertCheck(deps.dataSource, services.alerts, services.quotas, deps.logger, { postgres }),
+        new RetentionJob(deps.dataSource, deps.logger, { postgres, retentionDays: background.hourlyJobs.retentionDays, serviceDay: () => deps.clock.today() }),
+      ]
+    : [];
+  let backgroundStopped: Promise<void> | null = null;
+  const stopBackground = () =>
+    (backgroundStopped ??= (async () => {
+      // attempts under way finish (or are handed back) while the rest shuts down; close() waits for them
+      void services.events.deliveries.stop().catch(() => undefined);
+      for (const job of hourlyJobs) await job.stop();
+    })());
+  return {
+    services,
+    http,
+    async start() {
+      for (const job of hourlyJobs) job.start();
+      if (background.webhookDelivery) await services.events.startDeliveries();
+    },
+    stopBackground,
+    async close() {
+      await stopBackground();
+      await http.stop();
+      await services.models.idle();
+      await services.quotas.close();
+      await services.events.close();
     },
   };
 }

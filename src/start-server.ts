@@ -1,12 +1,10 @@
 import type { AddressInfo } from 'node:net';
-import { buildAppSchema } from '../resolvers/build-schema';
 import type { AdminDeps } from './admin/admin-commands';
 import { type AdminEndpoint, startAdminEndpoint } from './doors/admin/admin-endpoint';
 import { readAdminEndpointFile, removeAdminEndpointFile, writeAdminEndpointFile } from './doors/admin/admin-endpoint-file';
 import { mkdirSync } from 'node:fs';
-import { createApp } from './app';
+import { type BuiltApp, buildApp } from './app';
 import { listenAcceptingInParallel, type ParallelAccept } from './doors/http/parallel-accept';
-import { AddressLimiter, addressLimitHooks } from './gateway/address-limit';
 import { ServiceClock } from './common/clock';
 import type { Config } from './config';
 import { isConnectionFailure } from './db/connection-failure';
@@ -18,11 +16,8 @@ import type { ServiceDeps } from './services/services';
 
 type ServiceDepsTraining = ServiceDeps['trainingOptions'];
 import { Readiness } from './health/readiness';
-import { createServices, type Services } from './services/services';
+import type { Services } from './services/services';
 import { MODELS_LOADING } from './services/model.service';
-import { HourlyAlertCheck } from './jobs/hourly-alert-check';
-import { RetentionJob } from './jobs/retention';
-import { DeliveryWorker } from './events/webhooks/delivery-worker';
 import { loadSecretBox } from './events/webhooks/secret-box';
 import { replay } from './jobs/replay';
 import { ScheduledSync } from './jobs/scheduled-sync';
@@ -57,10 +52,32 @@ export async function startServer(config: Config, logger: Logger, options: { tra
   const db = database.db;
   const clock = new ServiceClock(config.serviceDate);
   const freshness = new DataFreshness(config.snapshotDir ? 'snapshot' : 'live', config.syncIntervalSeconds);
-  const services = createServices({ dataSource: db.dataSource, embeddedDatabase: db.kind === 'pglite', clock, readiness, freshness, logger, trainingOptions: options.trainingOptions, redisUrl: config.redisUrl, burstLimit: { max: config.burstLimit, windowSeconds: 10 },
-    webhooks: { urlPolicy: { allowPrivate: config.webhookAllowPrivate }, secretBox: loadSecretBox({ configuredKey: config.webhookSecretKey, dataDir: config.dataDir }) },
-  });
   const embedded = db.kind === 'pglite';
+  let built: BuiltApp;
+  try {
+    built = await buildApp({
+      dataSource: db.dataSource,
+      embeddedDatabase: embedded,
+      clock,
+      readiness,
+      freshness,
+      logger,
+      trainingOptions: options.trainingOptions,
+      redisUrl: config.redisUrl,
+      burstLimit: { max: config.burstLimit, windowSeconds: 10 },
+      webhooks: { urlPolicy: { allowPrivate: config.webhookAllowPrivate }, secretBox: loadSecretBox({ configuredKey: config.webhookSecretKey, dataDir: config.dataDir }) },
+      anonRateLimit: config.anonRateLimit,
+      corsOrigins: config.corsOrigins,
+      trustProxy: config.trustProxy,
+      metricsToken: config.metricsToken,
+      background: { webhookDelivery: true, hourlyJobs: { retentionDays: config.retentionDays } },
+    });
+  } catch (error) {
+    database.stopWatching();
+    await db.close();
+    throw error;
+  }
+  const { services, http: app } = built;
   const stopping = new AbortController();
 
   // With data in place, serve the stored model, or train one in the background (503 "models loading" meanwhile).
@@ -94,7 +111,7 @@ export async function startServer(config: Config, logger: Logger, options: { tra
   let refreshing: Promise<unknown> | null = null;
   const refreshIfDue = () => {
     if (refreshing || stopping.signal.aborted) return;
-    refreshing = services.refresh
+    refreshing = services.events.refresh
       .runIfDue()
       .catch((error: Error) => isConnectionFailure(error) || logger.error({ err: error }, 'events refresh failed'))
       .finally(() => (refreshing = null));
@@ -130,10 +147,9 @@ export async function startServer(config: Config, logger: Logger, options: { tra
       return { vintages: 'training in the background, one session at a time: npm run admin -- models lists each as it is stored' };
     },
     dump: db.dump,
-    replay: (from, to, onDay) => replay(services.refresh, clock, from, to, onDay),
+    replay: (from, to, onDay) => replay(services.events.refresh, clock, from, to, onDay),
   };
 
-  let app: Awaited<ReturnType<typeof createApp>> | undefined;
   let admin: AdminEndpoint | undefined;
   let parallelAccept: ParallelAccept | undefined;
   let firstStart: boolean;
@@ -145,8 +161,6 @@ export async function startServer(config: Config, logger: Logger, options: { tra
     firstStart = !(await hasCompletedSync(db.dataSource));
     if (firstStart) readiness.block('data', DATA_LOADING);
     readiness.block('model', MODELS_LOADING);
-    const addressLimit = addressLimitHooks(new AddressLimiter({ perMinute: config.anonRateLimit }), services.apiKeys);
-    app = await createApp(services, { schema: await buildAppSchema(), gatewayHooks: addressLimit, corsOrigins: config.corsOrigins, trustProxy: config.trustProxy, metrics: { token: config.metricsToken } });
     parallelAccept = await listenAcceptingInParallel(app.httpServer, await database.handOverPort(), config.host, config.acceptListeners, {
       onCopiesFailed: (error) => logger.warn({ err: error }, 'accepting on one descriptor: no copies of the listening socket could be made'),
     });
@@ -156,7 +170,7 @@ export async function startServer(config: Config, logger: Logger, options: { tra
     writeAdminEndpointFile(config.dataDir, { url: admin.url, token: admin.token, pid: process.pid });
   } catch (error) {
     await admin?.close();
-    await app?.stop();
+    await built.close();
     database.stopWatching();
     await db.close();
     throw error;
@@ -221,21 +235,8 @@ export async function startServer(config: Config, logger: Logger, options: { tra
     });
   }, SYNC_STATE_POLL_MS).unref();
 
-  const hourlyAlerts = new HourlyAlertCheck(db.dataSource, services.alerts, services.quotas, logger, { postgres: !embedded });
-  hourlyAlerts.start();
-  const retention = new RetentionJob(db.dataSource, logger, { postgres: !embedded, retentionDays: config.retentionDays, serviceDay: () => clock.today() });
-  retention.start();
-
-  const deliveries = new DeliveryWorker(db.dataSource, {
-    urlPolicy: { allowPrivate: config.webhookAllowPrivate },
-    secretsFor: (endpoint, at) => services.webhooks.signingSecrets(endpoint, at),
-    embedded,
-    logger,
-    counts: services.webhookDeliveryCounts,
-  });
-  services.webhooksQueued.on(() => deliveries.wake());
-  await deliveries.start();
-  services.webhookHandoff.attach(deliveries);
+  // the hourly alert checks and retention, and webhook delivery
+  await built.start();
 
   let closing: Promise<void> | null = null;
   const close = () =>
@@ -244,24 +245,21 @@ export async function startServer(config: Config, logger: Logger, options: { tra
       clearInterval(watch);
       stopWatchingCredentials();
       stopping.abort();
-      // attempts under way finish (or are handed back) while requests drain
-      const deliveriesStopped = deliveries.stop();
+      // webhook attempts under way finish (or are handed back) while requests drain
+      const backgroundStopped = built.stopBackground();
       services.models.stop();
       await scheduledSync.stop();
       await scheduledRetrain.stop();
-      await hourlyAlerts.stop();
-      await retention.stop();
+      await backgroundStopped;
       await refreshing;
-      await services.refresh.idle();
+      await services.events.refresh.idle();
       if (readAdminEndpointFile(config.dataDir)?.pid === process.pid) removeAdminEndpointFile(config.dataDir);
       await admin?.close();
       await app.stop();
       await syncing;
       await modelsStarted;
-      await services.models.idle();
-      await services.quotas.close();
-      await deliveriesStopped;
-      await services.eventBus.close();
+      // training and the refresh idle, quotas flushed, webhook attempts ended, the bus closed
+      await built.close();
       database.stopWatching();
       await db.close();
       logger.info('stopped');

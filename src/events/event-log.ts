@@ -2,6 +2,7 @@ import type { EntityManager } from 'typeorm';
 import { ServiceEventEntity } from '../../entities/service-event.entity';
 import type { EventBus } from './bus';
 import type { EventSink, ServiceEvent } from './event';
+import type { OutboxHandoff } from './webhooks/handoff';
 
 /**
  * Where every emitted event goes, whoever emits it (the refresh, an alert check): the event log
@@ -13,12 +14,12 @@ export class EventLog {
     private readonly sinks: readonly EventSink[],
     private readonly bus: EventBus,
     /**
-     * Told once the emitter's transaction has committed, with its events (the webhook worker's wake,
-     * and the outbox rows handed to it): a sink's rows are visible to other sessions only then, so
+     * Told once the emitter's transaction has committed, with its events (the webhook worker is
+     * woken and handed its outbox rows): a sink's rows are visible to other sessions only then, so
      * a look made on the sink's own signal, inside the transaction, finds nothing on PostgreSQL and
      * the rows waited for the next look.
      */
-    private readonly committed: (events: readonly ServiceEvent[]) => void = () => undefined,
+    private readonly handoff?: OutboxHandoff,
   ) {}
 
   /** Records `events` of the service day `serviceDay` in `manager`'s transaction; a sink that throws rolls it back. */
@@ -35,7 +36,7 @@ export class EventLog {
   /** Sends recorded events to their live receivers: only after the transaction that recorded them committed. */
   publish(events: readonly ServiceEvent[]): void {
     try {
-      if (events.length) this.committed(events);
+      if (events.length) this.handoff?.committed(events);
     } finally {
       // subscribers get the events even if handing the outbox rows over failed (the rows stay in the database, due once their claim lapses)
       this.bus.publish(events);

@@ -8,7 +8,7 @@ import type { EventLog } from '../events/event-log';
 import { eventTimestamp, predictionEvent, stageChangedEvent, stageScheduledEvent, thresholdEvent } from '../events/payloads';
 import { predictionEvents } from '../events/rules';
 import type { Logger } from '../logger';
-import type { AlertService } from '../services/alert.service';
+import { activeThresholdTargets, evaluateThresholds } from '../services/alert.service';
 import type { ModelService } from '../services/model.service';
 import { recordSnapshots } from '../services/prediction-history';
 import type { PredictionResult, PredictionService } from '../services/prediction.service';
@@ -37,6 +37,12 @@ export interface RefreshStatistics {
   eventsByType: Record<string, number>;
 }
 
+/** What the refresh reads its nowcasts from: the served data and the serving model. */
+export interface RefreshSources {
+  predictions: PredictionService;
+  models: ModelService;
+}
+
 export interface RefreshOptions {
   /** PostgreSQL: take the advisory lock (PGlite is one process, where the in-process queue suffices) */
   postgres: boolean;
@@ -61,15 +67,17 @@ export class EventRefresh {
   private queue: Promise<unknown> = Promise.resolve();
   private lastSeen = '';
   readonly statistics: RefreshStatistics = { runs: 0, seconds: 0, lastSeconds: 0, eventsByType: {} };
+  private readonly predictions: PredictionService;
+  private readonly models: ModelService;
 
   constructor(
     private readonly dataSource: DataSource,
-    private readonly predictions: PredictionService,
-    private readonly models: ModelService,
-    private readonly alerts: AlertService,
+    sources: RefreshSources,
     private readonly clock: ServiceClock,
     private readonly options: RefreshOptions,
-  ) {}
+  ) {
+    ({ predictions: this.predictions, models: this.models } = sources);
+  }
 
   /**
    * Refreshes for the service's day (or `day`); queued behind a refresh in progress. With
@@ -134,8 +142,8 @@ export class EventRefresh {
         const { earlier, points } = histories.get(n.billId)!;
         for (const type of predictionEvents(points)) events.push(predictionEvent(type, n, earlier[earlier.length - 1], timestamp));
       }
-      const targets = await this.alerts.activeTargets(manager);
-      const triggers = await this.alerts.evaluate(manager, targets, new Map(nowcasts.map((n) => [n.billId, n])), histories, 'scheduled', now);
+      const targets = await activeThresholdTargets(manager);
+      const triggers = await evaluateThresholds(manager, targets, new Map(nowcasts.map((n) => [n.billId, n])), histories, 'scheduled', now);
       events.push(...triggers.map((t) => thresholdEvent(t, timestamp)));
 
       await this.options.events.record(manager, events, day);

@@ -213,87 +213,13 @@ export class AlertService {
     // a threshold fired here is disarmed and the refresh will not fire it again: its event goes out from here
     const { triggered, events } = await this.dataSource.transaction(async (manager) => {
       const histories = await recordSnapshots(manager, [...nowcast.values()], { includeToday: true });
-      const fired = await this.evaluate(manager, targets, nowcast, histories, source, now);
+      const fired = await evaluateThresholds(manager, targets, nowcast, histories, source, now);
       const emitted = fired.map((t) => thresholdEvent(t, eventTimestamp(today, now)));
       await this.events?.record(manager, emitted, today);
       return { triggered: fired, events: emitted };
     });
     this.events?.publish(events);
     return { checkedAt: now, thresholdsChecked: thresholds.length, billsChecked: nowcast.size, billsBlocked, triggered };
-  }
-
-  /**
-   * Every active threshold of every account that may have one, with the bills it watches: what
-   * the events refresh evaluates each time it runs.
-   */
-  async activeTargets(manager: EntityManager): Promise<ThresholdTarget[]> {
-    const rows = (await manager.query(`SELECT t.id, a.tier FROM alert_threshold t JOIN account a ON a.id = t.account_id WHERE a.tier <> 'free' ORDER BY t.id`)) as { id: number; tier: Tier }[];
-    if (!rows.length) return [];
-    const all = await manager.find(AlertThresholdEntity, { where: { id: In(rows.map((r) => r.id)) }, relations: { watchlist: true }, order: { id: 'ASC' } });
-    const tierOf = new Map(rows.map((r) => [r.id, r.tier]));
-    const byAccount = new Map<number, AlertThresholdEntity[]>();
-    for (const t of all) byAccount.set(t.accountId, [...(byAccount.get(t.accountId) ?? []), t]);
-    const active = [...byAccount.values()].flatMap((own) => {
-      const activity = thresholdActivity(own, tierOf.get(own[0].id)!);
-      return own.filter((t) => activity.get(t.id) === null);
-    });
-    return this.targetsOf(active, manager);
-  }
-
-  /** The bills of each threshold, every watchlist's read in one query (the refresh charges nothing, so order does not matter). */
-  private async targetsOf(thresholds: readonly AlertThresholdEntity[], manager: EntityManager): Promise<ThresholdTarget[]> {
-    const billsOf = new Map<number, number[]>();
-    const watchlists = [...new Set(thresholds.filter((t) => t.billId === null).map((t) => t.watchlistId))];
-    if (watchlists.length) {
-      const rows = (await manager.query('SELECT watchlist_id, bill_id FROM watchlist_bill WHERE watchlist_id = ANY($1) ', [watchlists])) as { watchlist_id: number; bill_id: number }[];
-      for (const id of watchlists) billsOf.set(id, []);
-      for (const r of rows) billsOf.get(r.watchlist_id)!.push(r.bill_id);
-    }
-    return thresholds.map((threshold) => ({ threshold, bills: threshold.billId !== null ? [threshold.billId] : billsOf.get(threshold.watchlistId)! }));
-  }
-
-  /**
-   * Evaluates thresholds against today's nowcasts and the bills' snapshot histories (ending with
-   * today's), recording in `manager`'s transaction what fires and which thresholds re-arm.
-   */
-  async evaluate(manager: EntityManager, targets: readonly ThresholdTarget[], nowcast: ReadonlyMap<number, PredictionResult>, histories: ReadonlyMap<number, BillHistory>, source: AlertCheckSource, now: Date): Promise<AlertTriggerEntity[]> {
-    const triggered: AlertTriggerEntity[] = [];
-    if (!targets.length) return triggered;
-    // every arm state at once: one query, not one per threshold and bill
-    const disarmed = new Set(
-      ((await manager.query('SELECT threshold_id, bill_id FROM alert_arm_state WHERE armed = false AND threshold_id = ANY($1)', [targets.map((t) => t.threshold.id)])) as { threshold_id: number; bill_id: number }[]).map(
-        (r) => `${r.threshold_id}:${r.bill_id}`,
-      ),
-    );
-    for (const { threshold, bills } of targets) {
-      for (const billId of bills) {
-        const prediction = nowcast.get(billId);
-        if (!prediction) continue;
-        const value = metric(threshold.alertType, prediction, histories.get(billId)?.points ?? []);
-        const holds = conditionHolds(threshold, value);
-        const armed = !disarmed.has(`${threshold.id}:${billId}`);
-        if (holds && armed) {
-          const trigger = await manager.save(AlertTriggerEntity, {
-            accountId: threshold.accountId,
-            thresholdId: threshold.id,
-            watchlistId: threshold.watchlistId,
-            watchlistName: threshold.watchlist!.name,
-            billId,
-            alertType: threshold.alertType,
-            comparison: threshold.comparison,
-            thresholdValue: threshold.thresholdValue,
-            valueSeen: value!,
-            referenceDate: prediction.referenceDate,
-            triggeredAt: now,
-            source,
-          });
-          triggered.push(trigger);
-          await manager.update(AlertThresholdEntity, { id: threshold.id }, { lastTriggeredAt: now });
-        }
-        if (holds === armed) await manager.upsert(AlertArmStateEntity, { thresholdId: threshold.id, billId, armed: !holds }, ['thresholdId', 'billId']);
-      }
-    }
-    return triggered;
   }
 
   /** Triggers of the account, newest first, filtered and a page at a time, with counts over the whole filtered set. */
@@ -323,6 +249,80 @@ export class AlertService {
     const rows = raw.map(triggerFromRow);
     return { triggers: rows.slice(0, first), hasNextPage: rows.length > first, totalCount, analytics: { byType, byBill, byDay } };
   }
+}
+
+/**
+ * Every active threshold of every account that may have one, with the bills it watches: what
+ * the events refresh evaluates each time it runs.
+ */
+export async function activeThresholdTargets(manager: EntityManager): Promise<ThresholdTarget[]> {
+  const rows = (await manager.query(`SELECT t.id, a.tier FROM alert_threshold t JOIN account a ON a.id = t.account_id WHERE a.tier <> 'free' ORDER BY t.id`)) as { id: number; tier: Tier }[];
+  if (!rows.length) return [];
+  const all = await manager.find(AlertThresholdEntity, { where: { id: In(rows.map((r) => r.id)) }, relations: { watchlist: true }, order: { id: 'ASC' } });
+  const tierOf = new Map(rows.map((r) => [r.id, r.tier]));
+  const byAccount = new Map<number, AlertThresholdEntity[]>();
+  for (const t of all) byAccount.set(t.accountId, [...(byAccount.get(t.accountId) ?? []), t]);
+  const active = [...byAccount.values()].flatMap((own) => {
+    const activity = thresholdActivity(own, tierOf.get(own[0].id)!);
+    return own.filter((t) => activity.get(t.id) === null);
+  });
+  return targetsOf(active, manager);
+}
+
+/** The bills of each threshold, every watchlist's read in one query (the refresh charges nothing, so order does not matter). */
+async function targetsOf(thresholds: readonly AlertThresholdEntity[], manager: EntityManager): Promise<ThresholdTarget[]> {
+  const billsOf = new Map<number, number[]>();
+  const watchlists = [...new Set(thresholds.filter((t) => t.billId === null).map((t) => t.watchlistId))];
+  if (watchlists.length) {
+    const rows = (await manager.query('SELECT watchlist_id, bill_id FROM watchlist_bill WHERE watchlist_id = ANY($1) ', [watchlists])) as { watchlist_id: number; bill_id: number }[];
+    for (const id of watchlists) billsOf.set(id, []);
+    for (const r of rows) billsOf.get(r.watchlist_id)!.push(r.bill_id);
+  }
+  return thresholds.map((threshold) => ({ threshold, bills: threshold.billId !== null ? [threshold.billId] : billsOf.get(threshold.watchlistId)! }));
+}
+
+/**
+ * Evaluates thresholds against today's nowcasts and the bills' snapshot histories (ending with
+ * today's), recording in `manager`'s transaction what fires and which thresholds re-arm.
+ */
+export async function evaluateThresholds(manager: EntityManager, targets: readonly ThresholdTarget[], nowcast: ReadonlyMap<number, PredictionResult>, histories: ReadonlyMap<number, BillHistory>, source: AlertCheckSource, now: Date): Promise<AlertTriggerEntity[]> {
+  const triggered: AlertTriggerEntity[] = [];
+  if (!targets.length) return triggered;
+  // every arm state at once: one query, not one per threshold and bill
+  const disarmed = new Set(
+    ((await manager.query('SELECT threshold_id, bill_id FROM alert_arm_state WHERE armed = false AND threshold_id = ANY($1)', [targets.map((t) => t.threshold.id)])) as { threshold_id: number; bill_id: number }[]).map(
+      (r) => `${r.threshold_id}:${r.bill_id}`,
+    ),
+  );
+  for (const { threshold, bills } of targets) {
+    for (const billId of bills) {
+      const prediction = nowcast.get(billId);
+      if (!prediction) continue;
+      const value = metric(threshold.alertType, prediction, histories.get(billId)?.points ?? []);
+      const holds = conditionHolds(threshold, value);
+      const armed = !disarmed.has(`${threshold.id}:${billId}`);
+      if (holds && armed) {
+        const trigger = await manager.save(AlertTriggerEntity, {
+          accountId: threshold.accountId,
+          thresholdId: threshold.id,
+          watchlistId: threshold.watchlistId,
+          watchlistName: threshold.watchlist!.name,
+          billId,
+          alertType: threshold.alertType,
+          comparison: threshold.comparison,
+          thresholdValue: threshold.thresholdValue,
+          valueSeen: value!,
+          referenceDate: prediction.referenceDate,
+          triggeredAt: now,
+          source,
+        });
+        triggered.push(trigger);
+        await manager.update(AlertThresholdEntity, { id: threshold.id }, { lastTriggeredAt: now });
+      }
+      if (holds === armed) await manager.upsert(AlertArmStateEntity, { thresholdId: threshold.id, billId, armed: !holds }, ['thresholdId', 'billId']);
+    }
+  }
+  return triggered;
 }
 
 /** Trend and spike fire on a rise of at least the threshold; the others compare strictly, as their comparison says. */

@@ -18,16 +18,11 @@ import { QuotaService } from '../quota/quota.service';
 import { RedisLoginFailureStore } from '../quota/redis-login-failure-store';
 import { RedisQuotaStore } from '../quota/redis-quota-store';
 import { BurstLimiter, type BurstLimitOptions } from '../quota/burst-limit';
-import { createEventBus, type EventBus } from '../events/bus';
 import type { EventSink } from '../events/event';
-import { EventLog } from '../events/event-log';
+import { createEvents, type Events } from '../events/events';
 import { EventRefresh } from '../jobs/refresh';
-import { OutboxHandoff } from '../events/webhooks/handoff';
-import { webhookOutbox } from '../events/webhooks/outbox';
 import { loadSecretBox, type SecretBox } from '../events/webhooks/secret-box';
 import type { UrlPolicy } from '../events/webhooks/url-safety';
-import { WakeSignal } from '../events/webhooks/wake-signal';
-import { type DeliveryCounts, newDeliveryCounts } from '../events/webhooks/delivery-worker';
 import { WebhookService } from './webhook.service';
 import { DataFreshness } from '../ingest/freshness';
 
@@ -51,17 +46,8 @@ export interface Services {
   watchlists: WatchlistService;
   alerts: AlertService;
   webhooks: WebhookService;
-  /** the webhook outbox: every emitter of events (the refresh, an alert check) writes them through it, in its transaction */
-  webhookOutbox: EventSink;
-  /** raised when deliveries were queued (the delivery worker listens) */
-  webhooksQueued: WakeSignal;
-  /** the outbox's rows for this process's delivery worker, handed over after their commit (the worker attaches itself) */
-  webhookHandoff: OutboxHandoff;
-  /** webhook attempts by outcome, counted by the delivery worker (for /metrics) */
-  webhookDeliveryCounts: DeliveryCounts;
-  /** the bus events travel on after their refresh commits */
-  eventBus: EventBus;
-  refresh: EventRefresh;
+  /** the events module (src/events/events.ts: event log, webhook outbox and its delivery worker, bus) with the refresh that emits into it */
+  events: Events & { refresh: EventRefresh };
 }
 
 export interface ServiceDeps {
@@ -92,24 +78,27 @@ export interface ServiceDeps {
 
 export const DEFAULT_BURST_LIMIT: BurstLimitOptions = { max: 300, windowSeconds: 10 };
 
-export function createServices({ trainingOptions, redisUrl, now, burstLimit, embeddedDatabase, webhooks, eventSinks = [], eventChannel, passwordCost, freshness, ...deps }: ServiceDeps): Services {
+export function createServices({ trainingOptions, redisUrl, now, burstLimit, embeddedDatabase, webhooks, eventSinks, eventChannel, passwordCost, freshness, ...deps }: ServiceDeps): Services {
   const { accounts, apiKeys } = createAccountServices(deps.dataSource, { embedded: embeddedDatabase });
   const bills = new BillService(deps.dataSource, deps.clock);
   const models = new ModelService(deps.dataSource, deps.readiness, deps.clock, deps.logger, trainingOptions, undefined, !embeddedDatabase);
   const predictions = new PredictionService(deps.dataSource, models, deps.clock);
   const watchlists = new WatchlistService(deps.dataSource);
   const realNow = now ?? (() => new Date());
-  const webhooksQueued = new WakeSignal();
   const secretBox = webhooks?.secretBox ?? loadSecretBox({});
-  const webhookHandoff = new OutboxHandoff();
-  const outbox = webhookOutbox({ now: realNow, written: () => webhooksQueued.emit(), handoff: webhookHandoff });
-  const eventBus = createEventBus({ redisUrl, channel: eventChannel });
-  const events = new EventLog([outbox, ...eventSinks], eventBus, (committed) => {
-    webhookHandoff.committed(committed);
-    webhooksQueued.emit();
-  });
-  const alerts = new AlertService(deps.dataSource, watchlists, predictions, events);
-  const refresh = new EventRefresh(deps.dataSource, predictions, models, alerts, deps.clock, { postgres: !embeddedDatabase, events, logger: deps.logger, now });
+  const urlPolicy = webhooks?.urlPolicy ?? { allowPrivate: false };
+  const pipeline = createEvents({ dataSource: deps.dataSource, embedded: embeddedDatabase, logger: deps.logger, now, redisUrl, channel: eventChannel, sinks: eventSinks, webhooks: { urlPolicy, secretBox } });
+  // the emitter that follows the data; events know no service, so the two are joined here
+  const refresh = new EventRefresh(deps.dataSource, { predictions, models }, deps.clock, { postgres: !embeddedDatabase, events: pipeline.log, logger: deps.logger, now });
+  const events = {
+    ...pipeline,
+    refresh,
+    async close() {
+      await refresh.idle();
+      await pipeline.close();
+    },
+  };
+  const alerts = new AlertService(deps.dataSource, watchlists, predictions, events.log);
   const quotas = new QuotaService(deps.dataSource, { redisUrl, embedded: embeddedDatabase, readiness: deps.readiness, logger: deps.logger }, now);
   // failed log-ins are kept beside the quota counters, so every instance counts the same ones
   const loginFailures = quotas.store instanceof RedisQuotaStore ? new RedisLoginFailureStore(quotas.store) : new SqlLoginFailureStore(deps.dataSource);
@@ -126,12 +115,7 @@ export function createServices({ trainingOptions, redisUrl, now, burstLimit, emb
     alerts,
     quotas,
     burstLimiter: new BurstLimiter(burstLimit ?? DEFAULT_BURST_LIMIT),
-    webhooks: new WebhookService(deps.dataSource, secretBox, webhooks?.urlPolicy ?? { allowPrivate: false }, realNow, () => webhooksQueued.emit()),
-    webhookOutbox: outbox,
-    webhooksQueued,
-    webhookHandoff,
-    webhookDeliveryCounts: newDeliveryCounts(),
-    eventBus,
-    refresh,
+    webhooks: new WebhookService(deps.dataSource, secretBox, urlPolicy, realNow, events.handoff),
+    events,
   };
 }

@@ -8,6 +8,7 @@ import { tierReceives } from '../events/audience';
 import type { ServiceEvent } from '../events/event';
 import { EVENT_TYPES, type EventType, isOneOf, PRO_EVENT_TYPES, type Tier } from '../vocabulary';
 import { insertDeliveries } from '../events/webhooks/outbox';
+import type { OutboxHandoff } from '../events/webhooks/handoff';
 import type { SecretBox } from '../events/webhooks/secret-box';
 import { newSigningSecret } from '../events/webhooks/signing';
 import { parseWebhookUrl, safeAddresses, UnsafeUrlError, type UrlPolicy } from '../events/webhooks/url-safety';
@@ -69,8 +70,8 @@ export class WebhookService {
     private readonly secrets: SecretBox,
     private readonly urlPolicy: UrlPolicy,
     private readonly now: () => Date,
-    /** told when deliveries were queued outside a refresh (a test event, a recovery) */
-    private readonly queued: () => void = () => undefined,
+    /** told when deliveries were queued outside a refresh (a test event, a recovery), for this process's delivery worker */
+    private readonly handoff?: OutboxHandoff,
   ) {}
 
   private async parseUrl(value: unknown): Promise<string> {
@@ -148,9 +149,7 @@ export class WebhookService {
 
   /** The secrets that sign an attempt made now: the current one, and the previous one within 24 hours of a rotation. */
   signingSecrets(endpoint: Pick<WebhookEndpointEntity, 'secretSealed' | 'previousSecretSealed' | 'previousSecretExpiresAt'>, at: Date): string[] {
-    const current = this.secrets.open(endpoint.secretSealed);
-    const previousValid = endpoint.previousSecretSealed && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt.getTime() > at.getTime();
-    return previousValid ? [current, this.secrets.open(endpoint.previousSecretSealed!)] : [current];
+    return this.secrets.signingSecrets(endpoint, at);
   }
 
   /** Queues a `webhook.test` event to this endpoint alone (whatever its event types). */
@@ -173,7 +172,7 @@ export class WebhookService {
       }
       await insertDeliveries(manager, [{ endpointId: endpoint.id, event }], now);
     });
-    this.queued();
+    this.handoff?.queued();
     return event;
   }
 
@@ -207,7 +206,7 @@ export class WebhookService {
       [id, since, this.now()],
     )) as [unknown[], number] | unknown[];
     const count = Array.isArray(rows[0]) ? (rows[0] as unknown[]).length : rows.length;
-    if (count) this.queued();
+    if (count) this.handoff?.queued();
     return count;
   }
 }

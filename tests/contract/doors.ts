@@ -1,4 +1,8 @@
+import type { AddressInfo } from 'node:net';
+import type { FormattedExecutionResult } from 'graphql';
+import { type Client, createClient } from 'graphql-ws';
 import type request from 'supertest';
+import WebSocket from 'ws';
 import type { Tier } from '../../entities/account.entity';
 import { ERROR_CODES, type ErrorCode } from '../../src/errors';
 import { type QuotaKind, TIER_LIMITS } from '../../src/quota/tier-limits';
@@ -6,12 +10,27 @@ import { MODELS_LOADING } from '../../src/services/model.service';
 import type { TestApp } from '../support/test-app';
 
 /**
- * The contract suite's runner: one case, two doors. Each door has an adapter that sends the
+ * The contract suite's runner: one case, three doors. Each door has an adapter that sends the
  * case's request its own way and turns the answer into a door-neutral outcome (success with a
- * body in camelCase and lower-case enum values, or an error code), so the two can be compared.
+ * body in camelCase and lower-case enum values, or an error code), so the doors can be compared.
  */
 
-export type Door = 'rest' | 'graphql';
+export type Door = 'rest' | 'graphql' | 'websocket';
+
+/**
+ * Where the WebSocket door differs by its transport, so the suite compares it on everything else:
+ * - it has no response headers (the X-RateLimit-* headers, WWW-Authenticate): `HTTP_ONLY`;
+ * - the credential is presented once, in connection_init: a missing, unknown or Free key refuses
+ *   the connection with a close code (44xx: the HTTP status + 4000), read here as that status's
+ *   error. A client without a valid key never sends a document, so a case without one expects
+ *   UNAUTHENTICATED there, whatever its document (`refusedAtConnection`);
+ * - the connection is charged one API call when admitted, before the request is measured, as a
+ *   client's earlier HTTP call would have been.
+ */
+export const HTTP_ONLY = ['rateLimit', 'headers'] as const;
+
+/** The case sends no valid key: over WebSocket its connection is refused before the request is sent (see HTTP_ONLY). */
+export const refusedAtConnection = (c: ContractCase<any>) => c.credential === 'none' || c.credential === 'unknown';
 
 /** How the request presents itself: a valid key (as a bearer token or in X-API-Key), none, or a key nobody issued. */
 export type Credential = 'bearer' | 'x-api-key' | 'none' | 'unknown';
@@ -92,7 +111,7 @@ export interface DoorRun {
   outcome: Outcome;
   /** what the request took from each daily counter */
   charge: Charge;
-  /** the X-RateLimit-* headers of the answer */
+  /** the X-RateLimit-* headers of the answer (none over WebSocket: HTTP_ONLY) */
   rateLimit: { limit?: string; remaining?: string; reset?: string };
   /** every message the answer carries for people: its error's, and each `detail` inside it */
   messages: string[];
@@ -160,6 +179,13 @@ function messagesIn(value: unknown): string[] {
   return Object.entries(value).flatMap(([k, v]) => ((k === 'detail' || k === 'message') && typeof v === 'string' ? [v] : messagesIn(v)));
 }
 
+/** The code a result carries: the first error's `extensions.code`; else the data. */
+function resultOutcome(result: FormattedExecutionResult<Record<string, unknown>, unknown> | undefined): Outcome {
+  const error = result?.errors?.[0];
+  if (error) return { ok: false, code: String(error.extensions?.code ?? 'no code'), message: String(error.message) };
+  return { ok: true, body: normalise(result?.data) };
+}
+
 /** REST: the status maps back to a code through the one table (src/errors.ts); an error body is `{"detail"}` and nothing else. */
 async function throughRest(t: TestApp, req: RestRequest, headers: Record<string, string>): Promise<{ outcome: Outcome; res: request.Response }> {
   const url = `/api/v1${req.path}`;
@@ -181,9 +207,42 @@ async function throughRest(t: TestApp, req: RestRequest, headers: Record<string,
 /** GraphQL: the first error's `extensions.code`; else the data. */
 async function throughGraphQL(t: TestApp, req: GraphQLRequest, headers: Record<string, string>): Promise<{ outcome: Outcome; res: request.Response }> {
   const res = await t.http().post('/graphql').set({ 'content-type': 'application/json', ...headers }).send({ query: req.query, variables: req.variables });
-  const error = res.body?.errors?.[0];
-  if (error) return { outcome: { ok: false, code: String(error.extensions?.code ?? 'no code'), message: String(error.message) }, res };
-  return { outcome: { ok: true, body: normalise(res.body.data) }, res };
+  return { outcome: resultOutcome(res.body), res };
+}
+
+type Connection = { client: Client } | { refused: Outcome };
+
+/** A graphql-ws connection with the credential in connection_init: admitted, or the refusal its close code stands for. */
+function connect(t: TestApp, connectionParams: Record<string, string>): Promise<Connection> {
+  const { port } = t.app.httpServer.address() as AddressInfo;
+  return new Promise((resolve) => {
+    const client = createClient({
+      url: `ws://127.0.0.1:${port}/graphql`,
+      webSocketImpl: WebSocket,
+      connectionParams,
+      lazy: false,
+      retryAttempts: 0,
+      onNonLazyError: () => undefined,
+      on: {
+        connected: () => resolve({ client }),
+        closed: (event) => {
+          const { code, reason } = event as { code: number; reason: string };
+          resolve({ refused: { ok: false, code: STATUS_TO_CODE.get(code - 4000) ?? `closed ${code}`, message: reason } });
+        },
+      },
+    });
+  });
+}
+
+/** WebSocket: one operation on an admitted connection; its result read as GraphQL's, an error message (refused before it ran) by its first error's code. */
+async function throughWebSocket(client: Client, req: GraphQLRequest): Promise<{ outcome: Outcome; body: unknown }> {
+  let last: FormattedExecutionResult<Record<string, unknown>, unknown> | undefined;
+  try {
+    await new Promise<void>((resolve, reject) => client.subscribe({ query: req.query, variables: req.variables }, { next: (result) => (last = result), error: reject, complete: resolve }));
+  } catch (error) {
+    last = { errors: Array.isArray(error) ? error : [{ message: String(error), extensions: { code: 'socket closed' } }] } as FormattedExecutionResult<Record<string, unknown>, unknown>;
+  }
+  return { outcome: resultOutcome(last), body: last };
 }
 
 async function counters(t: TestApp, user: CaseUser): Promise<Charge> {
@@ -210,12 +269,23 @@ export async function runThrough(door: Door, t: TestApp, c: ContractCase<any>): 
   const user = await freshUser(t, c.tier ?? 'pilot');
   const fixture: Fixture = (await c.arrange?.(t, user)) ?? {};
   const headers = credentialHeaders(c.credential ?? 'bearer', user.key);
+  const connection = door === 'websocket' ? await connect(t, headers) : null;
   const before = await counters(t, user);
   // One PGlite instance serves every app of a process (typeorm-pglite keeps one), so a second app
   // would find the first one's model: the loading state is set on the app itself, as its model service does.
   if (c.modelLoading) t.services.readiness.block('model', MODELS_LOADING);
-  const sent = door === 'rest' ? throughRest(t, c.rest(fixture), headers) : throughGraphQL(t, c.graphql(fixture), headers);
-  const { outcome, res } = await sent.finally(() => c.modelLoading && t.services.readiness.unblock('model'));
+  const sent =
+    door === 'rest'
+      ? throughRest(t, c.rest(fixture), headers)
+      : door === 'graphql'
+        ? throughGraphQL(t, c.graphql(fixture), headers)
+        : connection && 'client' in connection
+          ? throughWebSocket(connection.client, c.graphql(fixture))
+          : Promise.resolve({ outcome: (connection as { refused: Outcome }).refused, body: undefined });
+  const answered = await sent.finally(() => c.modelLoading && t.services.readiness.unblock('model'));
+  if (connection && 'client' in connection) await connection.client.dispose();
+  const { outcome } = answered;
+  const res = 'res' in answered ? answered.res : null;
   const after = await counters(t, user);
   const charge = { calls: after.calls - before.calls, batches: after.batches - before.batches, predictions: after.predictions - before.predictions };
   if (outcome.ok) {
@@ -223,11 +293,13 @@ export async function runThrough(door: Door, t: TestApp, c: ContractCase<any>): 
     const read = door === 'rest' ? (c.read?.rest ?? ((body: unknown) => body)) : (c.read?.graphql ?? ((body: Record<string, unknown>) => Object.values(body)[0]));
     outcome.body = read(data, fixture);
   }
-  return { door, fixture, outcome, charge, rateLimit: rateLimitOf(res), messages: messagesIn(res.body), headers: res.headers };
+  const body = res ? res.body : (answered as { body: unknown }).body;
+  return { door, fixture, outcome, charge, rateLimit: res ? rateLimitOf(res) : {}, messages: messagesIn(body), headers: res?.headers ?? {} };
 }
 
 /** The expected neutral outcome of a case for one door's run. */
 export function expectedOutcome(c: ContractCase<any>, run: DoorRun): { ok: true; body: unknown } | { ok: false; code: ErrorCode } {
+  if (run.door === 'websocket' && refusedAtConnection(c)) return { ok: false, code: 'UNAUTHENTICATED' };
   if ('error' in c.expect) return { ok: false, code: c.expect.error };
   const ok = c.expect.ok;
   return { ok: true, body: typeof ok === 'function' ? ok(run.fixture) : ok };

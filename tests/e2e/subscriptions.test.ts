@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { type Client, createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import type { ServiceEvent } from '../../src/events/event';
+import { TIER_LIMITS } from '../../src/quota/tier-limits';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 /** GraphQL subscriptions on /graphql over graphql-ws: the third door of the gateway. */
@@ -15,7 +16,7 @@ beforeAll(async () => {
   url = `ws://127.0.0.1:${(t.app.httpServer.address() as AddressInfo).port}/graphql`;
   // the day before the period, the baseline every later refresh compares with
   t.services.clock.moveTo('2021-11-18');
-  await t.services.refresh.run('2021-11-18');
+  await t.services.events.refresh.run('2021-11-18');
 }, 120_000);
 
 afterAll(async () => {
@@ -88,8 +89,8 @@ function collect<T = Record<string, any>>(c: Client, query: string): Collected<T
 /** Waits until the server holds `count` event subscriptions (at least; `exactly` for an ended one to be gone), so a refresh after it reaches them. */
 async function subscribed(count: number, exactly = false): Promise<void> {
   const deadline = Date.now() + 15_000;
-  while (exactly ? t.services.eventBus.subscribers() !== count : t.services.eventBus.subscribers() < count) {
-    if (Date.now() > deadline) throw new Error(`${t.services.eventBus.subscribers()} subscriptions open, waited for ${count}`);
+  while (exactly ? t.services.events.bus.subscribers() !== count : t.services.events.bus.subscribers() < count) {
+    if (Date.now() > deadline) throw new Error(`${t.services.events.bus.subscribers()} subscriptions open, waited for ${count}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
@@ -128,11 +129,29 @@ describe('connection_init', () => {
     expect((unknown.errors[0] as Error).message).toContain('unknown event type "bill.renamed"');
   });
 
-  it('serves subscriptions only: a query over the socket is refused', async () => {
-    const c = client({ authorization: `Bearer ${await t.userWithKey('pro')}` });
+  it('answers a query over the socket as over HTTP, as a request of its own: one more API call', async () => {
+    const email = `ws-query-${Date.now()}@example.com`;
+    const key = await t.userWithKey('pro', email);
+    const accountId = await t.accountIdOf(email);
+    const c = client({ authorization: `Bearer ${key}` });
     const query = collect(c, '{ serviceStatus { today } }');
-    await query.next(1).catch(() => undefined);
-    expect(query.errors).toEqual([expect.objectContaining({ message: expect.stringContaining('Only subscriptions are served over WebSocket') })]);
+    const [answer] = await query.next(1);
+    expect(query.errors).toEqual([]);
+    expect(answer).toEqual((await t.graphql('{ serviceStatus { today } }', { key })).body.data);
+    // the connection, the query over it, the query over HTTP
+    const calls = await t.services.quotas.store.take(accountId, '2026-11-22', 'calls', 0, TIER_LIMITS.pro.calls);
+    expect(calls.used).toBe(3);
+  });
+
+  it('holds a query or mutation over the socket to the limits of /graphql: cost, mutations per request', async () => {
+    const c = client({ authorization: `Bearer ${await t.userWithKey('pro')}` });
+    const aliases = Array.from({ length: 10 }, (_, i) => `a${i}: bills(first: 1, filter: { titleContains: "x" }) { totalCount }`).join(' ');
+    const costly = collect(c, `{ ${aliases} }`);
+    await costly.next(1).catch(() => undefined);
+    expect(costly.errors).toEqual([expect.objectContaining({ message: expect.stringMatching(/^This query would cost \d+, over the limit of 5000/), extensions: { code: 'BAD_USER_INPUT' } })]);
+    const mutations = collect(c, `mutation { ${Array.from({ length: 6 }, (_, i) => `w${i}: createWatchlist(input: { name: "ws ${i}" }) { id }`).join(' ')} }`);
+    await mutations.next(1).catch(() => undefined);
+    expect(mutations.errors).toEqual([expect.objectContaining({ message: 'This request holds 6 mutations; at most 5 may be sent in one request', extensions: { code: 'BAD_USER_INPUT' } })]);
   });
 });
 
@@ -147,7 +166,7 @@ describe('limits', () => {
 
   it('refuses a connection\'s 101st subscription with FORBIDDEN naming the limit, and takes one again once another ends', async () => {
     const c = client({ authorization: `Bearer ${await t.userWithKey('pro')}` });
-    const open = t.services.eventBus.subscribers();
+    const open = t.services.events.bus.subscribers();
     const subscriptions = Array.from({ length: 100 }, () => collect(c, 'subscription { events { id } }'));
     await subscribed(open + 100);
     const extra = collect(c, 'subscription { events { id } }');
@@ -201,7 +220,7 @@ describe('events', () => {
 
     // 19 November 2021: the Marriage and Civil Partnership (Minimum Age) Bill's second reading
     t.services.clock.moveTo('2021-11-19');
-    const report = await t.services.refresh.run('2021-11-19');
+    const report = await t.services.events.refresh.run('2021-11-19');
     const logged = report.events.filter((e: ServiceEvent) => e.data.bill_id === 2900);
     const stageChange = logged.find((e) => e.type === 'bill.stage_changed')!;
     expect(stageChange.data).toMatchObject({ stage: 'second_reading', house: 'Commons', date: '2021-11-19' });
@@ -222,7 +241,7 @@ describe('events', () => {
     const email = `pilot-scheduled-${Date.now()}@example.com`;
     const key = await t.userWithKey('pilot', email);
     await t.services.watchlists.create(await t.accountIdOf(email), { name: 'watched', billIds: [2900] } as never);
-    const open = t.services.eventBus.subscribers();
+    const open = t.services.events.bus.subscribers();
     const typed = collect(client({ authorization: `Bearer ${key}` }), 'subscription { billStageScheduled(billIds: [2900]) { id billId title stage house scheduledFor firstSeen previouslyScheduledFor } }');
     await subscribed(open + 1);
 
@@ -231,7 +250,7 @@ describe('events', () => {
       `INSERT INTO scheduled_sitting (bill_id, bill_stage_id, stage, house, scheduled_for, first_seen_at, first_seen_day) VALUES (2900, 990001, 'committee', 'Commons', '2021-11-30', now(), '2021-11-20')`,
     );
     t.services.clock.moveTo('2021-11-20');
-    const report = await t.services.refresh.run('2021-11-20');
+    const report = await t.services.events.refresh.run('2021-11-20');
     const scheduled = report.events.find((e: ServiceEvent) => e.type === 'bill.stage_scheduled')!;
     const [received] = await typed.next(1);
     expect(received.billStageScheduled).toEqual({
@@ -260,15 +279,15 @@ describe('events', () => {
       let closed!: Promise<{ code: number; reason: string }>;
       const c = client({ authorization: `Bearer ${key}` });
       closed = new Promise((resolve) => c.on('closed', (event) => resolve(event as { code: number; reason: string })));
-      const open = t.services.eventBus.subscribers();
+      const open = t.services.events.bus.subscribers();
       const events = collect(c, 'subscription { events { id } }');
       await subscribed(open + 1);
       const event = (id: string): ServiceEvent => ({ id, type: 'bill.stage_changed', timestamp: '2021-11-19T10:00:00.000Z', data: { bill_id: 2900 } });
-      t.services.eventBus.publish([event(`evt_before_${n}`)]);
+      t.services.events.bus.publish([event(`evt_before_${n}`)]);
       await events.next(1);
 
       await lapse(email, key);
-      t.services.eventBus.publish([event(`evt_after_${n}`)]);
+      t.services.events.bus.publish([event(`evt_after_${n}`)]);
       expect(await closed).toMatchObject({ code, reason });
       expect(events.results.map((r) => r.events.id)).toEqual([`evt_before_${n}`]);
     }
@@ -278,7 +297,7 @@ describe('events', () => {
     const key = await t.userWithKey('pro');
     let closed!: Promise<number>;
     const c = client({ authorization: `Bearer ${key}` });
-    const open = t.services.eventBus.subscribers();
+    const open = t.services.events.bus.subscribers();
     closed = new Promise<number>((resolve) => c.on('closed', (event) => resolve((event as { code: number }).code)));
     collect(c, 'subscription { events { id } }');
     await subscribed(open + 1);

@@ -16,8 +16,8 @@ let reading: Promise<void>;
 
 beforeAll(async () => {
   f = await startEventsFixture({ day: '2021-11-16', webhookUrlPolicy: { allowPrivate: true } });
-  await f.services.refresh.run('2021-11-16');
-  subscription = f.services.eventBus.subscribe();
+  await f.services.events.refresh.run('2021-11-16');
+  subscription = f.services.events.bus.subscribe();
   reading = (async () => {
     for await (const batch of { [Symbol.asyncIterator]: () => subscription }) published.push(...batch);
   })();
@@ -56,7 +56,7 @@ it('a manual check emits the event of each threshold it fires, once; the next re
   expect(published.filter((e) => e.accountId === pro.accountId).map((e) => e.id)).toEqual([event.id]);
 
   f.clock.moveTo('2021-11-17');
-  await f.services.refresh.run('2021-11-17');
+  await f.services.events.refresh.run('2021-11-17');
   expect((await loggedEvents(pro.accountId)).map((e) => e.id)).toEqual([event.id]);
   expect(await queuedFor(pro.endpointId)).toEqual([event.id]);
 });

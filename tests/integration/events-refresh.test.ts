@@ -18,7 +18,7 @@ const count = async (sql: string, params: unknown[] = []) => ((await f.db.dataSo
 
 beforeAll(async () => {
   f = await startEventsFixture({ sinks: [sink] });
-  await f.services.refresh.run('2021-11-16');
+  await f.services.events.refresh.run('2021-11-16');
 }, 120_000);
 
 afterAll(() => f?.close());
@@ -27,11 +27,11 @@ it('a failing sink rolls the whole refresh back: no snapshot, no event, no recor
   failSink = true;
   const before = { snapshots: await count('SELECT count(*)::int AS n FROM prediction_snapshot'), events: await count('SELECT count(*)::int AS n FROM service_event') };
   const received: ServiceEvent[][] = [];
-  const subscription = f.services.eventBus.subscribe();
+  const subscription = f.services.events.bus.subscribe();
   const reading = (async () => {
     for await (const batch of { [Symbol.asyncIterator]: () => subscription }) received.push(batch);
   })();
-  await expect(f.services.refresh.run('2021-11-17')).rejects.toThrow('outbox unavailable');
+  await expect(f.services.events.refresh.run('2021-11-17')).rejects.toThrow('outbox unavailable');
   expect(sunk.at(-1)!.events.length).toBeGreaterThan(0);
   expect(await count('SELECT count(*)::int AS n FROM prediction_snapshot')).toBe(before.snapshots);
   expect(await count('SELECT count(*)::int AS n FROM service_event')).toBe(before.events);
@@ -39,7 +39,7 @@ it('a failing sink rolls the whole refresh back: no snapshot, no event, no recor
 
   // the next attempt emits the same day's events afresh, commits them, and only then publishes them
   failSink = false;
-  const report = await f.services.refresh.run('2021-11-17');
+  const report = await f.services.events.refresh.run('2021-11-17');
   expect(report.ran).toBe(true);
   const last = sunk.at(-1)!;
   expect(last.loggedInTransaction).toBe(last.events.length);
@@ -63,24 +63,24 @@ it('an event is never recorded without the snapshot it was computed from', async
 it('a refresh of a day already refreshed on the same data and model does no work', async () => {
   const snapshots = await count('SELECT count(*)::int AS n FROM prediction_snapshot');
   const calls = sunk.length;
-  expect((await f.services.refresh.run('2021-11-17')).ran).toBe(false);
+  expect((await f.services.events.refresh.run('2021-11-17')).ran).toBe(false);
   expect(sunk.length).toBe(calls);
   expect(await count('SELECT count(*)::int AS n FROM prediction_snapshot')).toBe(snapshots);
 });
 
 it('a periodic run queued for a day the service has moved past (a replay went on) does nothing', async () => {
   f.clock.moveTo('2021-11-19');
-  const stale = await f.services.refresh.run('2021-11-18', { whileToday: true });
+  const stale = await f.services.events.refresh.run('2021-11-18', { whileToday: true });
   expect(stale.ran).toBe(false);
   expect(await count(`SELECT count(*)::int AS n FROM event_refresh WHERE service_day = '2021-11-18'`)).toBe(0);
 });
 
 it('after a gap of several days, a bill enacted during it gets its last snapshot and its events', async () => {
   f.clock.moveTo('2021-12-10');
-  await f.services.refresh.run('2021-12-10');
+  await f.services.events.refresh.run('2021-12-10');
   // the Armed Forces Act's Royal Assent (15 December) falls in the gap
   f.clock.moveTo('2021-12-20');
-  const report = await f.services.refresh.run('2021-12-20');
+  const report = await f.services.events.refresh.run('2021-12-20');
   const armedForces = report.events.filter((e) => e.data.bill_id === 2822).map((e) => e.type);
   expect(armedForces).toEqual(expect.arrayContaining(['bill.stage_changed', 'prediction.updated']));
   const [snapshot] = (await f.db.dataSource.query(`SELECT royal_assent FROM prediction_snapshot WHERE bill_id = 2822 AND reference_date = '2021-12-20'`)) as { royal_assent: number }[];

@@ -16,12 +16,12 @@ beforeAll(async () => {
   const watchlist = await f.services.watchlists.create(account.id, { name: 'telecoms', billIds: [2806] } as never);
   await f.services.alerts.create(account.id, 'pro', { watchlistId: watchlist.id, alertType: 'probability', thresholdValue: 0.95 });
   // the baseline: the day before the period
-  await f.services.refresh.run('2021-10-31');
-  const subscription = f.services.eventBus.subscribe();
+  await f.services.events.refresh.run('2021-10-31');
+  const subscription = f.services.events.bus.subscribe();
   void (async () => {
     for await (const batch of { [Symbol.asyncIterator]: () => subscription }) received.push(batch);
   })();
-  const report = await replay(f.services.refresh, f.clock, '2021-11-01', '2021-12-31');
+  const report = await replay(f.services.events.refresh, f.clock, '2021-11-01', '2021-12-31');
   expect(report.days).toBe(61);
   events = (await f.db.dataSource.query(`SELECT id, type, bill_id, account_id, service_day::text AS day, data FROM service_event ORDER BY recorded_at, id`)).map(
     (r: { id: string; type: string; account_id: number | null; day: string; data: ServiceEvent['data'] }) => ({ id: r.id, type: r.type, timestamp: r.day, data: r.data, accountId: r.account_id ?? undefined }),
@@ -108,6 +108,6 @@ it('every event has its bill’s snapshot of that day, and a unique evt_ id; the
 });
 
 it('a second refresh of the same day, data and model does nothing', async () => {
-  const again = await f.services.refresh.run('2021-12-31');
+  const again = await f.services.events.refresh.run('2021-12-31');
   expect(again.ran).toBe(false);
 });

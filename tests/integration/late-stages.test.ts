@@ -17,8 +17,7 @@ let clock: ServiceClock;
 let services: Services;
 // registered before the database's hooks, so it runs before the database closes: closing the quotas writes their counts
 afterEach(async () => {
-  await services.refresh.idle();
-  await services.eventBus.close();
+  await services.events.close();
   await services.quotas.close();
 });
 const live = fakeApiAndDatabasePerTest();
@@ -31,7 +30,7 @@ async function startFollowing(day = '2026-10-14'): Promise<void> {
   services = instance(live.db.dataSource, clock);
   await sync();
   await services.models.train();
-  await services.refresh.run(day);
+  await services.events.refresh.run(day);
   await nextDay(addDays(day, 1));
 }
 
@@ -44,7 +43,7 @@ async function sync(): Promise<void> {
 /** The service's day moves on and its refresh runs, before the day's sync. */
 async function nextDay(day: string) {
   clock.moveTo(day);
-  return services.refresh.run(day);
+  return services.events.refresh.run(day);
 }
 
 /** The Bills API shows the bill's Lords third reading as having sat on `date`; the bill's lastUpdate moves to `updatedAt`. */
@@ -67,7 +66,7 @@ describe('following the API from 14 October', () => {
     await nextDay('2026-10-16');
     parliamentRecordsThirdReading('2026-10-15', '2026-10-16T09:00:00.5');
     await sync();
-    const late = await services.refresh.run('2026-10-16');
+    const late = await services.events.refresh.run('2026-10-16');
     expect(stageChanges(late.events)).toEqual([{ bill_id: BILL, stage_record_id: 99_100, stage: 'third_reading', house: 'Lords', date: '2026-10-15' }]);
     const event = late.events.find((e) => e.type === 'bill.stage_changed')!;
     expect(event.timestamp.startsWith('2026-10-16')).toBe(true);
@@ -76,7 +75,7 @@ describe('following the API from 14 October', () => {
     live.api.details.get(2806)!.shortTitle = 'Renamed Bill';
     for (const record of [live.api.summaries.find((b) => b.billId === 2806)!, live.api.details.get(2806)!]) record.lastUpdate = '2026-10-16T10:00:00.5';
     await sync();
-    const again = await services.refresh.run('2026-10-16');
+    const again = await services.events.refresh.run('2026-10-16');
     expect(again.ran).toBe(true);
     expect(stageChanges(again.events)).toEqual([]);
     expect(stageChanges((await nextDay('2026-10-17')).events)).toEqual([]);
@@ -87,26 +86,26 @@ describe('following the API from 14 October', () => {
   it('reports a stage recorded late the same day its sync comes, when the day’s refresh ran before the sync', async () => {
     parliamentRecordsThirdReading('2026-10-13', '2026-10-15T09:00:00.5');
     await sync();
-    expect(stageChanges((await services.refresh.run('2026-10-15')).events)).toEqual([expect.objectContaining({ stage_record_id: 99_100, date: '2026-10-13' })]);
+    expect(stageChanges((await services.events.refresh.run('2026-10-15')).events)).toEqual([expect.objectContaining({ stage_record_id: 99_100, date: '2026-10-13' })]);
   });
 
   it('does not report a stage whose sitting is more than 30 days before the day, however late it appears (a backfill of old history)', async () => {
     await nextDay('2026-10-16');
     parliamentRecordsThirdReading('2026-09-15', '2026-10-16T09:00:00.5');
     await sync();
-    expect(stageChanges((await services.refresh.run('2026-10-16')).events)).toEqual([]);
+    expect(stageChanges((await services.events.refresh.run('2026-10-16')).events)).toEqual([]);
   });
 
   it('fires a Pro threshold on a Royal Assent recorded late, in the refresh after the sync', async () => {
     const account = await services.accounts.create('pro@example.com', 'pro');
     const watchlist = await services.watchlists.create(account.id, { name: 'followed', billIds: [BILL] } as never);
     await services.alerts.create(account.id, 'pro', { watchlistId: watchlist.id, alertType: 'probability', thresholdValue: 0.95 });
-    expect((await services.refresh.run('2026-10-15')).events.filter((e) => e.type === 'prediction.crossed_threshold')).toEqual([]);
+    expect((await services.events.refresh.run('2026-10-15')).events.filter((e) => e.type === 'prediction.crossed_threshold')).toEqual([]);
 
     await nextDay('2026-10-16');
     recordRoyalAssent(live.api, BILL, '2026-10-14', '2026-10-16T09:00:00.5');
     await sync();
-    const report = await services.refresh.run('2026-10-16');
+    const report = await services.events.refresh.run('2026-10-16');
     expect(stageChanges(report.events)).toEqual([expect.objectContaining({ stage: 'royal_assent', date: '2026-10-14' })]);
     expect(report.events.filter((e) => e.type === 'prediction.crossed_threshold').map((e) => e.data)).toEqual([expect.objectContaining({ bill_id: BILL, alert_type: 'probability' })]);
   });
@@ -126,14 +125,14 @@ describe('following the API from 14 October', () => {
     await nextDay('2026-10-16');
     parliamentRecordsThirdReading('2026-10-15', '2026-10-16T09:00:00.5');
     await sync();
-    await services.refresh.run('2026-10-16');
+    await services.events.refresh.run('2026-10-16');
 
     const replayed: ServiceEvent[] = [];
-    const subscription = services.eventBus.subscribe();
+    const subscription = services.events.bus.subscribe();
     const reading = (async () => {
       for await (const batch of { [Symbol.asyncIterator]: () => subscription }) replayed.push(...batch);
     })();
-    await replay(services.refresh, clock, '2026-10-14', '2026-10-17');
+    await replay(services.events.refresh, clock, '2026-10-14', '2026-10-17');
     await new Promise((resolve) => setImmediate(resolve));
     await subscription.return?.();
     await reading;
@@ -150,11 +149,10 @@ describe('following the API from 14 October', () => {
       parliamentRecordsThirdReading('2026-10-15', '2026-10-16T09:00:00.5');
       await sync();
       await second.predictions.checkDataState();
-      const reports = await Promise.all([services.refresh.run('2026-10-16'), second.refresh.run('2026-10-16')]);
+      const reports = await Promise.all([services.events.refresh.run('2026-10-16'), second.events.refresh.run('2026-10-16')]);
       expect(reports.flatMap((r) => stageChanges(r.events))).toHaveLength(1);
     } finally {
-      await second.refresh.idle();
-      await second.eventBus.close();
+      await second.events.close();
       await second.quotas.close();
       await other.close();
     }

@@ -123,7 +123,7 @@ describe('prediction snapshots and the event log', () => {
 
     expect(run.removed.prediction_snapshot).toBe(60 + 3 - SNAPSHOTS_KEPT_PER_BILL);
     expect(await newest()).toEqual(compared);
-    const report = await f.services.refresh.run(DAY);
+    const report = await f.services.events.refresh.run(DAY);
     const types = report.events.filter((e) => e.data.bill_id === bill.billId).map((e) => e.type);
     expect(types).toEqual(expect.arrayContaining(['prediction.probability_spike', 'prediction.trending_up', 'prediction.updated']));
   });

@@ -23,7 +23,7 @@ it('a bill that fell with a session whose end was learned late still gets its la
   expect(pending.length).toBeGreaterThan(0);
   for (const day of ['2022-01-05', '2022-01-06']) {
     f.clock.moveTo(day);
-    await f.services.refresh.run(day);
+    await f.services.events.refresh.run(day);
   }
 
   const report = await ingest(f.db.dataSource, nextSessionOpens);
@@ -32,7 +32,7 @@ it('a bill that fell with a session whose end was learned late still gets its la
   expect(end < '2022-01-06').toBe(true);
 
   f.clock.moveTo('2022-05-11');
-  const refresh = await f.services.refresh.run('2022-05-11');
+  const refresh = await f.services.events.refresh.run('2022-05-11');
   const snapshots = (await f.db.dataSource.query(`SELECT bill_id, royal_assent FROM prediction_snapshot WHERE reference_date = '2022-05-11' ORDER BY bill_id`)) as { bill_id: number; royal_assent: number }[];
   expect(snapshots.map((s) => s.bill_id)).toEqual(pending);
   expect(snapshots.every((s) => s.royal_assent === 0)).toBe(true);

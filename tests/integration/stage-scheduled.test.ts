@@ -28,8 +28,7 @@ beforeEach(async () => {
   await services.models.train();
 });
 afterEach(async () => {
-  await services.refresh.idle();
-  await services.eventBus.close();
+  await services.events.close();
   await services.quotas.close();
 });
 
@@ -51,10 +50,10 @@ async function modelNowcast(date: string) {
 }
 
 it('emits bill.stage_scheduled when a sitting is first seen and again when its date moves, never twice for one sighting', async () => {
-  await services.refresh.run(TODAY);
+  await services.events.refresh.run(TODAY);
   parliamentSchedulesThirdReading('2026-10-21', `${TODAY}T09:00:00.5`);
   await sync();
-  const first = await services.refresh.run(TODAY);
+  const first = await services.events.refresh.run(TODAY);
   expect(scheduledEvents(first.events).map((e) => e.data)).toEqual([
     { bill_id: BILL, title: expect.any(String), stage: 'third_reading', house: 'Lords', scheduled_for: '2026-10-21', first_seen: TODAY, previously_scheduled_for: null, stage_record_id: 99_100, sitting_id: expect.any(Number) },
   ]);
@@ -64,7 +63,7 @@ it('emits bill.stage_scheduled when a sitting is first seen and again when its d
   live.api.details.get(2806)!.shortTitle = 'Renamed Bill';
   live.api.details.get(2806)!.lastUpdate = `${TODAY}T10:00:00.5`;
   await sync();
-  const again = await services.refresh.run(TODAY);
+  const again = await services.events.refresh.run(TODAY);
   expect(again.ran).toBe(true);
   expect(scheduledEvents(again.events)).toEqual([]);
 
@@ -72,13 +71,13 @@ it('emits bill.stage_scheduled when a sitting is first seen and again when its d
   clock.moveTo('2026-10-15');
   parliamentSchedulesThirdReading('2026-10-28', '2026-10-15T09:00:00.5');
   await sync();
-  const moved = await services.refresh.run('2026-10-15');
+  const moved = await services.events.refresh.run('2026-10-15');
   expect(scheduledEvents(moved.events).map((e) => e.data)).toEqual([expect.objectContaining({ stage: 'third_reading', scheduled_for: '2026-10-28', first_seen: '2026-10-15', previously_scheduled_for: '2026-10-21' })]);
   const logged = (await live.db.dataSource.query(`SELECT data->>'scheduled_for' AS date FROM service_event WHERE type = 'bill.stage_scheduled' ORDER BY recorded_at`)) as { date: string }[];
   expect(logged.map((r) => r.date)).toEqual(['2026-10-21', '2026-10-28']);
 
   // `admin replay` of those days announces each sighting on the day it was first seen, as the refresh did
-  const replayed = await replay(services.refresh, clock, TODAY, '2026-10-15');
+  const replayed = await replay(services.events.refresh, clock, TODAY, '2026-10-15');
   expect(replayed.events_by_type['bill.stage_scheduled']).toBe(2);
 });
 
@@ -114,17 +113,16 @@ it('makes the days to a scheduled next stage the ETA, in today’s cached nowcas
   const second = instance(other.dataSource, new ServiceClock(TODAY));
   try {
     await second.models.start({ trainIfMissing: false });
-    await services.refresh.run(TODAY);
+    await services.events.refresh.run(TODAY);
     parliamentSchedulesThirdReading('2026-10-21', `${TODAY}T09:00:00.5`);
     await sync();
     await second.predictions.checkDataState();
-    const reports = await Promise.all([services.refresh.run(TODAY), second.refresh.run(TODAY)]);
+    const reports = await Promise.all([services.events.refresh.run(TODAY), second.events.refresh.run(TODAY)]);
     expect(reports.flatMap((r) => scheduledEvents(r.events))).toHaveLength(1);
     const logged = (await live.db.dataSource.query(`SELECT count(*)::int AS n FROM service_event WHERE type = 'bill.stage_scheduled'`)) as { n: number }[];
     expect(logged[0]!.n).toBe(1);
   } finally {
-    await second.refresh.idle();
-    await second.eventBus.close();
+    await second.events.close();
     await second.quotas.close();
     await other.close();
   }

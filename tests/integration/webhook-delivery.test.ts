@@ -317,7 +317,7 @@ it('counts attempts by outcome for /metrics', async () => {
   await w.runDue();
   expect(counts).toMatchObject({ delivered: 1, http_error: 1 });
 
-  Object.assign(t.services.webhookDeliveryCounts, counts);
+  Object.assign(t.services.events.deliveryCounts, counts);
   const metrics = await t.http().get('/metrics');
   expect(metrics.text).toMatch(/bill_progress_webhook_deliveries_total\{outcome="delivered"\} 1/);
   expect(metrics.text).toMatch(/bill_progress_webhook_deliveries_total\{outcome="http_error"\} 1/);

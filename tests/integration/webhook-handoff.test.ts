@@ -42,7 +42,7 @@ const attachedWorker = async (options: Partial<DeliveryWorkerOptions> = {}) => {
   });
   workers.push(w);
   await w.start();
-  const detach = t.services.webhookHandoff.attach(w);
+  const detach = t.services.events.handoff.attach(w);
   workers.push({ stop: async () => detach() } as unknown as DeliveryWorker);
   return w;
 };
@@ -67,20 +67,20 @@ it('writes the rows claimed in the event’s transaction and sends them once it 
 
   await expect(
     t.services.dataSource.transaction(async (manager) => {
-      await t.services.webhookOutbox(manager, [event('evt_h_rolled_back')]);
+      await t.services.events.outbox(manager, [event('evt_h_rolled_back')]);
       throw new Error('refresh failed');
     }),
   ).rejects.toThrow('refresh failed');
   const committed = [event('evt_h1')];
   await t.services.dataSource.transaction(async (manager) => {
-    await t.services.webhookOutbox(manager, committed);
+    await t.services.events.outbox(manager, committed);
     // written claimed, and not sent while the transaction is open
     expect((await manager.query('SELECT attempt, claimed_at FROM webhook_delivery')).every((d: { attempt: number; claimed_at: Date | null }) => d.attempt === 1 && d.claimed_at)).toBe(true);
   });
   await settle();
   expect(r.received).toHaveLength(0);
 
-  t.services.webhookHandoff.committed(committed);
+  t.services.events.handoff.committed(committed);
   await r.receivedAtLeast(3);
   expect(r.received.map((d) => d.headers['webhook-id'])).toEqual(['evt_h1', 'evt_h1', 'evt_h1']);
   await settle();
@@ -94,8 +94,8 @@ it('hands back what it holds on stop, and what it held too long to send before t
   const id = await endpointFor(r.url);
   const w = await attachedWorker({ perEndpoint: 1, timeoutMs: 5_000 });
   const events = [event('evt_h2'), event('evt_h3'), event('evt_h4')];
-  await t.services.dataSource.transaction((manager) => t.services.webhookOutbox(manager, events));
-  t.services.webhookHandoff.committed(events);
+  await t.services.dataSource.transaction((manager) => t.services.events.outbox(manager, events));
+  t.services.events.handoff.committed(events);
   await r.receivedAtLeast(1);
 
   // the two held behind the hanging one would still be under way when their claim lapses (15 s): handed back
@@ -110,8 +110,8 @@ it('hands back what it holds on stop, and what it held too long to send before t
   ]);
 
   const more = [event('evt_h5')];
-  await t.services.dataSource.transaction((manager) => t.services.webhookOutbox(manager, more));
-  t.services.webhookHandoff.committed(more);
+  await t.services.dataSource.transaction((manager) => t.services.events.outbox(manager, more));
+  t.services.events.handoff.committed(more);
   await w.stop(0);
   expect(r.received).toHaveLength(1);
   expect((await rows()).every((d) => d.status === 'pending' && d.attempt === 0 && d.claimed_at === null)).toBe(true);
@@ -124,10 +124,10 @@ it('leaves the rows it was handed to itself: another worker’s claims (another 
   await attachedWorker();
   const other = new DeliveryWorker(t.services.dataSource, { urlPolicy: { allowPrivate: true }, secretsFor: (endpoint, at) => t.services.webhooks.signingSecrets(endpoint, at), embedded: false, logger: t.services.logger });
   const events = [event('evt_h6')];
-  await t.services.dataSource.transaction((manager) => t.services.webhookOutbox(manager, events));
+  await t.services.dataSource.transaction((manager) => t.services.events.outbox(manager, events));
   await other.runDue();
   expect(r.received).toHaveLength(0);
-  t.services.webhookHandoff.committed(events);
+  t.services.events.handoff.committed(events);
   await r.receivedAtLeast(2);
   await other.runDue();
   await settle();

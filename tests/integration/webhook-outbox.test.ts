@@ -33,16 +33,16 @@ it('queues each event for the endpoints that receive it, in the caller’s trans
   // a rolled-back refresh leaves nothing behind
   await expect(
     t.services.dataSource.transaction(async (manager) => {
-      await t.services.webhookOutbox(manager, [event('evt_rolled_back', 'bill.stage_changed', 2900)]);
+      await t.services.events.outbox(manager, [event('evt_rolled_back', 'bill.stage_changed', 2900)]);
       throw new Error('refresh failed');
     }),
   ).rejects.toThrow('refresh failed');
   expect(await rows()).toEqual([]);
 
   const events = [event('evt_a', 'bill.stage_changed', 2900), event('evt_b', 'prediction.updated', 26), event('evt_c', 'prediction.trending_up', 26), event('evt_d', 'bill.stage_changed', 26, pro.accountId)];
-  await t.services.dataSource.transaction((manager) => t.services.webhookOutbox(manager, events));
+  await t.services.dataSource.transaction((manager) => t.services.events.outbox(manager, events));
   // the same events again (a retried refresh) add nothing
-  await t.services.dataSource.transaction((manager) => t.services.webhookOutbox(manager, events));
+  await t.services.dataSource.transaction((manager) => t.services.events.outbox(manager, events));
 
   const queued = await rows();
   expect(queued.map((r) => [r.endpoint_id, r.event_id])).toEqual([
@@ -62,7 +62,7 @@ it('stops queuing pro-only events to an endpoint after a downgrade from pro, and
   const accountId = await t.accountIdOf(email);
   const { endpoint: kept } = await t.services.webhooks.create(accountId, 'pro', { url: `http://127.0.0.1:9/${n}`, events: ['prediction.trending_up', 'bill.stage_changed'], allBills: true });
   const queuedFor = async () => ((await t.services.dataSource.query('SELECT event_id FROM webhook_delivery WHERE endpoint_id = $1 ORDER BY event_id', [kept.id])) as { event_id: string }[]).map((r) => r.event_id);
-  const refresh = (events: ServiceEvent[]) => t.services.dataSource.transaction((manager) => t.services.webhookOutbox(manager, events));
+  const refresh = (events: ServiceEvent[]) => t.services.dataSource.transaction((manager) => t.services.events.outbox(manager, events));
 
   await t.services.accounts.setTier(email, 'pilot');
   await refresh([event('evt_down_trend', 'prediction.trending_up', 26), event('evt_down_stage', 'bill.stage_changed', 26)]);
@@ -85,7 +85,7 @@ it('queues for an endpoint exactly the events a subscription of its owner with t
   ];
   // each subscription reads until its own last event, published after the batch under test
   const subscribed = (owner: { accountId: number }, tier: 'pilot' | 'pro', types: string[], last: string) => {
-    const stream = eventStream(t.services.eventBus, t.services.dataSource, { accountId: owner.accountId, tier, keyId: null }, { types });
+    const stream = eventStream(t.services.events.bus, t.services.dataSource, { accountId: owner.accountId, tier, keyId: null }, { types });
     const received: string[] = [];
     const done = (async () => {
       for await (const e of stream) {
@@ -98,9 +98,9 @@ it('queues for an endpoint exactly the events a subscription of its owner with t
   };
   const pilotReceived = subscribed(pilot, 'pilot', ['bill.stage_changed', 'prediction.updated'], 'evt_s_last_pilot');
   const proReceived = subscribed(pro, 'pro', ['prediction.trending_up', 'prediction.crossed_threshold'], 'evt_s_last_pro');
-  await t.services.dataSource.transaction((manager) => t.services.webhookOutbox(manager, events));
-  t.services.eventBus.publish(events);
-  t.services.eventBus.publish([event('evt_s_last_pilot', 'bill.stage_changed', 2900), event('evt_s_last_pro', 'prediction.crossed_threshold', 26, pro.accountId)]);
+  await t.services.dataSource.transaction((manager) => t.services.events.outbox(manager, events));
+  t.services.events.bus.publish(events);
+  t.services.events.bus.publish([event('evt_s_last_pilot', 'bill.stage_changed', 2900), event('evt_s_last_pro', 'prediction.crossed_threshold', 26, pro.accountId)]);
 
   const queuedFor = async (endpointId: number) => (await rows()).filter((r) => r.endpoint_id === endpointId).map((r) => r.event_id);
   expect(await queuedFor(pilot.id)).toEqual(['evt_s1']);

@@ -50,8 +50,7 @@ export async function startEventsFixture(options: { day?: string; sinks?: EventS
       return bills.flatMap((b) => b.stages.map((s: { stage: string; house: string; dates: string[] }) => ({ billId: b.billId as number, stage: s.stage, house: s.house, firstDate: s.dates?.[0] ?? null })));
     },
     async close() {
-      await services.refresh.idle();
-      await services.eventBus.close();
+      await services.events.close();
       await services.quotas.close();
       await db.close();
     },

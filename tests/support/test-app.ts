@@ -1,15 +1,13 @@
 import { Writable } from 'node:stream';
 import request from 'supertest';
 import type { Tier } from '../../entities/account.entity';
-import { buildAppSchema } from '../../resolvers/build-schema';
-import { type App, createApp } from '../../src/app';
+import { type App, buildApp } from '../../src/app';
 import { ServiceClock } from '../../src/common/clock';
-import { AddressLimiter, addressLimitHooks } from '../../src/gateway/address-limit';
 import { ingest } from '../../src/ingest/ingest.service';
 import { SnapshotSource } from '../../src/ingest/snapshot.source';
 import { createLogger } from '../../src/logger';
 import { Readiness } from '../../src/health/readiness';
-import { createServices, type Services } from '../../src/services/services';
+import type { Services } from '../../src/services/services';
 import type { UrlPolicy } from '../../src/events/webhooks/url-safety';
 import { makeSnapshot, SAMPLE_BILL_IDS } from './fixtures';
 import { openTestDatabase, type TestDatabase } from './test-database';
@@ -41,7 +39,8 @@ export const TEST_PASSWORD_COST = { N: 2 ** 10, r: 8, p: 1 };
 
 /** `anonRateLimit`: the per-address limit of requests without a valid key or failing (off unless given: tests make many from one address). */
 /** `snapshotDir`: a snapshot folder to load instead of the named real bills. */
-export async function startTestApp(options: { billIds?: number[]; snapshotDir?: string; trainModel?: boolean; redisUrl?: string; burstLimit?: number; anonRateLimit?: number; corsOrigins?: string[]; metricsToken?: string; webhookUrlPolicy?: UrlPolicy } = {}): Promise<TestApp> {
+/** `deliverWebhooks`: the app's delivery worker sends the outbox, as in production (off: tests that drive a worker of their own). */
+export async function startTestApp(options: { billIds?: number[]; snapshotDir?: string; trainModel?: boolean; redisUrl?: string; burstLimit?: number; anonRateLimit?: number; corsOrigins?: string[]; metricsToken?: string; webhookUrlPolicy?: UrlPolicy; deliverWebhooks?: boolean } = {}): Promise<TestApp> {
   const db = await openTestDatabase();
   await ingest(db.dataSource, new SnapshotSource(options.snapshotDir ?? makeSnapshot(options.billIds ?? SAMPLE_BILL_IDS)));
   const logLines: string[] = [];
@@ -49,12 +48,28 @@ export async function startTestApp(options: { billIds?: number[]; snapshotDir?: 
   const clock = new ServiceClock(undefined);
   clock.setDataAsOf('2021-12-31');
   let now = new Date('2026-11-22T12:00:00Z');
-  const services = createServices({ dataSource: db.dataSource, embeddedDatabase: db.kind === 'pglite', clock, readiness: new Readiness(), logger, trainingOptions: TEST_TRAINING, redisUrl: options.redisUrl, now: () => now, burstLimit: { max: options.burstLimit ?? 1000, windowSeconds: 10 }, webhooks: { urlPolicy: options.webhookUrlPolicy }, passwordCost: TEST_PASSWORD_COST });
+  const built = await buildApp({
+    dataSource: db.dataSource,
+    embeddedDatabase: db.kind === 'pglite',
+    clock,
+    readiness: new Readiness(),
+    logger,
+    trainingOptions: TEST_TRAINING,
+    passwordCost: TEST_PASSWORD_COST,
+    redisUrl: options.redisUrl,
+    now: () => now,
+    burstLimit: { max: options.burstLimit ?? 1000, windowSeconds: 10 },
+    webhooks: { urlPolicy: options.webhookUrlPolicy },
+    anonRateLimit: options.anonRateLimit,
+    corsOrigins: options.corsOrigins,
+    metricsToken: options.metricsToken,
+    background: { webhookDelivery: options.deliverWebhooks },
+  });
+  const { services, http: app } = built;
   await services.freshness.load(db.dataSource);
   if (options.trainModel) await services.models.train();
   else await services.models.start({ trainIfMissing: false });
-  const gatewayHooks = options.anonRateLimit ? addressLimitHooks(new AddressLimiter({ perMinute: options.anonRateLimit }), services.apiKeys) : undefined;
-  const app = await createApp(services, { schema: await buildAppSchema(), gatewayHooks, corsOrigins: options.corsOrigins, metrics: { token: options.metricsToken } });
+  await built.start();
   const http = () => request(app.httpServer);
   return {
     db,
@@ -80,9 +95,7 @@ export async function startTestApp(options: { billIds?: number[]; snapshotDir?: 
       return (await services.accounts.findByEmail(email)).id;
     },
     async close() {
-      await app.stop();
-      await services.eventBus.close();
-      await services.quotas.close();
+      await built.close();
       await db.close();
     },
   };

@@ -154,31 +154,40 @@ async function listSizesOf({ services, user }: RequestContext): Promise<ListSize
   return { ...watchlists, liveBills: liveBills ?? LIST_SIZE_BOUNDS.liveBills };
 }
 
+/** Throws the BAD_USER_INPUT error that refuses an operation over the limits; every door whose client writes the document runs it before anything else. */
+export type QueryCostCheck = (document: DocumentNode, operation: OperationDefinitionNode, variables: Record<string, unknown> | undefined, context: RequestContext) => Promise<void>;
+
 /**
  * Refuses, before anything runs, an operation over its cost budget (the keyed one, or the small
  * anonymous one) or holding more than MAX_MUTATIONS mutation fields: 400 with the cost in the detail.
  */
-export function queryCostLimit(
+export function queryCostCheck(
   schema: GraphQLSchema,
   limits: { keyed: number; anonymous: number; mutations: number } = { keyed: KEYED_QUERY_BUDGET, anonymous: ANONYMOUS_QUERY_BUDGET, mutations: MAX_MUTATIONS },
-): ApolloServerPlugin<RequestContext> {
+): QueryCostCheck {
   const costs = new RememberedCosts(schema);
+  return async (document, operation, variables, context) => {
+    const anonymous = !context.user;
+    const sizes = anonymous || !readsSizedLists(operation) ? undefined : await listSizesOf(context);
+    const { cost, mutations } = costs.of(document, operation, anonymous, variables, sizes);
+    if (mutations > limits.mutations) {
+      throw badInput(`This request holds ${mutations} mutations; at most ${limits.mutations} may be sent in one request`);
+    }
+    const budget = anonymous ? limits.anonymous : limits.keyed;
+    if (cost > budget) {
+      const whose = anonymous ? ' for a request without an API key' : '';
+      throw badInput(`This query would cost ${cost}, over the limit of ${budget}${whose}: ask for fewer bills, fields or aliases per request`);
+    }
+  };
+}
+
+/** The cost check on Apollo's /graphql, once the operation is known. */
+export function queryCostLimit(check: QueryCostCheck): ApolloServerPlugin<RequestContext> {
   return {
     async requestDidStart() {
       return {
         async didResolveOperation({ request, document, operation, contextValue }) {
-          if (!operation) return;
-          const anonymous = !contextValue.user;
-          const sizes = anonymous || !readsSizedLists(operation) ? undefined : await listSizesOf(contextValue);
-          const { cost, mutations } = costs.of(document, operation, anonymous, request.variables, sizes);
-          if (mutations > limits.mutations) {
-            throw badInput(`This request holds ${mutations} mutations; at most ${limits.mutations} may be sent in one request`);
-          }
-          const budget = anonymous ? limits.anonymous : limits.keyed;
-          if (cost > budget) {
-            const whose = anonymous ? ' for a request without an API key' : '';
-            throw badInput(`This query would cost ${cost}, over the limit of ${budget}${whose}: ask for fewer bills, fields or aliases per request`);
-          }
+          if (operation) await check(document, operation, request.variables, contextValue);
         },
       };
     },

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type http from 'node:http';
 import { type DocumentNode, type ExecutionResult, getOperationAST, GraphQLError, parse, specifiedRules, validate, type ValidationRule } from 'graphql';
 import type { Context } from 'graphql-ws';
@@ -14,6 +14,7 @@ import { guardDocument } from '../../gateway/document-guard';
 import { graphqlError, mapError } from '../../gateway/error-mapping';
 import type { Gateway, GatewayRequest } from '../../gateway/pipeline';
 import { clientAddressOf } from '../http/client-address';
+import type { QueryCostCheck } from '../graphql-http/query-cost';
 import type { Logger } from '../../logger';
 
 /** WebSocket close codes for the HTTP statuses a connection can be refused with (graphql-ws uses 44xx likewise). */
@@ -24,17 +25,21 @@ const reason = (detail: string) => Buffer.from(detail).subarray(0, 123).toString
 export interface WebSocketDoorOptions {
   httpServer: http.Server;
   validationRules: ValidationRule[];
+  /** the query cost and mutation limits, as on /graphql */
+  costLimit: QueryCostCheck;
   logger: Logger;
   /** TRUST_PROXY: the client's address is the proxy's X-Forwarded-For, as on the HTTP doors */
   trustProxy?: boolean;
 }
 
 /**
- * The WebSocket door: graphql-ws on /graphql, subscriptions only (queries and mutations are
- * charged per call over HTTP). The connection_init payload is the credential: no key or a bad
- * one closes the socket with 4401, a Free user with 4403. An admitted connection costs one API
- * call; each subscription passes the document limits, validation and the burst limit, and its
- * errors are mapped as on the other doors. A subscription whose key is revoked, or whose account
+ * The WebSocket door: graphql-ws on /graphql. The connection_init payload is the credential: no
+ * key or a bad one closes the socket with 4401, a Free user with 4403. An admitted connection
+ * costs one API call; each subscription passes the document limits, validation and the burst
+ * limit, and its errors are mapped as on the other doors. A query or a mutation is a request of
+ * its own, as over HTTP: the connection's credential is read again, the call charged, the cost
+ * and burst limits applied, and the answer's charges settled (the rate-limit state that HTTP
+ * sends in headers has no place in a WebSocket message). A subscription whose key is revoked, or whose account
  * moves to Free, closes the socket with 4401 or 4403 at its next batch of events (SubscriptionLapsed).
  * Limits (src/doors/graphql-ws/graphql-ws-limits.ts): a frame over 100 KB closes the socket (1009) unread; an
  * account's connection past its limit closes with 4403, a connection's subscription past its limit
@@ -54,6 +59,8 @@ export function createWebSocketDoor(gateway: Gateway, options: WebSocketDoorOpti
   const frames = nextFrames(formatted);
   // where a subscription's frames go: by the arguments graphql-ws hands from onSubscribe to subscribe
   const targets = new WeakMap<object, { id: string; socket: WebSocket }>();
+  // who asks for a query or mutation, and its document's hash: by the arguments graphql-ws hands from onSubscribe to execute
+  const requests = new WeakMap<object, { request: GatewayRequest; hash: string }>();
   const refused = (error: unknown) => {
     const mapped = mapError(error);
     return { errors: [new GraphQLError(mapped.detail, { extensions: { code: mapped.code }, originalError: error instanceof Error ? error : undefined })] };
@@ -88,7 +95,7 @@ export function createWebSocketDoor(gateway: Gateway, options: WebSocketDoorOpti
           return false;
         }
       },
-      onSubscribe: (ctx, id, payload) => {
+      onSubscribe: async (ctx, id, payload) => {
         // graphql-ws has entered this one already
         if (Object.keys(ctx.subscriptions).length > MAX_SUBSCRIPTIONS_PER_CONNECTION) {
           return refused(new AppError('FORBIDDEN', SUBSCRIPTION_LIMIT_DETAIL)).errors;
@@ -105,15 +112,45 @@ export function createWebSocketDoor(gateway: Gateway, options: WebSocketDoorOpti
         } catch (error) {
           return [new GraphQLError((error as Error).message, { extensions: { code: 'BAD_USER_INPUT' } })];
         }
-        const errors = validate(gateway.schema, document, [...specifiedRules, ...options.validationRules]);
-        if (errors.length) return errors.map((e) => new GraphQLError(e.message, { nodes: e.nodes, extensions: { code: 'BAD_USER_INPUT' } }));
         const operation = getOperationAST(document, payload.operationName);
-        if (operation?.operation !== 'subscription') {
-          return [new GraphQLError('Only subscriptions are served over WebSocket: send queries and mutations over HTTP', { extensions: { code: 'BAD_USER_INPUT' } })];
+        // A query or a mutation is a request of its own, as over HTTP: who asks is read again (a
+        // key revoked since the connection is refused) and the call charged before validation.
+        const request: GatewayRequest | null =
+          operation?.operation === 'subscription' ? null : { credentials: { kind: 'connection-init', payload: ctx.connectionParams }, requestId: randomUUID(), clientAddress: clientAddressOf(ctx.extra.request, options.trustProxy ?? false) };
+        let context = contexts.get(ctx);
+        if (request) {
+          try {
+            context = await gateway.start(request);
+          } catch (error) {
+            gateway.finish(request, null, mapError(error).status);
+            return refused(error).errors;
+          }
         }
-        const args = { schema: gateway.schema, document, operationName: payload.operationName, variableValues: payload.variables ?? undefined, contextValue: contexts.get(ctx) };
-        targets.set(args, { id, socket: ctx.extra.socket as WebSocket });
+        const invalid = validate(gateway.schema, document, [...specifiedRules, ...options.validationRules]);
+        const errors = invalid.length || operation ? invalid : [new GraphQLError('Which operation to run is unclear: name one of the document’s operations in operationName')];
+        if (errors.length) {
+          if (request) gateway.finish(request, context, 400);
+          return errors.map((e) => new GraphQLError(e.message, { nodes: e.nodes, extensions: { code: 'BAD_USER_INPUT' } }));
+        }
+        const args = { schema: gateway.schema, document, operationName: payload.operationName, variableValues: payload.variables ?? undefined, contextValue: context };
+        if (request) requests.set(args, { request, hash: createHash('sha256').update(payload.query).digest('hex') });
+        else targets.set(args, { id, socket: ctx.extra.socket as WebSocket });
         return args;
+      },
+      execute: async (args) => {
+        const { request, hash } = requests.get(args)!;
+        const variables = (args.variableValues ?? undefined) as Record<string, unknown> | undefined;
+        const context = args.contextValue as RequestContext;
+        try {
+          await options.costLimit(args.document, getOperationAST(args.document, args.operationName)!, variables, context);
+          const result = await gateway.executeRequested(gateway.operations.prepare(args.document, args.operationName, hash), variables, context);
+          // as the HTTP door's status would have been: a whole answer lost is the error's, else 200
+          gateway.finish(request, context, result.data == null && result.errors?.length ? mapError(result.errors[0]).status : 200);
+          return result;
+        } catch (error) {
+          gateway.finish(request, context, mapError(error).status);
+          return refused(error);
+        }
       },
       subscribe: async (args) => {
         try {

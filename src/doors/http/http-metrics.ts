@@ -120,7 +120,7 @@ export function createMetrics(services: Services, options: MetricsOptions = {}):
     registers,
     collect() {
       this.reset();
-      for (const [outcome, count] of Object.entries(services.webhookDeliveryCounts)) this.inc({ outcome }, count);
+      for (const [outcome, count] of Object.entries(services.events.deliveryCounts)) this.inc({ outcome }, count);
     },
   });
   new Gauge({
@@ -145,7 +145,7 @@ export function createMetrics(services: Services, options: MetricsOptions = {}):
     },
   });
   registerSyncMetrics(registry, services.freshness);
-  const refresh = services.refresh.statistics;
+  const refresh = services.events.refresh.statistics;
   new Counter({
     name: 'bill_progress_event_refreshes_total',
     help: 'Events refreshes that ran (a day, data or model change) in this process',
@@ -187,7 +187,7 @@ export function createMetrics(services: Services, options: MetricsOptions = {}):
     help: 'Open GraphQL event subscriptions on this process',
     registers,
     collect() {
-      this.set(services.eventBus.subscribers());
+      this.set(services.events.bus.subscribers());
     },
   });
   new Gauge({

@@ -356,8 +356,14 @@ export class DeliveryWorker implements HandoffReceiver {
     return this.inFlight.size;
   }
 
-  /** Stops claiming; attempts under way get a moment to finish, and the rest are handed back for the next start. */
-  async stop(graceMs = STOP_GRACE_MS): Promise<void> {
+  private stopped: Promise<void> | null = null;
+
+  /** Stops claiming; attempts under way get a moment to finish, and the rest are handed back for the next start. Once: a second call waits for the first. */
+  stop(graceMs = STOP_GRACE_MS): Promise<void> {
+    return (this.stopped ??= this.stopOnce(graceMs));
+  }
+
+  private async stopOnce(graceMs: number): Promise<void> {
     this.stopping = true;
     if (this.timer) clearTimeout(this.timer);
     const held = [...this.held.values()].flatMap((queue) => queue.map((h) => h.row));

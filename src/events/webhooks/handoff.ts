@@ -29,13 +29,16 @@ export interface Preclaim {
 const FORGET_AFTER_MS = 60_000;
 
 export interface HandoffReceiver {
+  /** rows were queued: look for due rows now rather than at the next poll */
+  wake(): void;
   preclaim(count: number): Preclaim | null;
   /** rows written claimed by `preclaim`, whose transaction has committed: to be sent without claiming them again */
   accept(rows: ClaimedDelivery[], claimedAt: Date): void;
 }
 
 /**
- * The refresh's outbox rows handed to this process's delivery worker in memory. The outbox writes
+ * What this process's delivery worker hears of the outbox: that rows were queued (`queued`: a
+ * test event, a recovery, an emitter's rows written), and the refresh's outbox rows handed to it in memory. The outbox writes
  * them already claimed (attempt 1, claimed_at, due again when the claim lapses) in the event's
  * transaction, and the worker gets them only once that transaction has committed (`committed`,
  * told by the event log): the round trip of claiming them back is skipped, while the database
@@ -74,8 +77,14 @@ export class OutboxHandoff {
     }
   }
 
-  /** The transaction that recorded `events` has committed: their claimed rows go to the worker. */
+  /** Rows were queued: the worker looks for due rows (those written in a transaction still open are found once it commits: `committed` wakes it again). */
+  queued(): void {
+    this.receiver?.wake();
+  }
+
+  /** The transaction that recorded `events` has committed: their claimed rows go to the worker, which looks for the rest (written due). */
   committed(events: readonly ServiceEvent[]): void {
+    this.receiver?.wake();
     if (!this.pending.size) return;
     for (const event of events) {
       const entry = this.pending.get(event.id);

@@ -49,10 +49,10 @@ export async function insertDeliveries(manager: EntityManager, rows: { endpointI
 /**
  * The webhook outbox as an EventSink: in the caller's transaction, one delivery row per event per
  * active endpoint of its type whose owner receives it (`receivesEvent`, the rule GraphQL
- * subscriptions follow too). `written` runs once the rows are
- * written (the worker is told to look; it finds them once the transaction commits).
+ * subscriptions follow too). Once the rows are written the handoff tells the worker to look; it
+ * finds them once the transaction commits.
  */
-export function webhookOutbox(options: { now: () => Date; written?: () => void; handoff?: OutboxHandoff }): EventSink {
+export function webhookOutbox(options: { now: () => Date; handoff?: OutboxHandoff }): EventSink {
   return async (manager, events) => {
     if (!events.length) return;
     const types = [...new Set(events.map((e) => e.type))];
@@ -88,6 +88,6 @@ export function webhookOutbox(options: { now: () => Date; written?: () => void; 
       });
       options.handoff!.written(claim, handed);
     }
-    options.written?.();
+    options.handoff?.queued();
   };
 }

@@ -45,6 +45,20 @@ export class SecretBox {
     decipher.setAuthTag(Buffer.from(tag, 'base64'));
     return Buffer.concat([decipher.update(Buffer.from(data, 'base64')), decipher.final()]).toString('utf8');
   }
+
+  /** The secrets that sign an attempt made at `at`: the current one, and the previous one within 24 hours of a rotation. */
+  signingSecrets(endpoint: SealedSecrets, at: Date): string[] {
+    const current = this.open(endpoint.secretSealed);
+    const previousValid = endpoint.previousSecretSealed && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt.getTime() > at.getTime();
+    return previousValid ? [current, this.open(endpoint.previousSecretSealed!)] : [current];
+  }
+}
+
+/** An endpoint's secrets as stored: the current one, and the one it replaced until that expires. */
+export interface SealedSecrets {
+  secretSealed: string;
+  previousSecretSealed: string | null;
+  previousSecretExpiresAt: Date | null;
 }
 
 export const SECRET_KEY_FILE = 'webhook-secret.key';

@@ -2,6 +2,7 @@ import type { EntityManager } from 'typeorm';
 import { createEventBus } from '../../../../src/events/bus';
 import type { ServiceEvent } from '../../../../src/events/event';
 import { EventLog } from '../../../../src/events/event-log';
+import type { OutboxHandoff } from '../../../../src/events/webhooks/handoff';
 
 const event: ServiceEvent = { id: 'evt_1', type: 'bill.stage_changed', timestamp: '2021-11-19T10:00:00.000Z', data: { bill_id: 2900 } };
 
@@ -9,7 +10,7 @@ it('tells that events were committed when they are published, never while their 
   const bus = createEventBus();
   const order: string[] = [];
   const manager = { insert: async () => order.push('insert') } as unknown as EntityManager;
-  const log = new EventLog([async () => void order.push('sink')], bus, () => order.push('committed'));
+  const log = new EventLog([async () => void order.push('sink')], bus, { committed: () => order.push('committed') } as unknown as OutboxHandoff);
   await log.record(manager, [event], '2021-11-19');
   expect(order).toEqual(['insert', 'sink']);
   log.publish([]);
