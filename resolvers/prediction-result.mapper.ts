@@ -1,5 +1,5 @@
 import { outputsOf, riskLevel } from '../model/predictor';
-import type { PredictionResult } from '../src/services/prediction.service';
+import type { PredictionResult } from '../src/services/prediction-result';
 import { timelineEtaExplanation } from '../src/services/scheduled-eta';
 import { OUTPUT_WORDS, PREDICTION_OUTPUTS, type PredictionOutput, type PredictionValues, type PredictionValuesByField, RISKS, type RiskField, riskLevelField } from '../src/vocabulary';
 import type { BillStatusAsOf, House } from './enums';

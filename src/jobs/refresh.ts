@@ -11,7 +11,8 @@ import type { Logger } from '../logger';
 import { activeThresholdTargets, evaluateThresholds } from '../services/alert.service';
 import type { ModelService } from '../services/model.service';
 import { recordSnapshots } from '../services/prediction-history';
-import type { PredictionResult, PredictionService } from '../services/prediction.service';
+import type { PredictionResult } from '../services/prediction-result';
+import type { PredictionService } from '../services/prediction.service';
 import { scheduledSightings } from './scheduled-sightings';
 import { stageRecords } from './stage-records';
 

@@ -8,7 +8,8 @@ import type { ParliamentarySessionEntity } from '../../entities/parliamentary-se
 import type { AppError } from '../errors';
 import type { RequestQuota } from '../quota/request-quota';
 import type { BillService } from '../services/bill.service';
-import type { PredictionResult, PredictionService } from '../services/prediction.service';
+import type { PredictionResult } from '../services/prediction-result';
+import type { PredictionService } from '../services/prediction.service';
 import { pushTo } from '../../model/multimap';
 
 /** One set per request, so batching and caching never cross users or requests. */

@@ -1,6 +1,6 @@
 import { addDays } from '../../model/dates';
 import { isImminent } from '../events/prediction-point';
-import type { PredictionResult } from './prediction.service';
+import type { PredictionResult } from './prediction-result';
 
 import type { TimeBucket as Bucket, UrgencyLevel } from '../vocabulary';
 

@@ -6,7 +6,7 @@ import { Predictor } from '../../model/predictor';
 import type { TrainingData, TrainingOptions } from '../../model/train';
 import type { ServiceClock } from '../common/clock';
 import { AppError } from '../errors';
-import { scoreInWorker, trainInWorker } from '../jobs/train-in-worker';
+import { scoreInWorker, trainInWorker } from './train-in-worker';
 import { judgeChallenger, type ChallengeVerdict } from '../../model/challenger';
 import { markServed, servedVersionId } from './model-versions';
 import type { Logger } from '../logger';

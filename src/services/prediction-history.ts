@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import { PredictionSnapshotEntity } from '../../entities/prediction-snapshot.entity';
 import type { PredictionPoint } from '../events/prediction-point';
-import type { PredictionResult } from './prediction.service';
+import type { PredictionResult } from './prediction-result';
 
 /** Snapshots a history reaches back over: enough for the 7-day spike window and the 3-refresh trend. */
 export const HISTORY_DEPTH = 20;

@@ -2,26 +2,16 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { DataSource } from 'typeorm';
 import type { BillFacts, SessionFact } from '../../model/bill-facts';
 import type { Explanations } from '../../model/explain';
-import type { Nowcast } from '../../model/predictor';
 import type { ServiceClock } from '../common/clock';
 import { AppError, badInput, notFound } from '../errors';
 import { titleAsOf } from './bill-title';
 import type { ModelService } from './model.service';
 import { type ImminentBill, imminentBills } from './imminent';
-import { loadScheduledSittings, type ScheduledEta, type SittingRecord, withScheduledEta } from './scheduled-eta';
+import { loadScheduledSittings, type SittingRecord, withScheduledEta } from './scheduled-eta';
+import type { PredictionResult } from './prediction-result';
 import { loadBillFacts, loadSessionFacts } from './training-data';
 import { keepWithin } from '../common/bounded-map';
-import type { ModelProvenance } from './model-vintages';
 import { readInPages } from '../db/rows-in-pages';
-
-/** A nowcast as served: the model's, with the ETA of a scheduled next stage (src/services/scheduled-eta.ts). */
-export interface PredictionResult extends Nowcast, ScheduledEta {
-  modelVersion: number;
-  /** the model that made it, and whether it had seen anything dated after the reference date */
-  model: ModelProvenance;
-  billTitle: string;
-  originatingHouse: string;
-}
 
 /** A bill's facts and scheduled sittings as read at a content hash. */
 interface FactsEntry {

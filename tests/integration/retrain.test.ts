@@ -5,7 +5,7 @@ import { type Database, openDatabase } from '../../src/db/database';
 import { ingest } from '../../src/ingest/ingest.service';
 import { SnapshotSource } from '../../src/ingest/snapshot.source';
 import { ScheduledRetrain } from '../../src/jobs/scheduled-retrain';
-import { trainInWorker } from '../../src/jobs/train-in-worker';
+import { trainInWorker } from '../../src/services/train-in-worker';
 import { createLogger } from '../../src/logger';
 import { Readiness } from '../../src/health/readiness';
 import { ModelService, type Trainer } from '../../src/services/model.service';

@@ -4,7 +4,7 @@ import { ingest } from '../../src/ingest/ingest.service';
 import { SnapshotSource } from '../../src/ingest/snapshot.source';
 import { createLogger } from '../../src/logger';
 import { Readiness } from '../../src/health/readiness';
-import { trainInWorker } from '../../src/jobs/train-in-worker';
+import { trainInWorker } from '../../src/services/train-in-worker';
 import { ModelService, type Trainer } from '../../src/services/model.service';
 import { makeSnapshot, SAMPLE_BILL_IDS } from '../support/fixtures';
 import { TEST_TRAINING } from '../support/test-app';

@@ -9,7 +9,7 @@ import type { VersionScores } from '../../model/challenger';
 function workerScript(): string {
   const beside = path.join(__dirname, 'train-worker.js');
   if (existsSync(beside)) return beside;
-  const built = path.resolve(__dirname, '..', '..', 'dist', 'src', 'jobs', 'train-worker.js');
+  const built = path.resolve(__dirname, '..', '..', 'dist', 'src', 'services', 'train-worker.js');
   if (existsSync(built)) return built;
   throw new Error(`the training worker is not built (${built}): run npm run build`);
 }
