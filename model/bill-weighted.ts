@@ -14,7 +14,7 @@
  * Each measure is prepared once (sorted, binned) and then evaluated for any multiplicity of the
  * bills, so a thousand replicates cost a thousand linear passes, not a thousand sorts.
  */
-import type { BinaryReport, ReliabilityBin } from './metrics';
+import type { BinaryReport, ReliabilityBin } from './binary-report';
 import { seededRandom } from './seeded-random';
 
 export interface BillForecast {

@@ -9,7 +9,7 @@
  * reproducible for the same input, so a regenerated model card only diffs when the
  * numbers do.
  */
-import type { ReliabilityBin } from './metrics';
+import type { ReliabilityBin } from './binary-report';
 
 export interface ReliabilitySeries {
   name: string;

@@ -9,8 +9,8 @@ import {
   medianAbsoluteError,
   reliabilityTable,
   type BinaryOutcome,
-  type ReliabilityBin,
 } from '../../../model/metrics';
+import type { ReliabilityBin } from '../../../model/binary-report';
 import { reliabilityDiagramSvg } from '../../../model/reliability-svg';
 
 const s = (p: number, y: 0 | 1): BinaryOutcome => ({ p, y });
