@@ -5,7 +5,7 @@ import { AppError } from '../../errors';
 import { chooseEncoding, ENCODINGS, findPrecompressed } from './precompress';
 
 /**
- * The built dashboard (web/, built by `npm run build` into dist/dashboard): dist/src/http/../../dashboard
+ * The built dashboard (web/, built by `npm run build` into dist/dashboard): dist/src/doors/http/../../../dashboard
  * when compiled, dist/dashboard from the sources under ts-jest. Undefined when it has not been built.
  */
 export function dashboardDirectory(): string | undefined {
