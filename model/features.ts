@@ -81,9 +81,6 @@ export const FEATURE_NAMES: readonly string[] = [
 const WITHOUT: Partial<Record<string, readonly number[]>> = {
   next_stage_30d: [FEATURE_NAMES.indexOf('session_days_left_expected')],
 };
-/** Whether an output's networks read a feature (see WITHOUT): an explanation names only what they read. */
-export const readsFeature = (output: string, name: string) => !WITHOUT[output]?.includes(FEATURE_NAMES.indexOf(name));
-
 export function inputsFor(output: string, features: readonly number[]): number[] {
   const masked = WITHOUT[output];
   if (!masked) return features as number[];

@@ -1,6 +1,7 @@
 import type { BillFacts, BillKind, PmbSessionFacts, StageFact } from './bill-facts';
 import { isMainStage } from './bill-state';
 import { toDayNumber } from './dates';
+import { pushTo } from './multimap';
 
 /**
  * What a private member's bill's chances follow besides its own stages: the Fridays the Commons
@@ -40,7 +41,7 @@ export function pmbSessionFacts(peers: Iterable<PmbSessionPeer>): Map<number, Pm
     const days = fridays.get(session) ?? fridays.set(session, new Set()).get(session)!;
     for (const s of peer.stages) if (s.house === 'Commons') for (const d of s.dates) if (isFriday(d)) days.add(d);
     const passed = peer.kind === 'pmb_ballot' ? pastSecondReading(peer.stages) : null;
-    if (passed) (past.get(session) ?? past.set(session, []).get(session)!).push(passed);
+    if (passed) pushTo(past, session, passed);
   }
   const sessions = new Set([...fridays.keys(), ...past.keys()]);
   return new Map([...sessions].map((id) => [id, { fridays: [...(fridays.get(id) ?? [])].sort(), ballotPastSecondReading: (past.get(id) ?? []).sort() }]));
