@@ -44,7 +44,6 @@ export async function runClaimedPeriod(dataSource: DataSource, claim: PeriodClai
     await work();
     return true;
   };
-  if (claim.advisoryLockKey === null) return claimAndRun();
   const outcome = await whileHoldingAdvisoryLock(dataSource, claim.advisoryLockKey, claimAndRun);
   return outcome.held && outcome.result;
 }

@@ -53,10 +53,10 @@ export interface ModelChoice {
   provenance: ModelProvenance;
 }
 
-/** What `npm run train -- --vintages` (or a server's background run) trained. */
 /** The advisory lock class of vintage training; the second key is the vintage's cutoff in days since 1970. */
 const VINTAGE_LOCK_CLASS = 74_110_030;
 
+/** What `npm run train -- --vintages` (or a server's background run) trained. */
 export interface VintageRun {
   trained: { id: number; session_id: number; training_cutoff: string; training_ms: number }[];
   /** sessions whose vintage was stored already */
@@ -323,8 +323,7 @@ export class ModelService {
    * when it is stored). One instance serves an embedded database: no lock is needed.
    */
   private byOneInstance<T>(plan: VintagePlan, work: () => Promise<T>): Promise<{ held: true; result: T } | { held: false }> {
-    if (!this.sharedDatabase) return work().then((result) => ({ held: true, result }));
-    return whileHoldingAdvisoryLock(this.dataSource, [VINTAGE_LOCK_CLASS, Date.parse(plan.cutoff) / 86_400_000], work);
+    return whileHoldingAdvisoryLock(this.dataSource, this.sharedDatabase ? [VINTAGE_LOCK_CLASS, Date.parse(plan.cutoff) / 86_400_000] : null, work);
   }
 
   /** Trains a vintage; a serving training asked meanwhile stops it, and it starts again after that one, on the data it came with. */
