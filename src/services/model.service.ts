@@ -47,12 +47,6 @@ export interface RetrainOutcome {
   verdict: ChallengeVerdict | null;
 }
 
-/** A model chosen to answer a reference date, and what the answer says of it. */
-export interface ModelChoice {
-  predictor: Predictor;
-  provenance: ModelProvenance;
-}
-
 /** The advisory lock class of vintage training; the second key is the vintage's cutoff in days since 1970. */
 const VINTAGE_LOCK_CLASS = 74_110_030;
 
@@ -167,17 +161,12 @@ export class ModelService {
   }
 
   /**
-   * The model that answers a nowcast at `date`: the serving one from its training cutoff on (today
-   * in particular); before it, the newest stored version trained only on facts dated on or before
+   * Which model answers a nowcast at `date`, without loading it (predictorOf loads it; a kept
+   * answer's key needs only this): the serving one from its training cutoff on (today in
+   * particular); before it, the newest stored version trained only on facts dated on or before
    * `date` (a session's vintage, an earlier serving version). With none that old, the serving one,
    * marked in sample. 503 while none serves.
    */
-  async modelFor(date: string): Promise<ModelChoice> {
-    const provenance = this.provenanceFor(date);
-    return { predictor: await this.predictorOf(provenance), provenance };
-  }
-
-  /** Which model answers a nowcast at `date` (see modelFor), without loading it: what a kept answer's key needs. */
   provenanceFor(date: string): ModelProvenance {
     const { version } = this.predictor();
     const serving = (outOfSample: boolean): ModelProvenance => ({ version: version.id, trainedThrough: version.training_cutoff, outOfSample });

@@ -33,7 +33,7 @@ const NOWCASTS_PER_TURN = 50;
 const CACHE_LIMIT = 50_000;
 
 /**
- * Nowcasts, each by the model that answers its date (ModelService.modelFor: the serving one for
+ * Nowcasts, each by the model that answers its date (ModelService.provenanceFor: the serving one for
  * today, a vintage for a past date). Cached per (answering version, bill content, date): a new
  * version or new facts for a bill make a new key, so nothing stale is ever served.
  */
@@ -169,9 +169,9 @@ export class PredictionService {
    * asked for on request, and it runs the networks a few dozen times.
    */
   async explanations(billId: number, referenceDate: string): Promise<Explanations> {
-    const { predictor } = await this.models.modelFor(referenceDate);
-    await this.nowcast(billId, referenceDate);
-    const [facts, sessions] = await Promise.all([this.loadFacts([billId], await this.billIndex()), this.sessionFacts()]);
+    // the model that made the nowcast explains it
+    const { model } = await this.nowcast(billId, referenceDate);
+    const [predictor, facts, sessions] = await Promise.all([this.models.predictorOf(model), this.loadFacts([billId], await this.billIndex()), this.sessionFacts()]);
     const entry = facts.get(billId);
     if (!entry) throw notFound(`bill ${billId} does not exist`);
     return predictor.explain(entry.facts, referenceDate, sessions);
