@@ -6,7 +6,7 @@
 import { WithHeaders } from '../src/gateway/answer-cache';
 import type { ModelProvenance } from '../src/services/model-vintages';
 import { predictionsPayload } from '../src/events/prediction-payload';
-import { isRisk, LEVELLED_RISKS, OUTPUT_WORDS, PREDICTION_OUTPUTS, type PredictionOutput, type PredictionValues, type PredictionValuesByField, type Risk, RISKS, riskLevelField, SINGLE_ANSWER_RISKS } from '../src/vocabulary';
+import { isRisk, LEVELLED_RISKS, OUTPUT_WORDS, PREDICTION_OUTPUTS, type PredictionValues, type PredictionValuesByField, type Risk, RISKS, riskLevelField, SINGLE_ANSWER_RISKS } from '../src/vocabulary';
 import type { ImminentData, PredictBatchData, PredictionFields, PredictOneExplainedData, RiskIndicatorFields } from './generated/document-data';
 
 /** Which model answered, as headers: the specification's bodies keep their exact shapes. */
@@ -15,33 +15,43 @@ export const withModelHeaders = (body: unknown, model: ModelProvenance) =>
 
 const level = (value: string) => value.toLowerCase();
 
+// Worked out once: these run for every prediction delivered, where objects built from entries and
+// spread into one another cost microseconds a prediction; an object filled in place costs little.
+const OUTPUT_FIELDS = OUTPUT_WORDS.map((output) => [output, PREDICTION_OUTPUTS[output].field] as const);
+const RISK_FIELDS = RISKS.map((risk) => [risk, PREDICTION_OUTPUTS[risk].field] as const);
+const LEVEL_KEYS = new Map(RISKS.map((risk) => [risk, [`${risk}_level`, riskLevelField(risk)] as const]));
+
 /** A prediction's outputs by their words, read from their GraphQL fields. */
-const valuesOf = (p: PredictionValuesByField): PredictionValues => Object.fromEntries(OUTPUT_WORDS.map((output) => [output, p[PREDICTION_OUTPUTS[output].field]])) as PredictionValues;
+function valuesOf(p: PredictionValuesByField): PredictionValues {
+  const values: Record<string, unknown> = {};
+  for (const [output, field] of OUTPUT_FIELDS) values[output] = p[field];
+  return values as PredictionValues;
+}
 
 /** 2.3 with the levels of these risks. */
 function riskIndicators({ riskIndicators: r }: { riskIndicators: RiskIndicatorFields }, risks: readonly Risk[]) {
-  return {
-    controversy_score: r.controversyScore,
-    momentum_score: r.momentumScore,
-    ...Object.fromEntries(risks.map((risk) => [`${risk}_level`, level(r[riskLevelField(risk)])])),
-  };
+  const indicators: Record<string, unknown> = { controversy_score: r.controversyScore, momentum_score: r.momentumScore };
+  for (const risk of risks) {
+    const [key, field] = LEVEL_KEYS.get(risk)!;
+    indicators[key] = level(r[field]);
+  }
+  return indicators;
 }
 
 /** 2.1–2.3: the single-bill result: each prediction names itself, the headline ones (not the risks) carry the date, and the risk indicators give only the stall and withdrawal levels. */
 export function singlePrediction(p: PredictionFields) {
   const id = String(p.billId);
-  const values = valuesOf(p);
-  const entry = (output: PredictionOutput) => ({
-    bill_id: id,
-    prediction: output,
-    [PREDICTION_OUTPUTS[output].measure]: values[output],
-    ...(isRisk(output) ? {} : { reference_date: p.referenceDate }),
-  });
+  const predictions: Record<string, unknown> = {};
+  for (const [output, field] of OUTPUT_FIELDS) {
+    const entry: Record<string, unknown> = { bill_id: id, prediction: output, [PREDICTION_OUTPUTS[output].measure]: p[field] };
+    if (!isRisk(output)) entry.reference_date = p.referenceDate;
+    predictions[output] = entry;
+  }
   return {
     bill_id: id,
     mode: 'nowcast',
     reference_date: p.referenceDate,
-    predictions: Object.fromEntries(OUTPUT_WORDS.map((output) => [output, entry(output)])),
+    predictions,
     risk_indicators: riskIndicators(p, SINGLE_ANSWER_RISKS),
   };
 }
@@ -84,19 +94,22 @@ export function batchEnvelope(batch: PredictBatchData['predictions']) {
 /** 2.6: the imminent envelope, with the optional risk fields filled in. */
 export function imminentEnvelope(imminent: ImminentData['imminentBills']) {
   return {
-    bills: imminent.bills.map((b) => ({
-      bill_id: b.billId,
-      timeline_eta_days: b.timelineEtaDays,
-      royal_assent_probability: b.royalAssentProbability,
-      next_stage_probability: b.nextStageProbability,
-      predicted_date: b.predictedDate,
-      urgency_level: b.urgencyLevel.toLowerCase(),
-      countdown_days: b.countdownDays,
-      time_bucket: b.timeBucket?.toLowerCase() ?? null,
-      urgency_score: b.urgencyScore,
-      ...Object.fromEntries(RISKS.map((risk) => [risk, b[PREDICTION_OUTPUTS[risk].field]])),
-      risk_indicators: riskIndicators(b, LEVELLED_RISKS),
-    })),
+    bills: imminent.bills.map((b) => {
+      const bill: Record<string, unknown> = {
+        bill_id: b.billId,
+        timeline_eta_days: b.timelineEtaDays,
+        royal_assent_probability: b.royalAssentProbability,
+        next_stage_probability: b.nextStageProbability,
+        predicted_date: b.predictedDate,
+        urgency_level: b.urgencyLevel.toLowerCase(),
+        countdown_days: b.countdownDays,
+        time_bucket: b.timeBucket?.toLowerCase() ?? null,
+        urgency_score: b.urgencyScore,
+      };
+      for (const [risk, field] of RISK_FIELDS) bill[risk] = b[field];
+      bill.risk_indicators = riskIndicators(b, LEVELLED_RISKS);
+      return bill;
+    }),
     count: imminent.count,
   };
 }
