@@ -60,7 +60,9 @@ export class AnswerCache {
       this.bytes = 0;
       this.state = state;
     }
-    const kept = new SharedAnswer(answer.json, answer.charges, `W/"${createHash('sha1').update(answer.json).digest('base64url')}"`, answer.headers, answer.result);
+    // an ETag serves REST's conditional requests; a GraphQL answer (kept as its result) is never sent with one
+    const etag = answer.result === undefined ? `W/"${createHash('sha1').update(answer.json).digest('base64url')}"` : undefined;
+    const kept = new SharedAnswer(answer.json, answer.charges, etag, answer.headers, answer.result);
     const size = answer.byteLength;
     if (size > this.maxBytes) return kept;
     const known = this.answers.get(key);
