@@ -54,8 +54,6 @@ export const ALERT_TYPES = ['timeline_eta', 'probability', 'trend', 'spike', ...
 export type AlertType = ValueOf<typeof ALERT_TYPES>;
 /** The types the Pro tier alone may use; they fire on a rise of at least the threshold. */
 export const PRO_ALERT_TYPES = ['trend', 'spike'] as const satisfies readonly AlertType[];
-/** "alert when the risk exceeds the threshold" (4.4): these compare greater_than only. */
-export const RISK_ALERT_TYPES: readonly AlertType[] = RISKS;
 
 /** How a threshold compares its value (2.7). */
 export const COMPARISONS = ['less_than', 'greater_than'] as const;

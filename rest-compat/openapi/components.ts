@@ -13,7 +13,6 @@ import {
   PREDICTION_OUTPUTS,
   type PredictionOutput,
   PRO_ALERT_TYPES,
-  RISK_ALERT_TYPES,
   RISK_LEVELS,
   RISKS,
   type Risk,
@@ -227,7 +226,7 @@ export const COMPONENTS = {
         threshold_value: { type: 'number', description: 'days (0–3650) for timeline_eta; a probability 0–1 otherwise (for trend and spike: the rise)' },
         comparison: {
           ...COMPARISON_SCHEMA,
-          description: `default less_than for timeline_eta, greater_than otherwise; ${list([...PRO_ALERT_TYPES, ...RISK_ALERT_TYPES])} take greater_than only (a risk alerts when it exceeds the threshold, 4.4): less_than on them is a 400`,
+          description: `default less_than for timeline_eta, greater_than otherwise; ${list([...PRO_ALERT_TYPES, ...RISKS])} take greater_than only (a risk alerts when it exceeds the threshold, 4.4): less_than on them is a 400`,
         },
       },
     },

@@ -22,7 +22,6 @@ import { declaration, SCALARS } from './web-schema-types';
 class SelectionPrinter {
   readonly enums = new Set<string>();
 
-  constructor(private readonly schema: GraphQLSchema) {}
 
   /** A selection set's JSON: the fragments it spreads, and an object of its own fields. */
   selection(parent: GraphQLCompositeType, set: SelectionSetNode, indent: string): string {
@@ -74,7 +73,7 @@ class SelectionPrinter {
  * (web-schema-types.ts).
  */
 export function printDocumentTypes(schema: GraphQLSchema, documents: Readonly<Record<string, string>>): string {
-  const printer = new SelectionPrinter(schema);
+  const printer = new SelectionPrinter();
   const fragments = new Map<string, FragmentDefinitionNode>();
   const operations: OperationDefinitionNode[] = [];
   for (const [name, source] of Object.entries(documents)) {

@@ -10,12 +10,13 @@ import type { PredictionService } from './prediction.service';
 import { type PredictionPoint, spikeRise } from '../events/prediction-point';
 import { type BillHistory, recordSnapshots } from './prediction-history';
 import type { WatchlistService } from './watchlist.service';
-import { ALERT_TYPES, type AlertCheckSource, type AlertType, COMPARISONS, type Comparison, isOneOf, PRO_ALERT_TYPES, RISK_ALERT_TYPES, type Tier } from '../vocabulary';
+import { ALERT_TYPES, type AlertCheckSource, type AlertType, COMPARISONS, type Comparison, isOneOf, PRO_ALERT_TYPES, RISKS, type Tier } from '../vocabulary';
 
 /** Pilot: thresholds per watchlist; Pro: unlimited. */
 export const PILOT_THRESHOLDS_PER_WATCHLIST = 5;
 const PRO_ONLY: ReadonlySet<AlertType> = new Set(PRO_ALERT_TYPES);
-const RISKS: ReadonlySet<AlertType> = new Set(RISK_ALERT_TYPES);
+/** "alert when the risk exceeds the threshold" (4.4): these compare greater_than only. */
+const RISK_TYPES: ReadonlySet<AlertType> = new Set(RISKS);
 /** How many recent snapshots a trend looks back over. */
 export const TREND_WINDOW = 5;
 
@@ -127,7 +128,7 @@ function validComparison(type: AlertType, requested: unknown): Comparison {
   if (!isOneOf(COMPARISONS, comparison)) throw badInput(`comparison must be one of ${COMPARISONS.join(', ')}`, 'comparison');
   if (comparison === 'greater_than') return comparison;
   if (PRO_ONLY.has(type)) throw badInput(`${type} alerts on a rise of at least the threshold: comparison must be greater_than`, 'comparison');
-  if (RISKS.has(type)) throw badInput(`${type} alerts when the risk exceeds the threshold: comparison must be greater_than`, 'comparison');
+  if (RISK_TYPES.has(type)) throw badInput(`${type} alerts when the risk exceeds the threshold: comparison must be greater_than`, 'comparison');
   return comparison;
 }
 

@@ -1,4 +1,4 @@
-import { RISK_ALERT_TYPES } from '../../src/vocabulary';
+import { RISKS } from '../../src/vocabulary';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 // The HTTP conventions of /api/v1 (issue 9): one success status, 405, refused unknown inputs,
@@ -191,7 +191,7 @@ describe('every alert operation under /alerts as under /predictions/alerts', () 
 describe('a risk alert', () => {
   const CREATE = 'mutation($input: CreateAlertThresholdInput!) { createAlertThreshold(input: $input) { id } }';
 
-  it.each(RISK_ALERT_TYPES)('of type %s refuses less_than on REST and GraphQL, saying a risk alerts when it exceeds the threshold', async (type) => {
+  it.each(RISKS)('of type %s refuses less_than on REST and GraphQL, saying a risk alerts when it exceeds the threshold', async (type) => {
     const wl = (await api(pilot).post('/dashboard/watchlists', { name: `Risk ${type}`, bill_ids: [2900] })).body.id;
     const rest = await api(pilot).post('/predictions/alerts/thresholds', { watchlist_id: wl, bill_id: null, alert_type: type, threshold_value: 0.3, comparison: 'less_than' });
     expect(rest.status).toBe(400);
