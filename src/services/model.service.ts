@@ -47,6 +47,12 @@ export interface RetrainOutcome {
   verdict: ChallengeVerdict | null;
 }
 
+/** What a version trains on: the bills, and the fingerprint of the data state they were read in. */
+interface TrainingSet {
+  data: TrainingData;
+  fingerprint: string;
+}
+
 /** The advisory lock class of vintage training; the second key is the vintage's cutoff in days since 1970. */
 const VINTAGE_LOCK_CLASS = 74_110_030;
 
@@ -243,25 +249,30 @@ export class ModelService {
     decide: (artifact: ModelArtifact, data: TrainingData, asOf: string) => Promise<{ status: ModelVersionStatus; extra: Record<string, unknown> }>,
   ): Promise<{ saved: ModelVersionEntity }> {
     const cutoff = this.clock.today();
-    const data = await loadTrainingData(this.dataSource);
-    if (!data.bills.length) throw new AppError('SERVICE_UNAVAILABLE', 'there are no bills to train on: run npm run sync first');
-    return this.trainAndSaveOn(data, cutoff, this.stopping.signal, decide);
+    const set = await this.trainingSet();
+    if (!set.data.bills.length) throw new AppError('SERVICE_UNAVAILABLE', 'there are no bills to train on: run npm run sync first');
+    return this.trainAndSaveOn(set, cutoff, this.stopping.signal, decide);
+  }
+
+  /** The bills to train on and the fingerprint of the data they are, read together: a version records what it learned from. */
+  private async trainingSet(): Promise<TrainingSet> {
+    const [data, state] = await Promise.all([loadTrainingData(this.dataSource), this.dataSource.getRepository(SyncStateEntity).find({ order: { completedAt: 'DESC' }, take: 1 })]);
+    return { data, fingerprint: state[0]?.dataFingerprint ?? 'none' };
   }
 
   private async trainAndSaveOn(
-    data: TrainingData,
+    { data, fingerprint }: TrainingSet,
     cutoff: string,
     signal: AbortSignal,
     decide: (artifact: ModelArtifact, data: TrainingData, asOf: string) => Promise<{ status: ModelVersionStatus; extra: Record<string, unknown> }>,
   ): Promise<{ saved: ModelVersionEntity }> {
-    const state = await this.dataSource.getRepository(SyncStateEntity).find({ order: { completedAt: 'DESC' }, take: 1 });
     this.logger.info({ cutoff, bills: data.bills.length }, 'training started');
     const { artifact, durationMs } = await this.trainer(data, { ...this.trainingOptions, cutoff }, (message) => this.logger.info({ progress: message }, 'training'), signal);
     const { status, extra } = await decide(artifact, data, cutoff);
     const saved = await this.dataSource.getRepository(ModelVersionEntity).save({
       featureSchemaVersion: artifact.featureSchemaVersion,
       trainingCutoff: cutoff,
-      dataFingerprint: state[0]?.dataFingerprint ?? 'none',
+      dataFingerprint: fingerprint,
       seed: artifact.seed,
       artifact,
       status,
@@ -292,7 +303,7 @@ export class ModelService {
     const missing = plans.filter((plan) => !stored.has(plan.cutoff));
     const run: VintageRun = { trained: [], already: plans.length - missing.length, elsewhere: 0 };
     if (!missing.length) return run;
-    const training = { data: await loadTrainingData(this.dataSource) };
+    const training = { set: await this.trainingSet() };
     for (const plan of missing) {
       const outcome = await this.byOneInstance(plan, async () => {
         // another instance (PostgreSQL) may have stored it meanwhile
@@ -316,18 +327,18 @@ export class ModelService {
   }
 
   /** Trains a vintage; a serving training asked meanwhile stops it, and it starts again after that one, on the data it came with. */
-  private async trainVintageGivingWay(training: { data: TrainingData }, plan: VintagePlan): Promise<VintageRun['trained'][number]> {
+  private async trainVintageGivingWay(training: { set: TrainingSet }, plan: VintagePlan): Promise<VintageRun['trained'][number]> {
     for (;;) {
       if (this.stopping.signal.aborted) throw new Error('training was stopped');
       await this.servingIdle();
       const yieldTo = (this.vintageYield = new AbortController());
       try {
-        return await this.trainVintage(training.data, plan, AbortSignal.any([this.stopping.signal, yieldTo.signal]));
+        return await this.trainVintage(training.set, plan, AbortSignal.any([this.stopping.signal, yieldTo.signal]));
       } catch (error) {
         if (!yieldTo.signal.aborted || this.stopping.signal.aborted) throw error;
         this.logger.info({ session: plan.sessionId }, 'vintage training paused for a serving model: it starts again after it');
         await this.servingIdle();
-        training.data = await loadTrainingData(this.dataSource);
+        training.set = await this.trainingSet();
       } finally {
         if (this.vintageYield === yieldTo) this.vintageYield = null;
       }
@@ -339,8 +350,8 @@ export class ModelService {
     return new Set(rows.map((r) => r.cutoff));
   }
 
-  private async trainVintage(data: TrainingData, plan: VintagePlan, signal: AbortSignal): Promise<VintageRun['trained'][number]> {
-    const { saved } = await this.trainAndSaveOn(data, plan.cutoff, signal, async () => ({ status: 'accepted', extra: { vintage: { session_id: plan.sessionId } } }));
+  private async trainVintage(set: TrainingSet, plan: VintagePlan, signal: AbortSignal): Promise<VintageRun['trained'][number]> {
+    const { saved } = await this.trainAndSaveOn(set, plan.cutoff, signal, async () => ({ status: 'accepted', extra: { vintage: { session_id: plan.sessionId } } }));
     this.shelf.add({ id: saved.id, trainingCutoff: saved.trainingCutoff });
     this.logger.info({ modelVersion: saved.id, session: plan.sessionId, cutoff: plan.cutoff }, 'vintage stored: it answers dates of its session');
     return { id: saved.id, session_id: plan.sessionId, training_cutoff: plan.cutoff, training_ms: (saved.metrics.trainingMs as number) ?? 0 };
