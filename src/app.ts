@@ -106,11 +106,14 @@ async function createHttpApp(services: Services, options: HttpOptions): Promise<
   app.use(notFoundHandler);
   app.use(jsonErrorHandler(services.logger));
 
-  return { httpServer, restRoutes: () => listRoutes(restRouter as unknown as { stack: RouterLayer[] }), stop: async () => {
+  // once: the server's shutdown stops the doors before it closes the rest (BuiltApp.close stops them too)
+  let stopped: Promise<void> | null = null;
+  const stop = () =>
+    (stopped ??= (async () => {
       await subscriptions.stop();
       await graphql.stop();
-    },
-  };
+    })());
+  return { httpServer, restRoutes: () => listRoutes(restRouter as unknown as { stack: RouterLayer[] }), stop };
 }
 
 /** What `npm start` and the tests build the app from: the services' dependencies, the doors' settings, the background work to run. */

@@ -258,7 +258,7 @@ export async function startServer(config: Config, logger: Logger, options: { tra
       await app.stop();
       await syncing;
       await modelsStarted;
-      // training and the refresh idle, quotas flushed, webhook attempts ended, the bus closed
+      // training idle, quotas flushed, webhook attempts ended, the bus closed
       await built.close();
       database.stopWatching();
       await db.close();
