@@ -28,11 +28,13 @@ export async function stopProcess(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-export async function waitReady(url: string, child: ChildProcess): Promise<void> {
+export const waitReady = (url: string, child: ChildProcess): Promise<void> => waitFor(child, url, async () => (await fetch(url).catch(() => null))?.status === 200);
+
+/** Polls `check` every 250 ms until it holds; fails as soon as `child`, the process serving `what`, exits. */
+export async function waitFor(child: ChildProcess, what: string, check: () => Promise<boolean>): Promise<void> {
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`the process serving ${url} exited (${child.exitCode})`);
-    const res = await fetch(url).catch(() => null);
-    if (res?.status === 200) return;
+    if (child.exitCode !== null) throw new Error(`the process serving ${what} exited (${child.exitCode})`);
+    if (await check()) return;
     await new Promise((r) => setTimeout(r, 250));
   }
 }

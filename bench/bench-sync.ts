@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -8,7 +9,7 @@ import { openDatabase } from '../src/db/database';
 import { BillsApiSource } from '../src/ingest/bills-api/bills-api.source';
 import { type BillsApiData, FakeBillsApi, readBillsApiFolder } from '../src/ingest/bills-api/fake-bills-api';
 import { ingest } from '../src/ingest/ingest.service';
-import { admin, freePort, runLoad, startProcess, stopProcess, waitReady } from './bench-http-tools';
+import { admin, freePort, runLoad, startProcess, stopProcess, waitFor, waitReady } from './bench-http-tools';
 
 /**
  * `npm run bench` (live operation, issue 22), against a fake Bills API on loopback:
@@ -175,13 +176,11 @@ function everyBillChanged(api: FakeBillsApi): void {
  * Until the events refresh of the first start (every live bill's nowcast, just after a model
  * serves) has run: "at rest" means no background work, as between syncs.
  */
-async function firstRefreshDone(origin: string): Promise<void> {
-  for (;;) {
+const firstRefreshDone = (origin: string, server: ChildProcess): Promise<void> =>
+  waitFor(server, origin, async () => {
     const metrics = await (await fetch(`${origin}/metrics`)).text();
-    if (Number(/^bill_progress_event_refreshes_total (\d+)/m.exec(metrics)?.[1] ?? 0) >= 1) return;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
+    return Number(/^bill_progress_event_refreshes_total (\d+)/m.exec(metrics)?.[1] ?? 0) >= 1;
+  });
 
 async function predictionsBesideASync(): Promise<void> {
   const api = new FakeBillsApi(manyBills(BILLS));
@@ -192,7 +191,7 @@ async function predictionsBesideASync(): Promise<void> {
   const server = startProcess(path.join(ROOT, 'dist', 'src', 'server.js'), { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, BILLS_SNAPSHOT: 'none', BILLS_API_URL: api.baseUrl, SYNC_INTERVAL: '0', SERVICE_DATE: TODAY, LOG_LEVEL: 'warn', BURST_LIMIT: '0', VINTAGE_TRAINING: 'off' });
   try {
     await waitReady(`${origin}/readyz`, server);
-    await firstRefreshDone(origin);
+    await firstRefreshDone(origin, server);
     await admin(dataDir, 'create-user', { email: 'load@example.com', tier: 'pro' });
     const { api_key: key } = await admin(dataDir, 'create-key', { email: 'load@example.com' });
     const load = { origin, requests: [{ path: `/api/v1/predict/${LOAD_BILL}` }], connections: 10, seconds: LOAD_SECONDS, keys: [key] };
