@@ -89,17 +89,6 @@ export function documentProblem(text: string, limits = DOCUMENT_LIMITS): string 
   return shapeProblem(document, limits);
 }
 
-/**
- * The document guard, a step every GraphQL door runs on a request's query before graphql-js parses
- * and validates it (HTTP /graphql through src/doors/graphql-http/http-document-guard.ts; WebSocket subscriptions on
- * each `subscribe`): throws a BAD_USER_INPUT AppError naming the limit a document breaks. A query
- * that is not a string is left to the GraphQL server to refuse.
- */
-export function guardDocument(query: unknown, limits = DOCUMENT_LIMITS): void {
-  const problem = typeof query === 'string' ? documentProblem(query, limits) : null;
-  if (problem) throw badInput(problem);
-}
-
 /** Verdicts a DocumentGuard keeps, and the longest query text it keeps one for (bounding its memory to about 10 MB). */
 export const GUARD_VERDICTS_KEPT = 1_000;
 export const GUARD_TEXT_KEPT = 10_000;
@@ -118,7 +107,12 @@ export class DocumentGuard {
     private readonly problemOf: (text: string, limits: typeof DOCUMENT_LIMITS) => string | null = documentProblem,
   ) {}
 
-  /** As guardDocument: throws the BAD_USER_INPUT AppError naming the limit the query breaks. */
+  /**
+   * The document guard, a step every GraphQL door runs on a request's query before graphql-js
+   * parses and validates it (HTTP /graphql through src/doors/graphql-http/http-document-guard.ts,
+   * the WebSocket door on each `subscribe`): throws a BAD_USER_INPUT AppError naming the limit a
+   * document breaks. A query that is not a string is left to the GraphQL server to refuse.
+   */
   guard(query: unknown): void {
     if (typeof query !== 'string') return;
     let problem = this.verdicts.get(query);

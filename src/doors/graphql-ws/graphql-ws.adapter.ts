@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type http from 'node:http';
-import { type DocumentNode, type ExecutionResult, getOperationAST, GraphQLError, parse, specifiedRules, validate, type ValidationRule } from 'graphql';
+import { type DocumentNode, type ExecutionResult, getOperationAST, GraphQLError, type OperationDefinitionNode, parse, specifiedRules, validate, type ValidationRule } from 'graphql';
 import type { Context } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import { type WebSocket, WebSocketServer } from 'ws';
@@ -10,7 +10,7 @@ import { SubscriptionLapsed } from '../../events/event-stream';
 import { framedStream, nextFrames } from './graphql-ws-frames';
 import { CONNECTION_LIMIT_DETAIL, ConnectionCount, MAX_FRAME_BYTES, MAX_SUBSCRIPTIONS_PER_CONNECTION, SUBSCRIPTION_LIMIT_DETAIL } from './graphql-ws-limits';
 import { CONNECTION_INIT_KEY_REQUIRED } from '../../gateway/credential';
-import { guardDocument } from '../../gateway/document-guard';
+import { DocumentGuard } from '../../gateway/document-guard';
 import { graphqlError, mapError } from '../../gateway/error-mapping';
 import type { Gateway, GatewayRequest } from '../../gateway/pipeline';
 import { clientAddressOf } from '../http/client-address';
@@ -60,7 +60,9 @@ export function createWebSocketDoor(gateway: Gateway, options: WebSocketDoorOpti
   // where a subscription's frames go: by the arguments graphql-ws hands from onSubscribe to subscribe
   const targets = new WeakMap<object, { id: string; socket: WebSocket }>();
   // who asks for a query or mutation, and its document's hash: by the arguments graphql-ws hands from onSubscribe to execute
-  const requests = new WeakMap<object, { request: GatewayRequest; hash: string }>();
+  const requests = new WeakMap<object, { request: GatewayRequest; hash: string; operation: OperationDefinitionNode }>();
+  // every query and mutation passes it now, not only subscriptions: verdicts kept per text, as on HTTP
+  const documentGuard = new DocumentGuard();
   const refused = (error: unknown) => {
     const mapped = mapError(error);
     return { errors: [new GraphQLError(mapped.detail, { extensions: { code: mapped.code }, originalError: error instanceof Error ? error : undefined })] };
@@ -103,7 +105,7 @@ export function createWebSocketDoor(gateway: Gateway, options: WebSocketDoorOpti
         let document: DocumentNode;
         try {
           // the gateway's document step, as on HTTP
-          guardDocument(payload.query);
+          documentGuard.guard(payload.query);
         } catch (error) {
           return refused(error).errors;
         }
@@ -133,16 +135,16 @@ export function createWebSocketDoor(gateway: Gateway, options: WebSocketDoorOpti
           return errors.map((e) => new GraphQLError(e.message, { nodes: e.nodes, extensions: { code: 'BAD_USER_INPUT' } }));
         }
         const args = { schema: gateway.schema, document, operationName: payload.operationName, variableValues: payload.variables ?? undefined, contextValue: context };
-        if (request) requests.set(args, { request, hash: createHash('sha256').update(payload.query).digest('hex') });
+        if (request) requests.set(args, { request, hash: createHash('sha256').update(payload.query).digest('hex'), operation: operation! });
         else targets.set(args, { id, socket: ctx.extra.socket as WebSocket });
         return args;
       },
       execute: async (args) => {
-        const { request, hash } = requests.get(args)!;
+        const { request, hash, operation } = requests.get(args)!;
         const variables = (args.variableValues ?? undefined) as Record<string, unknown> | undefined;
         const context = args.contextValue as RequestContext;
         try {
-          await options.costLimit(args.document, getOperationAST(args.document, args.operationName)!, variables, context);
+          await options.costLimit(args.document, operation, variables, context);
           const result = await gateway.executeRequested(gateway.operations.prepare(args.document, args.operationName, hash), variables, context);
           // as the HTTP door's status would have been: a whole answer lost is the error's, else 200
           gateway.finish(request, context, result.data == null && result.errors?.length ? mapError(result.errors[0]).status : 200);

@@ -1,5 +1,5 @@
 import { AppError } from '../../../../src/errors';
-import { DocumentGuard, documentProblem, GUARD_VERDICTS_KEPT, guardDocument } from '../../../../src/gateway/document-guard';
+import { DocumentGuard, documentProblem, GUARD_VERDICTS_KEPT } from '../../../../src/gateway/document-guard';
 
 const limits = { maxTokens: 200, maxSameName: 3, maxSpreads: 2, maxFragments: 3 };
 
@@ -40,7 +40,7 @@ describe('the document guard step every GraphQL door calls', () => {
   it('refuses a document beyond the limits as the client’s mistake (400, BAD_USER_INPUT) naming the limit', () => {
     let refused: unknown;
     try {
-      guardDocument('{ me { id } me { id } me { id } me { id } }', limits);
+      new DocumentGuard(limits).guard('{ me { id } me { id } me { id } me { id } }');
     } catch (error) {
       refused = error;
     }
@@ -49,9 +49,10 @@ describe('the document guard step every GraphQL door calls', () => {
   });
 
   it('lets a document within the limits through, and leaves a missing or non-text query to the GraphQL server', () => {
-    expect(() => guardDocument('{ me { id } }', limits)).not.toThrow();
-    expect(() => guardDocument(undefined, limits)).not.toThrow();
-    expect(() => guardDocument({ query: '{ me { id } }' }, limits)).not.toThrow();
+    const guard = new DocumentGuard(limits);
+    expect(() => guard.guard('{ me { id } }')).not.toThrow();
+    expect(() => guard.guard(undefined)).not.toThrow();
+    expect(() => guard.guard({ query: '{ me { id } }' })).not.toThrow();
   });
 });
 
