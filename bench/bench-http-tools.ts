@@ -82,6 +82,8 @@ export interface Load {
   seconds: number;
   /** API keys sent in rotation, one per request, or made up for each request; none for the ceilings */
   keys?: string[] | (() => string);
+  /** ends the run early when it settles (`seconds` is then a limit) */
+  until?: Promise<unknown>;
 }
 
 export interface LoadFigures {
@@ -133,6 +135,7 @@ export async function runLoad(load: Load): Promise<LoadFigures> {
       }),
     })),
   }, (error, result) => (error ? failed(error) : finished(result)));
+  void load.until?.finally(() => run.stop());
   const opened = new WeakSet<object>();
   let maxOnOpenConnections = 0;
   let maxFirstRequest = 0;

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import type { ChildProcess } from 'node:child_process';
+import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -7,9 +7,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { openDatabase } from '../src/db/database';
 import { BillsApiSource } from '../src/ingest/bills-api/bills-api.source';
-import { type BillsApiData, FakeBillsApi, readBillsApiFolder } from '../src/ingest/bills-api/fake-bills-api';
+import { FakeBillsApi } from '../src/ingest/bills-api/fake-bills-api';
 import { ingest } from '../src/ingest/ingest.service';
 import { admin, freePort, runLoad, startProcess, stopProcess, waitFor, waitReady } from './bench-http-tools';
+import { fixtures, manyBills } from './bench-many-bills';
 
 /**
  * `npm run bench` (live operation, issue 22), against a fake Bills API on loopback:
@@ -34,37 +35,8 @@ const LIVE_BILL = 4065;
 /** one of the made-up bills, a copy of LIVE_BILL (the fixtures' seventh) */
 const LOAD_BILL = 100_006;
 const ROOT = path.resolve(__dirname, '..', '..');
-const FIXTURES = path.join(ROOT, 'tests', 'fixtures', 'bills-api');
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
-
-const fixtures = () => readBillsApiFolder(FIXTURES);
-
-/** `count` bills made from the fixtures' shapes under new ids, one minute of lastUpdate apart. */
-function manyBills(count: number): BillsApiData {
-  const base = fixtures();
-  const templates = base.summaries;
-  const data: BillsApiData = { summaries: [], details: new Map(), stages: new Map(), billTypes: base.billTypes };
-  const newest = Date.parse('2026-10-01T12:00:00Z');
-  for (let i = 0; i < count; i++) {
-    const template = templates[i % templates.length];
-    const billId = 100_000 + i;
-    const lastUpdate = new Date(newest - i * 60_000).toISOString().replace('Z', '1234');
-    data.summaries.push({ ...clone(template), billId, lastUpdate });
-    data.details.set(billId, { ...clone(base.details.get(template.billId)!), billId, lastUpdate });
-    // stage and sitting ids are the API's own, unique across bills
-    data.stages.set(
-      billId,
-      clone(base.stages.get(template.billId)!).map((s, k) => {
-        const id = billId * 100 + k;
-        return { ...s, id, stageSittings: s.stageSittings?.map((sitting, j) => ({ ...sitting, id: id * 100 + j, billStageId: id, billId })) ?? null };
-      }),
-    );
-  }
-  return data;
-}
-
 async function syncThatFindsNothing(): Promise<void> {
   const api = new FakeBillsApi(manyBills(BILLS));
   await api.start();
@@ -161,47 +133,63 @@ async function changeToWebhook(): Promise<void> {
   }
 }
 
-/** Every bill renamed and updated now: the next sync rewrites them all. */
-function everyBillChanged(api: FakeBillsApi): void {
-  const updated = new Date().toISOString().replace('Z', '1234');
-  for (const summary of api.summaries) {
-    summary.lastUpdate = updated;
-    const detail = api.details.get(summary.billId)!;
-    detail.lastUpdate = updated;
-    detail.shortTitle = `${detail.shortTitle} (amended)`;
-  }
+const refreshesDone = async (origin: string) => {
+  const metrics = await (await fetch(`${origin}/metrics`)).text();
+  return Number(/^bill_progress_event_refreshes_total (\d+)/m.exec(metrics)?.[1] ?? 0);
+};
+
+/** The fake API of many bills in a process of its own (bench/bench-fake-api-process.ts says why). */
+async function startFakeApiProcess(): Promise<{ baseUrl: string; changeEveryBill(): Promise<void>; stop(): Promise<void> }> {
+  const child = fork(path.join(__dirname, 'bench-fake-api-process.js'), { env: { ...process.env, BENCH_SYNC_BILLS: String(BILLS) } });
+  const nextMessage = () =>
+    new Promise<unknown>((resolve, reject) => {
+      child.once('message', resolve);
+      child.once('exit', (code) => reject(new Error(`the fake Bills API process exited (${code})`)));
+    });
+  const { baseUrl } = (await nextMessage()) as { baseUrl: string };
+  return {
+    baseUrl,
+    async changeEveryBill() {
+      const changed = nextMessage();
+      child.send('change');
+      await changed;
+    },
+    async stop() {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.disconnect();
+      await exited;
+    },
+  };
 }
 
 /**
- * Until the events refresh of the first start (every live bill's nowcast, just after a model
- * serves) has run: "at rest" means no background work, as between syncs.
+ * Predictions at rest (after the first start's events refresh: no background work, as between
+ * syncs), then from the moment a sync of every bill starts until the events refresh it causes has
+ * run: a sync's work is both.
  */
-const firstRefreshDone = (origin: string, server: ChildProcess): Promise<void> =>
-  waitFor(server, origin, async () => {
-    const metrics = await (await fetch(`${origin}/metrics`)).text();
-    return Number(/^bill_progress_event_refreshes_total (\d+)/m.exec(metrics)?.[1] ?? 0) >= 1;
-  });
-
 async function predictionsBesideASync(): Promise<void> {
-  const api = new FakeBillsApi(manyBills(BILLS));
-  await api.start();
+  const api = await startFakeApiProcess();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bp-bench-sync-load-'));
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const server = startProcess(path.join(ROOT, 'dist', 'src', 'server.js'), { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, BILLS_SNAPSHOT: 'none', BILLS_API_URL: api.baseUrl, SYNC_INTERVAL: '0', SERVICE_DATE: TODAY, LOG_LEVEL: 'warn', BURST_LIMIT: '0', VINTAGE_TRAINING: 'off' });
   try {
     await waitReady(`${origin}/readyz`, server);
-    await firstRefreshDone(origin, server);
+    await waitFor(server, origin, async () => (await refreshesDone(origin)) >= 1);
     await admin(dataDir, 'create-user', { email: 'load@example.com', tier: 'pro' });
     const { api_key: key } = await admin(dataDir, 'create-key', { email: 'load@example.com' });
     const load = { origin, requests: [{ path: `/api/v1/predict/${LOAD_BILL}` }], connections: 10, seconds: LOAD_SECONDS, keys: [key] };
     const rest = await runLoad(load);
-    everyBillChanged(api);
-    const syncing = admin(dataDir, 'sync', {});
-    const during = await runLoad(load);
-    const report = (await syncing) as unknown as { billsChanged: number; durationMs: number };
+    await api.changeEveryBill();
+    const refreshesBefore = await refreshesDone(origin);
+    const started = performance.now();
+    const syncing = admin(dataDir, 'sync', {}) as unknown as Promise<{ billsChanged: number; durationMs: number }>;
+    const syncAndRefresh = syncing.then(() => waitFor(server, origin, async () => (await refreshesDone(origin)) > refreshesBefore));
+    const during = await runLoad({ ...load, seconds: 600, until: syncAndRefresh });
+    const report = await syncing;
+    const seconds = (performance.now() - started) / 1000;
     process.stdout.write(
-      `predict p99 at 10 connections: ${rest.p99} ms at rest (${rest.rps} req/s), ${during.p99} ms during a sync that rewrote ${report.billsChanged} bills in ${(report.durationMs / 1000).toFixed(1)} s (${during.rps} req/s; goal: within 2× of rest; errors ${rest.errors} and ${during.errors}${during.errors ? `: ${during.errorKinds}` : ''})\n`,
+      `predict p99 at 10 connections: ${rest.p99} ms at rest (${rest.rps} req/s), ${during.p99} ms from the start of a sync that rewrote ${report.billsChanged} bills in ${(report.durationMs / 1000).toFixed(1)} s to the end of its events refresh (${seconds.toFixed(1)} s in all; ${during.rps} req/s, slowest ${during.max} ms; goal: within 2× of rest; errors ${rest.errors} and ${during.errors}${during.errors ? `: ${during.errorKinds}` : ''})\n`,
     );
   } finally {
     await stopProcess(server);
