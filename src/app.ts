@@ -153,7 +153,11 @@ export interface BuiltApp {
   close(): Promise<void>;
 }
 
-/** Builds the app: `npm start` (src/start-server.ts) and the tests (tests/support/test-app.ts) both call this, with their own options. */
+/**
+ * Builds the app: `npm start` (src/start-server.ts) and the tests (tests/support/test-app.ts) both
+ * call this, with their own options. With a lifecycle, the data's state is read before it returns,
+ * so readiness already says what is missing when the doors start serving.
+ */
 export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   const { anonRateLimit, corsOrigins, trustProxy, metricsToken, background = {}, ...deps } = options;
   const services = createServices(deps);

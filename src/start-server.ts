@@ -77,6 +77,7 @@ export async function startServer(config: Config, logger: Logger, options: { tra
     throw error;
   }
   const { services, http: app } = built;
+  // built, since the options above ask for it
   const lifecycle = built.lifecycle as Lifecycle;
 
   let admin: AdminEndpoint | undefined;
