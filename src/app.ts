@@ -17,6 +17,7 @@ import { freshnessBody } from './doors/http/freshness-body';
 import { buildAppSchema } from '../resolvers/build-schema';
 import { AddressLimiter, addressLimitHooks } from './gateway/address-limit';
 import { HourlyAlertCheck } from './jobs/hourly-alert-check';
+import { Lifecycle, type LifecycleOptions } from './jobs/lifecycle';
 import { RetentionJob } from './jobs/retention';
 import { createServices, type ServiceDeps, type Services } from './services/services';
 
@@ -126,23 +127,37 @@ export interface AppOptions extends ServiceDeps {
   trustProxy?: boolean;
   /** METRICS_TOKEN: who may read /metrics */
   metricsToken?: string;
-  /** what `start()` begins: sending webhooks; the hourly jobs (alert checks, and retention after RETENTION_DAYS) */
-  background?: { webhookDelivery?: boolean; hourlyJobs?: { retentionDays: number } };
+  /**
+   * what `start()` begins: sending webhooks; the hourly jobs (alert checks, and retention after
+   * RETENTION_DAYS); the data's lifecycle (src/jobs/lifecycle.ts: a first start's ingest, the models,
+   * scheduled syncs and retrains, vintages, the poll of what other processes changed)
+   */
+  background?: { webhookDelivery?: boolean; hourlyJobs?: { retentionDays: number }; lifecycle?: LifecycleOptions };
 }
 
 /** The app as built: its services (events included), its HTTP server with every door (not listening yet), its background work. */
 export interface BuiltApp {
   services: Services;
   http: App;
-  /** Starts the background work the options asked for. */
+  /** the data's lifecycle when the options asked for it (loaded already: readiness says what is missing); its syncs, models and vintages */
+  lifecycle?: Lifecycle;
+  /** Starts the background work the options asked for: call once the doors serve. */
   start(): Promise<void>;
-  /** Stops starting background work: the hourly jobs end (awaited), webhook attempts under way get their grace (awaited by close). */
+  /**
+   * Stops starting background work, once however many callers ask: the lifecycle's polls and
+   * schedules, its sync aborted and its training stopped, the hourly jobs, the events refresh under
+   * way (all awaited); webhook attempts under way get their grace (awaited by close).
+   */
   stopBackground(): Promise<void>;
-  /** Stops the background work, drains the doors, waits for training and a refresh under way, closes quotas and the bus; the caller closes the database after. */
+  /** Stops the background work, drains the doors, waits for a sync, training and a refresh under way, closes quotas and the bus; the caller closes the database after. */
   close(): Promise<void>;
 }
 
-/** Builds the app: `npm start` (src/start-server.ts) and the tests (tests/support/test-app.ts) both call this, with their own options. */
+/**
+ * Builds the app: `npm start` (src/start-server.ts) and the tests (tests/support/test-app.ts) both
+ * call this, with their own options. With a lifecycle, the data's state is read before it returns,
+ * so readiness already says what is missing when the doors start serving.
+ */
 export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   const { anonRateLimit, corsOrigins, trustProxy, metricsToken, background = {}, ...deps } = options;
   const services = createServices(deps);
@@ -155,17 +170,22 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
         new RetentionJob(deps.dataSource, deps.logger, { postgres, retentionDays: background.hourlyJobs.retentionDays, serviceDay: () => deps.clock.today() }),
       ]
     : [];
+  const lifecycle = background.lifecycle && new Lifecycle(services, { ...background.lifecycle, postgres });
   let backgroundStopped: Promise<void> | null = null;
   const stopBackground = () =>
     (backgroundStopped ??= (async () => {
+      const lifecycleStopped = lifecycle?.stop();
       // attempts under way finish (or are handed back) while the rest shuts down; close() waits for them
       void services.events.deliveries.stop().catch(() => undefined);
       for (const job of hourlyJobs) await job.stop();
+      await lifecycleStopped;
     })());
-  return {
+  const built: BuiltApp = {
     services,
     http,
+    lifecycle,
     async start() {
+      lifecycle?.start();
       for (const job of hourlyJobs) job.start();
       if (background.webhookDelivery) await services.events.startDeliveries();
     },
@@ -173,9 +193,17 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
     async close() {
       await stopBackground();
       await http.stop();
+      await lifecycle?.settled();
       await services.models.idle();
       await services.quotas.close();
       await services.events.close();
     },
   };
+  try {
+    await lifecycle?.load();
+  } catch (error) {
+    await built.close();
+    throw error;
+  }
+  return built;
 }
