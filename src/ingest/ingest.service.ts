@@ -158,14 +158,25 @@ async function mergeSessions(dataSource: DataSource, sessions: SessionRecord[]) 
 /**
  * Bills written in one transaction. Each statement of a write holds this thread on the embedded
  * database (PGlite runs in it), and a transaction holds its one session: small groups, small
- * statements and a turn of the event loop between statements keep requests answered during a sync.
+ * statements and a turn of the event loop between statements keep requests answered during a sync
+ * (a statement of 20 rows takes a few milliseconds; of 50, up to tens).
  */
 const BILLS_PER_TRANSACTION = 25;
-const ROWS_PER_STATEMENT = 50;
+const ROWS_PER_STATEMENT = 20;
+
+/** A batch's content hashes, BILLS_PER_TRANSACTION bills a turn: hashing a whole batch at once held the thread for tens of milliseconds. */
+async function contentHashesInTurns(batch: readonly BillRecord[]): Promise<Map<number, string>> {
+  const hashes = new Map<number, string>();
+  for (let i = 0; i < batch.length; i += BILLS_PER_TRANSACTION) {
+    if (i > 0) await nextTurn();
+    for (const record of batch.slice(i, i + BILLS_PER_TRANSACTION)) hashes.set(record.billId, contentHash(record));
+  }
+  return hashes;
+}
 
 /** Writes the bills of a batch that differ from what is stored, and their scheduled sittings; returns how many of each. */
 async function writeBatch(dataSource: DataSource, batch: BillRecord[], today: string, firstSync: boolean): Promise<{ changed: number; scheduled: number }> {
-  const hashes = new Map(batch.map((r) => [r.billId, contentHash(r)]));
+  const hashes = await contentHashesInTurns(batch);
   const stored = (await dataSource.query('SELECT id, content_hash FROM bill WHERE id = ANY($1)', [[...hashes.keys()]])) as { id: number; content_hash: string }[];
   const storedHash = new Map(stored.map((b) => [b.id, b.content_hash]));
   const isChanged = (r: BillRecord) => storedHash.get(r.billId) !== hashes.get(r.billId);
