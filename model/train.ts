@@ -30,8 +30,14 @@ export interface TrainingOptions {
   iterations?: number;
   /** decay of the input weights per output, none for an output not named (else DEFAULT_WEIGHT_DECAY) */
   weightDecay?: Partial<Record<BinaryOutput | 'timeline_eta', number>>;
+  /** train only these outputs' networks (a part of a training run side by side: model/train-parts.ts); every output when not given */
+  outputs?: readonly TrainedOutput[];
   onProgress?: (message: string) => void;
 }
+
+/** Everything a training fits networks for: the probabilities and the ETA. */
+export type TrainedOutput = BinaryOutput | 'timeline_eta';
+export const TRAINED_OUTPUTS: readonly TrainedOutput[] = [...BINARY_OUTPUTS, 'timeline_eta'];
 
 export const DEFAULT_SEED = 20211231;
 /**
@@ -281,7 +287,9 @@ export function trainModel(data: TrainingData, options: TrainingOptions): ModelA
   const networks = {} as ModelArtifact['networks'];
   const calibration = {} as ModelArtifact['calibration'];
   const calibrationPeriodMetrics = {} as ModelArtifact['calibrationPeriodMetrics'];
+  const trained = new Set(options.outputs ?? TRAINED_OUTPUTS);
   BINARY_OUTPUTS.forEach((output: BinaryOutput, i) => {
+    if (!trained.has(output)) return;
     const usable = (s: Sample) => s.labels[output] !== null && (!FATE_OUTPUTS.has(output) || ended.has(s.sessionId));
     const sets = FATE_OUTPUTS.has(output) ? fateSplit : { fitting, holdout };
     const rows = sets.fitting.filter(usable).map((s) => ({ input: inputsFor(output, s.features), output: [s.labels[output]!] }));
@@ -304,10 +312,15 @@ export function trainModel(data: TrainingData, options: TrainingOptions): ModelA
     progress(`${output}: ${rows.length} samples, ${members} networks, calibrated on ${held.length}`);
   });
 
-  const etaRows = samples.filter((s) => s.labels.timeline_eta !== null).map((s) => ({ input: s.features, output: etaTarget(s.labels.timeline_eta!) }));
-  sampleCounts.timeline_eta = etaRows.length;
-  const eta = Array.from({ length: ensembleSizeOf('timeline_eta', options.ensembleSize) }, (_, m) => trainNet(etaRows, { seed: seed + 100 * m + BINARY_OUTPUTS.length, hiddenLayers, iterations, neutral: etaTarget(30), weightDecay: weightDecayOf('timeline_eta', options), startFromShares: true }));
-  progress(`timeline_eta: ${etaRows.length} samples`);
+  const eta: BrainNet[] = [];
+  if (trained.has('timeline_eta')) {
+    const etaRows = samples.filter((s) => s.labels.timeline_eta !== null).map((s) => ({ input: s.features, output: etaTarget(s.labels.timeline_eta!) }));
+    sampleCounts.timeline_eta = etaRows.length;
+    for (let m = 0; m < ensembleSizeOf('timeline_eta', options.ensembleSize); m++) {
+      eta.push(trainNet(etaRows, { seed: seed + 100 * m + BINARY_OUTPUTS.length, hiddenLayers, iterations, neutral: etaTarget(30), weightDecay: weightDecayOf('timeline_eta', options), startFromShares: true }));
+    }
+    progress(`timeline_eta: ${etaRows.length} samples`);
+  }
 
   return {
     featureSchemaVersion: FEATURE_SCHEMA_VERSION,

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import type { DataSource } from 'typeorm';
 import { ModelVersionEntity, type ModelVersionStatus } from '../../entities/model-version.entity';
 import type { ModelArtifact } from '../../model/model-artifact';
@@ -17,6 +18,11 @@ import { type ModelProvenance, plannedVintages, type VintagePlan, VintageShelf }
 import { whileHoldingAdvisoryLock } from '../db/advisory-lock';
 
 export const MODELS_LOADING = 'models loading';
+/**
+ * Worker threads for a training when nothing serves yet: one a core, up to three (beyond that the
+ * Royal Assent ensemble, a third of the networks, bounds the time whatever the count).
+ */
+const FIRST_TRAINING_WORKERS = Math.min(3, availableParallelism());
 const TRAINING_FAILED = 'model training failed (see the server log): run `npm run train` to retry';
 
 export interface ModelVersionSummary {
@@ -266,8 +272,11 @@ export class ModelService {
     signal: AbortSignal,
     decide: (artifact: ModelArtifact, data: TrainingData, asOf: string) => Promise<{ status: ModelVersionStatus; extra: Record<string, unknown> }>,
   ): Promise<{ saved: ModelVersionEntity }> {
-    this.logger.info({ cutoff, bills: data.bills.length }, 'training started');
-    const { artifact, durationMs } = await this.trainer(data, { ...this.trainingOptions, cutoff }, (message) => this.logger.info({ progress: message }, 'training'), signal);
+    // Nothing serves yet (a first start): every core trains, as no request is answered meanwhile.
+    // Once a version serves, one worker trains, beside the requests.
+    const workers = this.active ? 1 : FIRST_TRAINING_WORKERS;
+    this.logger.info({ cutoff, bills: data.bills.length, workers }, 'training started');
+    const { artifact, durationMs } = await this.trainer(data, { ...this.trainingOptions, cutoff }, (message) => this.logger.info({ progress: message }, 'training'), signal, workers);
     const { status, extra } = await decide(artifact, data, cutoff);
     const saved = await this.dataSource.getRepository(ModelVersionEntity).save({
       featureSchemaVersion: artifact.featureSchemaVersion,

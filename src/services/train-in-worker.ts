@@ -3,6 +3,7 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { ModelArtifact } from '../../model/model-artifact';
 import type { TrainingData, TrainingOptions } from '../../model/train';
+import { mergeTrainedParts, partitionOutputs } from '../../model/train-parts';
 import type { VersionScores } from '../../model/challenger';
 
 /** The compiled worker script: beside this file when built, under dist/ when this file runs as TypeScript (tests). */
@@ -20,12 +21,31 @@ export interface TrainingResult {
 }
 
 /**
- * Trains in a worker thread so the server keeps answering while brain.js runs. Aborting stops the
- * worker at once (a shutdown must not wait for a training of tens of seconds) and rejects.
+ * Trains in a worker thread so the server keeps answering while brain.js runs; in `workers`
+ * threads side by side when asked (each trains some outputs: model/train-parts.ts), for the same
+ * model sooner. Aborting stops the workers at once (a shutdown must not wait for a training of tens
+ * of seconds) and rejects; so does one worker failing.
  */
-export async function trainInWorker(data: TrainingData, options: Omit<TrainingOptions, 'onProgress'>, onProgress?: (message: string) => void, signal?: AbortSignal): Promise<TrainingResult> {
-  const { artifact, durationMs } = await runWorker<TrainingResult>({ data, options }, onProgress, signal);
-  return { artifact, durationMs };
+export async function trainInWorker(data: TrainingData, options: Omit<TrainingOptions, 'onProgress'>, onProgress?: (message: string) => void, signal?: AbortSignal, workers = 1): Promise<TrainingResult> {
+  const parts = partitionOutputs(workers, options.ensembleSize);
+  if (parts.length === 1) return runWorker<TrainingResult>({ data, options }, onProgress, signal);
+  const started = Date.now();
+  const stopAll = new AbortController();
+  const stop = () => stopAll.abort();
+  signal?.addEventListener('abort', stop, { once: true });
+  try {
+    const results = await Promise.all(
+      parts.map((outputs) =>
+        runWorker<TrainingResult>({ data, options: { ...options, outputs } }, onProgress, stopAll.signal).catch((error: Error) => {
+          stopAll.abort();
+          throw error;
+        }),
+      ),
+    );
+    return { artifact: mergeTrainedParts(results.map((r) => r.artifact)), durationMs: Date.now() - started };
+  } finally {
+    signal?.removeEventListener('abort', stop);
+  }
 }
 
 /** Scores versions on recent resolved nowcasts (model/challenger.ts) in a worker thread: a second or more of CPU for the whole history. */
