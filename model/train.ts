@@ -30,6 +30,8 @@ export interface TrainingOptions {
   iterations?: number;
   /** decay of the input weights per output, none for an output not named (else DEFAULT_WEIGHT_DECAY) */
   weightDecay?: Partial<Record<BinaryOutput | 'timeline_eta', number>>;
+  /** half-life of a held-out bill's weight in its kind's calibration, per output; alike for an output not named (else CALIBRATION_HALF_LIFE_DAYS) */
+  calibrationHalfLifeDays?: Partial<Record<BinaryOutput, number>>;
   /** train only these outputs' networks (a part of a training run side by side: model/train-parts.ts); every output when not given */
   outputs?: readonly TrainedOutput[];
   onProgress?: (message: string) => void;
@@ -298,7 +300,7 @@ export function trainModel(data: TrainingData, options: TrainingOptions): ModelA
     const nets = Array.from({ length: members }, (_, m) => trainNet(rows, { seed: seed + 100 * m + i, hiddenLayers, iterations, neutral: [0.5], weightDecay: weightDecayOf(output, options) }));
     const held = sets.holdout.filter(usable);
     const raw = held.map((s) => ensembleRun(nets, inputsFor(output, s.features)));
-    const halfLife = CALIBRATION_HALF_LIFE_DAYS[output];
+    const halfLife = (options.calibrationHalfLifeDays ?? CALIBRATION_HALF_LIFE_DAYS)[output];
     calibration[output] = fitByKind(
       raw,
       held.map((s) => s.labels[output]!),

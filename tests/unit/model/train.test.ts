@@ -1,6 +1,6 @@
 import type { SessionFact, TrainingBill } from '../../../model/bill-facts';
 import type { ModelArtifact } from '../../../model/model-artifact';
-import { DEFAULT_WEIGHT_DECAY, trainModel } from '../../../model/train';
+import { CALIBRATION_HALF_LIFE_DAYS, DEFAULT_WEIGHT_DECAY, trainModel } from '../../../model/train';
 import { loadSnapshotTrainingData } from '../../../src/services/training-data';
 import { REAL_SNAPSHOT_DIR } from '../../support/fixtures';
 
@@ -32,5 +32,25 @@ describe('weight decay of the input weights', () => {
     const { royal_assent: _a, ...others } = decayed.networks;
     const { royal_assent: _b, ...plainOthers } = plain.networks;
     expect(JSON.stringify([others, decayed.eta])).toBe(JSON.stringify([plainOthers, plain.eta]));
+  });
+});
+
+describe('calibration of Royal Assent by kind', () => {
+  const scalings = (artifact: ModelArtifact) => artifact.calibration.royal_assent.byKind;
+
+  it('weighs held-out bills by how recently their session ended, for Royal Assent only', () => {
+    expect(CALIBRATION_HALF_LIFE_DAYS).toEqual({ royal_assent: 730 });
+    const recentFirst = trainModel(data(), options);
+    const alike = trainModel(data(), { ...options, calibrationHalfLifeDays: {} });
+    // the same networks, calibrated differently: the held-out bills of 2006-07 to 2010-12 no longer count alike
+    expect(JSON.stringify(recentFirst.networks)).toBe(JSON.stringify(alike.networks));
+    const moved = Object.keys(scalings(alike)).filter((kind) => Math.abs(scalings(recentFirst)[kind].b - scalings(alike)[kind].b) > 0.01);
+    expect(moved).toContain('government');
+    const { royal_assent: _a, ...others } = recentFirst.calibration;
+    const { royal_assent: _b, ...alikeOthers } = alike.calibration;
+    expect(others).toEqual(alikeOthers);
+    // a half-life far longer than the data weighs every bill alike
+    const endless = trainModel(data(), { ...options, calibrationHalfLifeDays: { royal_assent: 1e9 } });
+    for (const kind of Object.keys(scalings(alike))) expect(scalings(endless)[kind].b).toBeCloseTo(scalings(alike)[kind].b, 4);
   });
 });
