@@ -5,6 +5,9 @@ import { BillEntity } from './bill.entity';
 /** One stage of a bill's passage with every sitting date it had. */
 @Entity('bill_stage')
 @Index('idx_bill_stage_bill', ['billId', 'seq'])
+@Index('idx_bill_stage_sitting_first_seen', ['sittingFirstSeenDay'])
+// on the expression sitting_dates[1], which TypeORM cannot describe: built by its migration, left alone by schema sync
+@Index('idx_bill_stage_first_sitting', { synchronize: false })
 export class BillStageEntity {
   /** Bills API bill-stage id */
   @PrimaryColumn({ type: 'integer' })

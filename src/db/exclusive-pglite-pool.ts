@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { PGliteDriver } from 'typeorm-pglite';
 import { PGlitePool } from 'typeorm-pglite/dist/pglite-pool';
 import { getPGliteInstance } from 'typeorm-pglite';
@@ -28,7 +29,15 @@ export class SessionMutex {
   }
 }
 
-/** What a TypeORM query runner holds while it has the session: queries go straight to PGlite. */
+/**
+ * PGlite runs a statement on this thread and answers within the caller's chain of promises, so a
+ * run of statements (a transaction, a read of many slices) with the work between them would hold
+ * the event loop from the first to the last, and every request with it. Each statement starts in a
+ * turn of its own, as an answer from PostgreSQL arrives in one: a turn holds one statement at most.
+ */
+const statementTurn = () => nextTurn();
+
+/** What a TypeORM query runner holds while it has the session: queries go to PGlite a turn at a time. */
 class PGliteSessionClient extends EventEmitter {
   private released = false;
 
@@ -39,8 +48,9 @@ class PGliteSessionClient extends EventEmitter {
     super();
   }
 
-  query(sql: string, params?: unknown[] | QueryCallback, callback?: QueryCallback): Promise<unknown> {
-    if (this.released) return Promise.reject(new Error('PGlite session used after release'));
+  async query(sql: string, params?: unknown[] | QueryCallback, callback?: QueryCallback): Promise<unknown> {
+    if (this.released) throw new Error('PGlite session used after release');
+    await statementTurn();
     return this.session.query(sql, params as unknown[], callback);
   }
 
@@ -96,6 +106,7 @@ export class ExclusivePGlitePool extends EventEmitter {
   async query(sql: string, params?: unknown[] | QueryCallback, callback?: QueryCallback): Promise<unknown> {
     const unlock = await this.mutex.acquire();
     try {
+      await statementTurn();
       return await this.session.query(sql, params as unknown[], callback);
     } finally {
       unlock();

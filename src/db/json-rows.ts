@@ -28,3 +28,15 @@ export async function insertJsonRows<T extends ObjectLiteral>(manager: EntityMan
   const json = JSON.stringify(rows.map((row) => Object.fromEntries(columns.map((c) => [c.name, row[c.property] ?? null]))));
   await manager.query(`INSERT INTO "${metadata.tableName}" (${quoted}) SELECT ${quoted} FROM jsonb_populate_recordset(NULL::"${metadata.tableName}", $1::jsonb)${onConflict}`, [json]);
 }
+
+/**
+ * The rows of `select` in the order of `orderBy` (its columns as `r.name`), read as one JSON value:
+ * the database aggregates them and one string crosses to JavaScript. On the embedded database each
+ * row of an answer costs tens of microseconds to deliver and parse, all in one turn of the event
+ * loop, more than the query itself once there are a few hundred. Columns keep the names the query
+ * gives them; dates arrive as 'YYYY-MM-DD' strings, as the drivers are set to give them.
+ */
+export async function selectJsonRows<T>(db: Pick<EntityManager, 'query'>, select: string, params: readonly unknown[], orderBy: string): Promise<T[]> {
+  const [{ rows }] = (await db.query(`SELECT coalesce(json_agg(r ORDER BY ${orderBy}), '[]')::text AS rows FROM (${select}) r`, [...params])) as { rows: string }[];
+  return JSON.parse(rows) as T[];
+}

@@ -1,8 +1,12 @@
 import type { EntityManager } from 'typeorm';
 import { ServiceEventEntity } from '../../entities/service-event.entity';
+import { insertJsonRows } from '../db/json-rows';
 import type { EventBus } from './bus';
 import type { EventSink, ServiceEvent } from './event';
 import type { OutboxHandoff } from './webhooks/handoff';
+
+/** Events one statement inserts: a refresh after a big sync or a replay emits thousands, and on the embedded database one statement holds the event loop. */
+const EVENTS_PER_INSERT = 100;
 
 /**
  * Where every emitted event goes, whoever emits it (the refresh, an alert check): the event log
@@ -24,10 +28,11 @@ export class EventLog {
 
   /** Records `events` of the service day `serviceDay` in `manager`'s transaction; a sink that throws rolls it back. */
   async record(manager: EntityManager, events: readonly ServiceEvent[], serviceDay: string): Promise<void> {
-    if (events.length) {
-      await manager.insert(
+    for (let i = 0; i < events.length; i += EVENTS_PER_INSERT) {
+      await insertJsonRows(
+        manager,
         ServiceEventEntity,
-        events.map((e) => ({ id: e.id, type: e.type, billId: e.data.bill_id, accountId: e.accountId ?? null, serviceDay, occurredAt: new Date(e.timestamp), data: e.data as object as Record<string, never> })),
+        events.slice(i, i + EVENTS_PER_INSERT).map((e) => ({ id: e.id, type: e.type, billId: e.data.bill_id, accountId: e.accountId ?? null, serviceDay, occurredAt: new Date(e.timestamp), data: e.data as object as Record<string, never> })),
       );
     }
     for (const sink of this.sinks) await sink(manager, events);

@@ -7,6 +7,7 @@ import type { ServiceEvent } from '../events/event';
 import type { EventLog } from '../events/event-log';
 import { eventTimestamp, predictionEvent, stageChangedEvent, stageScheduledEvent, thresholdEvent } from '../events/payloads';
 import { predictionEvents } from '../events/rules';
+import { readInPages } from '../db/rows-in-pages';
 import type { Logger } from '../logger';
 import { activeThresholdTargets, evaluateThresholds } from '../services/alert.service';
 import type { ModelService } from '../services/model.service';
@@ -172,16 +173,19 @@ export class EventRefresh {
    * session ended weeks ago (src/ingest/session-ends.ts), still gets its last snapshot and events.
    */
   private async nowcasts(day: string, since: string, changedAfter: Date | null): Promise<PredictionResult[]> {
-    const rows = (await this.dataSource.query(
-      `SELECT b.id FROM bill b
-       WHERE (b.introduced_date IS NULL OR b.introduced_date <= $1)
-         AND (b.outcome = 'pending' OR coalesce(b.royal_assent_date, b.withdrawn_date, (SELECT max(s.end_date) FROM parliamentary_session s WHERE s.id = ANY(b.session_ids)), '9999-12-31') >= $2
-              OR (b.ingested_at > $3 AND EXISTS (SELECT 1 FROM prediction_snapshot p WHERE p.bill_id = b.id)))
-       UNION SELECT bill_id FROM watchlist_bill
-       ORDER BY 1`,
+    const ids = new Set<number>();
+    // every bill is tested, a page at a time: one statement over all of them holds the embedded database's thread
+    await readInPages<{ id: number; due: boolean }>(
+      this.dataSource,
+      'bill b',
+      `id, (b.introduced_date IS NULL OR b.introduced_date <= $2)
+         AND (b.outcome = 'pending' OR coalesce(b.royal_assent_date, b.withdrawn_date, (SELECT max(s.end_date) FROM parliamentary_session s WHERE s.id = ANY(b.session_ids)), '9999-12-31') >= $3
+              OR (b.ingested_at > $4 AND EXISTS (SELECT 1 FROM prediction_snapshot p WHERE p.bill_id = b.id))) AS due`,
+      (rows) => rows.forEach((r) => r.due && ids.add(r.id)),
       [day, since, changedAfter],
-    )) as { id: number }[];
-    const results = await this.predictions.nowcasts(rows.map((r) => r.id), day);
+    );
+    for (const { bill_id } of (await this.dataSource.query('SELECT DISTINCT bill_id FROM watchlist_bill')) as { bill_id: number }[]) ids.add(bill_id);
+    const results = await this.predictions.nowcasts([...ids].sort((a, b) => a - b), day);
     return results.filter((r): r is PredictionResult => !(r instanceof AppError));
   }
 }

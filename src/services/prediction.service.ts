@@ -9,7 +9,7 @@ import type { ModelService } from './model.service';
 import { type ImminentBill, imminentBills } from './imminent';
 import { loadScheduledSittings, type SittingRecord, withScheduledEta } from './scheduled-eta';
 import type { PredictionResult } from './prediction-result';
-import { loadBillFacts, loadSessionFacts } from './training-data';
+import { loadBillFacts, loadSessionFacts, SessionPeers } from './training-data';
 import { keepWithin } from '../common/bounded-map';
 import { readInPages } from '../db/rows-in-pages';
 
@@ -27,8 +27,11 @@ interface IndexedBill {
   originatingHouse: string;
 }
 
-/** Nowcasts computed between two turns of the event loop. */
-const NOWCASTS_PER_TURN = 50;
+/**
+ * Bills whose facts are read and nowcasts computed between two turns of the event loop: the rows of
+ * their stages parsed, or their nowcasts run, hold the embedded database's thread for a few milliseconds each.
+ */
+const NOWCASTS_PER_TURN = 25;
 /** Cached nowcasts kept at most; the oldest are dropped first. */
 const CACHE_LIMIT = 50_000;
 
@@ -41,6 +44,8 @@ export class PredictionService {
   private readonly cache = new Map<string, PredictionResult>();
   /** each bill's facts and scheduled sittings under the content hash they were read at (at most one entry per bill) */
   private readonly facts = new Map<number, FactsEntry>();
+  /** what facts read from other bills of their sessions, kept while the data stands (replaced, not cleared: a read under way keeps its own) */
+  private peers = new SessionPeers();
   private sessions: { fingerprint: string; facts: SessionFact[] } | null = null;
   private active: { key: string; nowcasts: Promise<PredictionResult[]> } | null = null;
   /** finished imminent lists of the active nowcasts, by window and threshold */
@@ -83,6 +88,8 @@ export class PredictionService {
       if (i > 0) await nextTurn();
       const slice = missing.slice(i, i + NOWCASTS_PER_TURN);
       const [facts, sessions] = await Promise.all([this.loadFacts(slice, index), this.sessionFacts()]);
+      // the last read's rows were parsed in this turn: the nowcasts get one of their own
+      await nextTurn();
       for (const id of slice) {
         const entry = facts.get(id);
         if (!entry) continue;
@@ -117,7 +124,7 @@ export class PredictionService {
       else stale.push(id);
     }
     if (!stale.length) return found;
-    const [loaded, sittings] = await Promise.all([loadBillFacts(this.dataSource, stale), loadScheduledSittings(this.dataSource, stale)]);
+    const [loaded, sittings] = await Promise.all([loadBillFacts(this.dataSource, stale, this.peers), loadScheduledSittings(this.dataSource, stale)]);
     for (const [id, { bill, facts }] of loaded) {
       const entry = { contentHash: bill.contentHash, facts, sittings: sittings.get(id) ?? [] };
       this.facts.set(id, entry);
@@ -251,6 +258,7 @@ export class PredictionService {
     // A bill's facts also read other bills (its place in the ballot among its session's): new data
     // can change them while its own content stays the same.
     this.facts.clear();
+    this.peers = new SessionPeers();
     this.cache.clear();
     return { state, changed: true };
   }

@@ -1,15 +1,16 @@
 import type { DataSource } from 'typeorm';
-import { BillStageEntity } from '../../entities/bill-stage.entity';
+import type { BillStageEntity } from '../../entities/bill-stage.entity';
 import { BillEntity } from '../../entities/bill.entity';
 import { DivisionEntity } from '../../entities/division.entity';
 import { ParliamentarySessionEntity } from '../../entities/parliamentary-session.entity';
 import type { BillFacts, PmbSessionFacts, SessionFact, TrainingBill } from '../../model/bill-facts';
-import { assignPmbSessionFacts, isPrivateMembersBill, PRIVATE_MEMBERS_KINDS, pmbSessionFacts, pmbSessionOf } from '../../model/pmb-session';
+import { assignPmbSessionFacts, isPrivateMembersBill, PRIVATE_MEMBERS_KINDS, pmbSessionFacts, pmbSessionOf, type PmbSessionPeer } from '../../model/pmb-session';
 import { assignBallotRanks, ballotRank, type Rankable } from '../../model/ballot';
 import type { TrainingData } from '../../model/train';
 import { type BillRecord, type SessionRecord, sessionStartOf } from '../ingest/bill-record';
 import { SnapshotSource } from '../ingest/snapshot.source';
 import { pushTo } from '../../model/multimap';
+import { selectJsonRows } from '../db/json-rows';
 
 // The only place stored bills become the model's inputs: facts for features, outcomes for labels.
 
@@ -43,16 +44,31 @@ function groupBy<T extends { billId: number }>(rows: T[]): Map<number, T[]> {
   return groups;
 }
 
-/** The facts of the given bills (all when `ids` is omitted), as the predictor reads them. */
-export async function loadBillFacts(dataSource: DataSource, ids?: number[]): Promise<Map<number, { facts: BillFacts; bill: BillEntity }>> {
+/**
+ * What bills' facts read from the other bills of their sessions, by session: the ballot bills a
+ * ballot bill's rank counts among, and the private members' bill facts. Read once per session for
+ * as long as the data stands: a caller that reads facts a slice at a time (the events refresh, the
+ * active nowcasts) would otherwise read every private member's bill of a session, and its stages,
+ * again for each slice.
+ */
+export class SessionPeers {
+  readonly ballot = new Map<number, Rankable[]>();
+  readonly pmb = new Map<number, PmbSessionFacts | undefined>();
+}
+
+/**
+ * The facts of the given bills (all when `ids` is omitted), as the predictor reads them. `peers`
+ * keeps what was read of the bills' sessions for the next call; it must be replaced when the data changes.
+ */
+export async function loadBillFacts(dataSource: DataSource, ids?: number[], peers: SessionPeers = new SessionPeers()): Promise<Map<number, { facts: BillFacts; bill: BillEntity }>> {
   const [bills, stages, divisions] = await Promise.all([
     ids ? dataSource.getRepository(BillEntity).createQueryBuilder('b').where('b.id = ANY(:ids)', { ids }).getMany() : dataSource.getRepository(BillEntity).find(),
-    dataSource.getRepository(BillStageEntity).createQueryBuilder('s').where(ids ? 's.billId = ANY(:ids)' : '1=1', { ids }).orderBy('s.billId').addOrderBy('s.seq').getMany(),
+    stagesOfBills(dataSource, ids ?? null),
     dataSource.getRepository(DivisionEntity).createQueryBuilder('d').where(ids ? 'd.billId = ANY(:ids)' : '1=1', { ids }).getMany(),
   ]);
   const stagesOf = groupBy(stages);
   const divisionsOf = groupBy(divisions);
-  const [ballotPeers, pmbSessions] = await Promise.all([ballotBillsOf(dataSource, bills, !ids), pmbSessionsOf(dataSource, bills, ids ? null : stages)]);
+  const [ballotPeers, pmbSessions] = await Promise.all([ballotBillsOf(dataSource, bills, !ids, peers), pmbSessionsOf(dataSource, bills, ids ? null : stages, peers)]);
   const result = new Map(
     bills.map((bill) => [
       bill.id,
@@ -77,31 +93,59 @@ export async function loadBillFacts(dataSource: DataSource, ids?: number[]): Pro
   return result;
 }
 
+/** What a bill's facts take from a stage record. */
+type StageRow = Pick<BillStageEntity, 'billId' | 'seq' | 'stage' | 'house' | 'sittingDates'>;
+
+/** The stage records of the given bills (all when null), each bill's in order: thousands for a session's private members' bills or for training. */
+const stagesOfBills = (dataSource: DataSource, ids: readonly number[] | null): Promise<StageRow[]> =>
+  selectJsonRows<StageRow>(
+    dataSource.manager,
+    `SELECT bill_id AS "billId", seq, stage, house, sitting_dates AS "sittingDates" FROM bill_stage WHERE $1::int[] IS NULL OR bill_id = ANY($1)`,
+    [ids],
+    'r."billId", r.seq',
+  );
+
 const rankable = (b: BillEntity): Rankable => ({ billId: b.id, kind: b.kind, introducedDate: b.introducedDate, introducedSessionId: b.introducedSessionId });
 
+const sessionsOf = (bills: readonly BillEntity[]) => [...new Set(bills.map((b) => b.introducedSessionId))];
+
 /** The ballot bills a given bill's rank counts among: those of the given ballot bills' sessions (from `bills` itself when it holds every bill). */
-async function ballotBillsOf(dataSource: DataSource, bills: BillEntity[], all: boolean): Promise<Rankable[]> {
+async function ballotBillsOf(dataSource: DataSource, bills: BillEntity[], all: boolean, known: SessionPeers): Promise<Rankable[]> {
   const ballot = bills.filter((b) => b.kind === 'pmb_ballot');
   if (all || !ballot.length) return ballot.map(rankable);
-  const sessions = [...new Set(ballot.map((b) => b.introducedSessionId))];
-  const peers = await dataSource.getRepository(BillEntity).createQueryBuilder('b').select(['b.id', 'b.kind', 'b.introducedDate', 'b.introducedSessionId']).where('b.kind = :kind AND b.introducedSessionId = ANY(:sessions)', { kind: 'pmb_ballot', sessions }).getMany();
-  return peers.map(rankable);
+  const sessions = sessionsOf(ballot);
+  const unread = sessions.filter((id) => !known.ballot.has(id));
+  if (unread.length) {
+    const peers = await dataSource.getRepository(BillEntity).createQueryBuilder('b').select(['b.id', 'b.kind', 'b.introducedDate', 'b.introducedSessionId']).where('b.kind = :kind AND b.introducedSessionId = ANY(:sessions)', { kind: 'pmb_ballot', sessions: unread }).getMany();
+    for (const id of unread) known.ballot.set(id, []);
+    for (const peer of peers) known.ballot.get(peer.introducedSessionId)!.push(rankable(peer));
+  }
+  return sessions.flatMap((id) => known.ballot.get(id)!);
 }
 
 /**
  * The private members' bill facts of the sessions of the given bills' private members' bills, from
  * every private member's bill of those sessions (`allStages`: every stored stage, when the caller
- * loaded them all).
+ * loaded them all), each session read once into `known`.
  */
-async function pmbSessionsOf(dataSource: DataSource, bills: BillEntity[], allStages: BillStageEntity[] | null): Promise<Map<number, PmbSessionFacts>> {
-  const sessions = [...new Set(bills.filter((b) => isPrivateMembersBill(b.kind)).map((b) => b.introducedSessionId))];
-  if (!sessions.length) return new Map();
-  const peers = allStages
-    ? bills.filter((b) => isPrivateMembersBill(b.kind))
-    : await dataSource.getRepository(BillEntity).createQueryBuilder('b').select(['b.id', 'b.kind', 'b.introducedSessionId']).where('b.kind = ANY(:kinds) AND b.introducedSessionId = ANY(:sessions)', { kinds: PRIVATE_MEMBERS_KINDS, sessions }).getMany();
-  const stages = allStages ?? (await dataSource.getRepository(BillStageEntity).createQueryBuilder('s').where('s.billId = ANY(:ids)', { ids: peers.map((p) => p.id) }).getMany());
+async function pmbSessionsOf(dataSource: DataSource, bills: BillEntity[], allStages: StageRow[] | null, known: SessionPeers): Promise<Map<number, PmbSessionFacts>> {
+  const pmbs = bills.filter((b) => isPrivateMembersBill(b.kind));
+  if (!pmbs.length) return new Map();
+  if (allStages) return pmbSessionFacts(asPeers(pmbs, allStages));
+  const sessions = sessionsOf(pmbs);
+  const unread = sessions.filter((id) => !known.pmb.has(id));
+  if (unread.length) {
+    const peers = await dataSource.getRepository(BillEntity).createQueryBuilder('b').select(['b.id', 'b.kind', 'b.introducedSessionId']).where('b.kind = ANY(:kinds) AND b.introducedSessionId = ANY(:sessions)', { kinds: PRIVATE_MEMBERS_KINDS, sessions: unread }).getMany();
+    const stages = await stagesOfBills(dataSource, peers.map((p) => p.id));
+    const facts = pmbSessionFacts(asPeers(peers, stages));
+    for (const id of unread) known.pmb.set(id, facts.get(id));
+  }
+  return new Map(sessions.flatMap((id) => (known.pmb.get(id) ? [[id, known.pmb.get(id)!] as const] : [])));
+}
+
+function asPeers(bills: readonly BillEntity[], stages: StageRow[]): PmbSessionPeer[] {
   const stagesOf = groupBy(stages);
-  return pmbSessionFacts(peers.map((p) => ({ kind: p.kind, introducedSessionId: p.introducedSessionId, stages: (stagesOf.get(p.id) ?? []).map((s) => ({ stage: s.stage, house: s.house, dates: s.sittingDates })) })));
+  return bills.map((p) => ({ kind: p.kind, introducedSessionId: p.introducedSessionId, stages: (stagesOf.get(p.id) ?? []).map((s) => ({ stage: s.stage, house: s.house, dates: s.sittingDates })) }));
 }
 
 export async function loadSessionFacts(dataSource: DataSource): Promise<SessionFact[]> {

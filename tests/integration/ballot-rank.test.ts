@@ -1,6 +1,6 @@
 import { ingest } from '../../src/ingest/ingest.service';
 import { SnapshotSource } from '../../src/ingest/snapshot.source';
-import { loadBillFacts, loadTrainingData } from '../../src/services/training-data';
+import { loadBillFacts, loadTrainingData, SessionPeers } from '../../src/services/training-data';
 import { makeSnapshot } from '../support/fixtures';
 import { openTestDatabase, type TestDatabase } from '../support/test-database';
 
@@ -29,4 +29,14 @@ it('is the rank among the session’s ballot bills presented before it, for one 
   const all = await loadTrainingData(db.dataSource);
   const ranks = Object.fromEntries(all.bills.map((b) => [b.facts.billId, b.facts.ballotRank]));
   expect(ranks).toEqual({ 2895: 1, 2896: 2, 2897: 3, 2899: 4, 2900: 5, 2901: 6, 2898: null, 2868: null });
+});
+
+it('is the same when the bills are read one at a time and their sessions’ bills are read once', async () => {
+  const all = await loadTrainingData(db.dataSource);
+  const peers = new SessionPeers();
+  for (const { facts } of all.bills) {
+    const one = (await loadBillFacts(db.dataSource, [facts.billId], peers)).get(facts.billId)!.facts;
+    expect({ bill: facts.billId, ballotRank: one.ballotRank, pmbSession: one.pmbSession }).toEqual({ bill: facts.billId, ballotRank: facts.ballotRank, pmbSession: facts.pmbSession });
+  }
+  expect([...peers.ballot.keys()]).toEqual([all.bills.find((b) => b.facts.billId === 2900)!.facts.introducedSessionId]);
 });

@@ -49,6 +49,33 @@ describe('concurrent transactions', () => {
   });
 });
 
+describe('a run of statements', () => {
+  // on the embedded database a statement answers within the caller's chain of promises: without a turn between statements, a transaction held every request until it committed
+  it('lets the event loop run other work between its statements', async () => {
+    const db = await openTestDatabase();
+    try {
+      let statementsDone = 0;
+      let committed = false;
+      const seenBetween: number[] = [];
+      const otherWork = () => {
+        seenBetween.push(statementsDone);
+        if (!committed) setImmediate(otherWork);
+      };
+      setImmediate(otherWork);
+      await db.dataSource.transaction(async (manager) => {
+        for (let i = 0; i < 20; i++) {
+          await manager.query('SELECT 1');
+          statementsDone += 1;
+        }
+      });
+      committed = true;
+      expect(seenBetween.some((done) => done > 0 && done < 20)).toBe(true);
+    } finally {
+      await db.close();
+    }
+  });
+});
+
 describe('SessionMutex', () => {
   it('grants the session in request order, one holder at a time, and tolerates a double release', async () => {
     const mutex = new SessionMutex();
