@@ -114,6 +114,8 @@ export class ModelService {
    */
   async start(options: { trainIfMissing: boolean }): Promise<void> {
     if (this.stopping.signal.aborted || this.training || (await this.refresh())) return;
+    // the shutdown may have begun while the stored versions were read: no training starts after it
+    if (this.stopping.signal.aborted) return;
     this.readiness.block('model', MODELS_LOADING);
     if (options.trainIfMissing && !this.training) {
       // kept so that idle() waits for this log line too: nothing is logged after the shutdown's last line

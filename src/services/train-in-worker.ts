@@ -32,6 +32,8 @@ export async function trainInWorker(data: TrainingData, options: Omit<TrainingOp
   const started = Date.now();
   const stopAll = new AbortController();
   const stop = () => stopAll.abort();
+  // a signal aborted already never fires 'abort' again
+  if (signal?.aborted) stop();
   signal?.addEventListener('abort', stop, { once: true });
   try {
     const results = await Promise.all(
