@@ -157,9 +157,9 @@ async function mergeSessions(dataSource: DataSource, sessions: SessionRecord[]) 
 
 /**
  * Bills written in one transaction. Each statement of a write holds this thread on the embedded
- * database (PGlite runs in it), and a transaction holds its one session: small groups, small
- * statements and a turn of the event loop between statements keep requests answered during a sync
- * (a statement of 20 rows takes a few milliseconds; of 50, up to tens).
+ * database (PGlite runs in it; its session pool starts each statement in a turn of its own), and a
+ * transaction holds its one session: small groups and small statements keep requests answered
+ * during a sync (a statement of 20 rows takes a few milliseconds; of 50, up to tens).
  */
 const BILLS_PER_TRANSACTION = 25;
 const ROWS_PER_STATEMENT = 20;
@@ -200,22 +200,20 @@ async function writeBatch(dataSource: DataSource, batch: BillRecord[], today: st
 async function writeChanged(manager: EntityManager, changed: BillRecord[], hashes: Map<number, string>, now: Date, seenDay: string | null): Promise<void> {
   const ids = changed.map((r) => r.billId);
   const firstSeen = await sittingFirstSeenDays(manager, changed, seenDay);
-  await insertInTurns(manager, BillEntity, changed.map((r) => toBillEntity(r, hashes.get(r.billId)!, now)), ['id']);
+  await insertInStatements(manager, BillEntity, changed.map((r) => toBillEntity(r, hashes.get(r.billId)!, now)), ['id']);
   // Children are replaced whole: the source's record is the truth for the bill.
   for (const table of ['bill_sponsor', 'bill_stage', 'division']) {
     await manager.query(`DELETE FROM ${table} WHERE bill_id = ANY($1)`, [ids]);
-    await nextTurn();
   }
-  await insertInTurns(manager, BillSponsorEntity, changed.flatMap(sponsorRows));
-  await insertInTurns(manager, BillStageEntity, changed.flatMap((r) => stageRows(r, firstSeen)));
-  await insertInTurns(manager, DivisionEntity, changed.flatMap(divisionRows));
+  await insertInStatements(manager, BillSponsorEntity, changed.flatMap(sponsorRows));
+  await insertInStatements(manager, BillStageEntity, changed.flatMap((r) => stageRows(r, firstSeen)));
+  await insertInStatements(manager, DivisionEntity, changed.flatMap(divisionRows));
 }
 
-/** Rows in statements of ROWS_PER_STATEMENT, the event loop turning after each. */
-async function insertInTurns<T extends object>(manager: EntityManager, entity: new () => T, rows: Partial<T>[], upsertOn?: string[]): Promise<void> {
+/** Rows in statements of ROWS_PER_STATEMENT. */
+async function insertInStatements<T extends object>(manager: EntityManager, entity: new () => T, rows: Partial<T>[], upsertOn?: string[]): Promise<void> {
   for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
     await insertJsonRows(manager, entity, rows.slice(i, i + ROWS_PER_STATEMENT), { upsertOn });
-    await nextTurn();
   }
 }
 
