@@ -96,9 +96,9 @@ export const billCount = (samples: readonly { billId: number }[]) => new Set(sam
 export function groupSkill(nowcasts: readonly ScoredNowcast[], options: BootstrapOptions = {}): GroupSkill {
   const bills = new BillSet(nowcasts.map((n) => n.billId));
   const statistics: Record<string, BillStatistic> = {};
+  const byOutput = new Map(SKILL_OUTPUTS.map((o) => [o, { model: forecasts(nowcasts, o, 'model'), table: forecasts(nowcasts, o, 'byKindAndStage') }]));
   for (const o of SKILL_OUTPUTS) {
-    const model = forecasts(nowcasts, o, 'model');
-    const table = forecasts(nowcasts, o, 'byKindAndStage');
+    const { model, table } = byOutput.get(o)!;
     const modelBrier = memoised(brierStatistic(bills, model));
     const tableBrier = memoised(brierStatistic(bills, table));
     Object.assign(statistics, {
@@ -125,7 +125,7 @@ export function groupSkill(nowcasts: readonly ScoredNowcast[], options: Bootstra
 
   const outputs = Object.fromEntries(
     SKILL_OUTPUTS.map((o) => {
-      const model = forecasts(nowcasts, o, 'model');
+      const { model, table } = byOutput.get(o)!;
       const skill: BinarySkill = {
         nowcasts: model.length,
         bills: billCount(model),
@@ -134,7 +134,7 @@ export function groupSkill(nowcasts: readonly ScoredNowcast[], options: Bootstra
         table: { brier: e[`${o}.table.brier`], ece: e[`${o}.table.ece`] },
         brierRatio: e[`${o}.ratio`],
         reliability: weightedReliability(model),
-        tableReliability: weightedReliability(forecasts(nowcasts, o, 'byKindAndStage')),
+        tableReliability: weightedReliability(table),
       };
       return [o, skill];
     }),

@@ -77,9 +77,8 @@ export class RetentionJob {
         for await (const count of rule.batches(this.dataSource, now, limit)) {
           result.removed[rule.table] += count;
           result.statements++;
+          // requests and timers get their turn between deletes: the database's answer (PostgreSQL) or the embedded pool (PGlite) gives it
           if (this.ticker.stopping) break;
-          // let the requests and timers that queued behind this delete go first
-          await new Promise((resolve) => setImmediate(resolve));
         }
         if (this.ticker.stopping) break;
       }
