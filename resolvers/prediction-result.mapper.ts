@@ -41,7 +41,7 @@ export function toPredictionType(p: PredictionResult): PredictionType {
     timelineEtaScheduledFor: p.timelineEtaScheduledFor,
     timelineEtaExplanation: timelineEtaExplanation(p),
     lastStage: p.lastStage,
-    modelVersion: p.modelVersion,
+    modelVersion: p.model.version,
     model: p.model,
   };
   const fields = prediction as Record<string, unknown>;

@@ -13,7 +13,7 @@ export const newEventId = (): string => `evt_${randomBytes(16).toString('base64u
 export const eventTimestamp = (serviceDay: string, now: Date): string => `${serviceDay}T${now.toISOString().slice(11)}`;
 
 /** What a prediction event tells of the nowcast that raised it: the model's numbers and the version that served them. */
-type ServedNowcast = Pick<Nowcast, 'billId' | 'referenceDate' | 'probabilities' | 'timelineEtaDays'> & { modelVersion: number };
+type ServedNowcast = Pick<Nowcast, 'billId' | 'referenceDate' | 'probabilities' | 'timelineEtaDays'> & { model: { version: number } };
 
 /** The compared values, in the same shape: what a snapshot keeps. */
 const previousOf = (p: PredictionPoint) => ({
@@ -73,7 +73,7 @@ export const predictionEvent = (type: PredictionEventType, n: ServedNowcast, pre
   id: newEventId(),
   type,
   timestamp,
-  data: { bill_id: n.billId, reference_date: n.referenceDate, model_version: n.modelVersion, predictions: predictionsPayload(outputsOf(n)), previous: previousOf(previous) },
+  data: { bill_id: n.billId, reference_date: n.referenceDate, model_version: n.model.version, predictions: predictionsPayload(outputsOf(n)), previous: previousOf(previous) },
 });
 
 export const thresholdEvent = (t: AlertTriggerEntity, timestamp: string): ServiceEvent => ({

@@ -9,7 +9,7 @@ export const HISTORY_DEPTH = 20;
 
 export const pointOf = (n: PredictionResult): PredictionPoint => ({
   referenceDate: n.referenceDate,
-  modelVersion: n.modelVersion,
+  modelVersion: n.model.version,
   royalAssent: n.probabilities.royal_assent,
   nextStage30d: n.probabilities.next_stage_30d,
   timelineEtaDays: n.timelineEtaDays,

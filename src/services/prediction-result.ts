@@ -4,7 +4,6 @@ import type { ScheduledEta } from './scheduled-eta';
 
 /** A nowcast as served: the model's, with the ETA of a scheduled next stage (src/services/scheduled-eta.ts). */
 export interface PredictionResult extends Nowcast, ScheduledEta {
-  modelVersion: number;
   /** the model that made it, and whether it had seen anything dated after the reference date */
   model: ModelProvenance;
   billTitle: string;

@@ -95,7 +95,7 @@ export class PredictionService {
         if (!entry) continue;
         const nowcast = withScheduledEta(predictor!.nowcast(entry.facts, referenceDate, sessions), entry.sittings);
         const { title, originatingHouse } = bills.get(id)!;
-        const result = { ...nowcast, modelVersion: model.version, model, billTitle: titleAsOf(title, originatingHouse, nowcast.status === 'enacted'), originatingHouse };
+        const result = { ...nowcast, model, billTitle: titleAsOf(title, originatingHouse, nowcast.status === 'enacted'), originatingHouse };
         computed.set(id, result);
         keepWithin(this.cache, key(id), result, CACHE_LIMIT);
       }
@@ -158,7 +158,7 @@ export class PredictionService {
       missing.forEach((i, m) => {
         const model = models[i];
         const nowcast = withScheduledEta(predictors[m].nowcast(entry.facts, known[i], sessions), entry.sittings);
-        computed.set(known[i], { ...nowcast, modelVersion: model.version, model, billTitle: bill.title, originatingHouse: bill.originatingHouse });
+        computed.set(known[i], { ...nowcast, model, billTitle: bill.title, originatingHouse: bill.originatingHouse });
       });
     }
     return known.map((date, i) => this.cache.get(key(i)) ?? computed.get(date)!);

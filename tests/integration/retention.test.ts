@@ -110,7 +110,7 @@ describe('prediction snapshots and the event log', () => {
     const snapshot = (referenceDate: string, royalAssent: number) =>
       f.db.dataSource.query(
         `INSERT INTO prediction_snapshot (bill_id, reference_date, model_version, royal_assent, next_stage30d, timeline_eta_days, taken_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-        [bill.billId, referenceDate, bill.modelVersion, royalAssent, next, bill.timelineEtaDays, ago(200 * DAY_MS)],
+        [bill.billId, referenceDate, bill.model.version, royalAssent, next, bill.timelineEtaDays, ago(200 * DAY_MS)],
       );
     // 60 old, high snapshots long before, then three rising ones the day's nowcast tops: a spike and a trend begin today
     for (let i = 60; i >= 1; i--) await snapshot(utcDay(Date.parse(DAY) - (140 + i) * DAY_MS), 0.99);
