@@ -127,7 +127,7 @@ export class Gateway {
     const key = sharedKey(operation, variables);
     const kept = this.answers.get(state, key);
     if (!kept) return this.answers.set(state, key, await this.computeShared(operation, variables, context, render));
-    for (const [kind, units] of kept.charges) await context.quota?.require(kind, units);
+    await context.quota?.requireAll(kept.charges);
     return kept;
   }
 

@@ -87,21 +87,32 @@ export class RequestQuota {
 
   /** Takes `amount` whole, or nothing and a 429 that says which limit and when it resets. */
   async require(kind: QuotaKind, amount = 1): Promise<void> {
-    if (!(await this.takeAll([[kind, amount]]))) throw this.exceeded(kind);
+    await this.requireAll([[kind, amount]]);
   }
 
-  /** Takes every charge whole, or none of them and false (a kept answer charged again as it was when computed). */
+  /** Takes every charge whole, or none of them and a 429 for the first limit that fell short (a kept answer charged again as it was when computed). */
+  async requireAll(charges: ReadonlyArray<readonly [QuotaKind, number]>): Promise<void> {
+    const short = await this.shortOf(charges);
+    if (short) throw this.exceeded(short);
+  }
+
+  /** Takes every charge whole, or none of them and false. */
   async takeAll(charges: ReadonlyArray<readonly [QuotaKind, number]>): Promise<boolean> {
+    return (await this.shortOf(charges)) === null;
+  }
+
+  /** Takes every charge whole and answers null, or takes none and answers the first kind whose limit fell short. */
+  private async shortOf(charges: ReadonlyArray<readonly [QuotaKind, number]>): Promise<QuotaKind | null> {
     const taken: [QuotaKind, number][] = [];
     for (const [kind, units] of charges) {
       const granted = await this.takeUpTo(kind, units);
       taken.push([kind, granted]);
       if (granted < units) {
         for (const [given, amount] of taken) await this.refund(given, amount);
-        return false;
+        return kind;
       }
     }
-    return true;
+    return null;
   }
 
   /**
