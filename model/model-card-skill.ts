@@ -7,10 +7,9 @@ import { BOOTSTRAP_LEVEL, BOOTSTRAP_REPLICATES, type Estimate } from './bill-wei
 import type { Evaluation } from './rolling-evaluation';
 import { formatMetric as f } from './metrics';
 import { reliabilityDiagramSvg } from './reliability-svg';
-import { type GroupSkill, SKILL_OUTPUTS, type SkillByKind } from './skill-by-kind';
+import type { KindInSession } from './session-drift';
+import { type GroupSkill, SKILL_OUTPUTS, type SkillByKind, WATCHED_KINDS } from './skill-by-kind';
 
-/** The kinds of bill people watch most: each has its own Royal Assent targets and reliability diagram. */
-export const WATCHED_KINDS = ['government', 'pmb_ballot'] as const;
 
 const KIND_NAMES: Record<string, string> = {
   government: 'government',
@@ -98,4 +97,22 @@ export function kindReliabilityDiagrams(ev: Evaluation): Record<string, string> 
     });
   }
   return svgs;
+}
+
+/** Each test session's government and ballot bills: enacted, expected by the model and the table, and the enacted shares of the sessions before. */
+export function kindsBySessionTable(rows: readonly KindInSession[]): string[] {
+  const share = (x: number) => `${Math.round(100 * x)}%`;
+  return [
+    '### Government and ballot bills, session by session',
+    '',
+    'Royal Assent of the watched kinds, test session by test session, each bill weighing 1: the bills enacted, the mean probability the model and the kind × stage table (b) gave them (over each bill’s nowcasts, then over bills), the model’s ECE on that session alone, and the enacted share of the kind’s bills in each earlier session that had ended by the fold’s cutoff (sessions with at least 5 of them; Royal Assents dated by the cutoff).',
+    '',
+    '| test session | kind | bills | enacted | model’s mean | table’s mean | ECE | enacted in the earlier sessions |',
+    '|---|---|---|---|---|---|---|---|',
+    ...rows.map((r) => {
+      const earlier = r.earlier ? `${share(r.earlier.lowestShare)}–${share(r.earlier.highestShare)} (${r.earlier.sessions} sessions)` : '—';
+      return `| ${r.session} | ${kindName(r.kind)} | ${r.bills} | ${r.enacted} (${share(r.enacted / r.bills)}) | ${f(r.modelMean)} | ${f(r.tableMean)} | ${f(r.modelEce)} | ${earlier} |`;
+    }),
+    '',
+  ];
 }

@@ -13,6 +13,7 @@ import { SittingCalendar } from './sitting-calendar';
 import { billAsOf, truncateAt } from './truncate';
 import { buildSamples, sessionsKnownAt, type TrainingData, trainModel, type TrainingOptions } from './train';
 import { pushTo } from './multimap';
+import { type KindInSession, kindsBySession } from './session-drift';
 
 /** A baseline cell needs this many training samples; below it the kind's rate is used. */
 const MIN_CELL = 20;
@@ -54,6 +55,8 @@ export interface Evaluation {
   snapshotDay: SnapshotDaySkill;
   /** every test nowcast recomputed from the bill truncated at its date and the sessions known then */
   leakCheck: { nowcasts: number; differing: number };
+  /** each test session's government and ballot bills beside the sessions its model learned from */
+  kindsBySession: KindInSession[];
 }
 
 /**
@@ -224,6 +227,7 @@ export function evaluate(
       skill: onSnapshotDays.length ? skillByKind(onSnapshotDays, options.bootstrap) : null,
     },
     leakCheck,
+    kindsBySession: kindsBySession(data, folds, all),
   };
 }
 

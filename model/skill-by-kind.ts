@@ -38,6 +38,9 @@ export interface ScoredNowcast {
   eta: { actual: number; model: number; baseline: number } | null;
 }
 
+/** The kinds of bill people watch most: each has its own Royal Assent targets, reliability diagram and session-by-session record. */
+export const WATCHED_KINDS = ['government', 'pmb_ballot'] as const;
+
 /** The outputs whose skill is reported by kind, with intervals. */
 export const SKILL_OUTPUTS = ['royal_assent', 'next_stage_30d'] as const;
 export type SkillOutput = (typeof SKILL_OUTPUTS)[number];

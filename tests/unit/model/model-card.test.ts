@@ -25,6 +25,10 @@ function evaluation(): Evaluation {
     skill,
     snapshotDay: { asOf: '2021-12-31', daysIntoSession: 234, liveAtAsOf: 150, days: [{ session: '2019-21', date: '2020-03-05', bills: 30 }], skill: skillByKind(nowcasts.filter((n) => n.date === '2020-03-05'), { replicates: 200 }) },
     leakCheck: { nowcasts: nowcasts.length, differing: 0 },
+    kindsBySession: [
+      { session: '2019-21', kind: 'government', bills: 30, enacted: 15, modelMean: 0.5, tableMean: 0.5, modelEce: 0.05, earlier: { sessions: 9, lowestShare: 0.88, highestShare: 1 } },
+      { session: '2019-21', kind: 'pmb_ballot', bills: 30, enacted: 15, modelMean: 0.05, tableMean: 0.4, modelEce: 0.45, earlier: null },
+    ],
   };
 }
 
@@ -59,6 +63,12 @@ describe('the model card', () => {
     expect(markdown).toMatch(/\| private members’ ballot \| 30 \| 30 \| 15 \|/);
     expect(markdown).toContain('150 bills were live then, and their nowcasts on that day cannot be scored here');
     expect(markdown).toContain('used both to choose the design');
+  });
+
+  it('sets each test session’s watched kinds beside the enacted shares of the sessions before it', () => {
+    const { markdown } = card();
+    expect(markdown).toContain('| 2019-21 | government | 30 | 15 (50%) | 0.500 | 0.500 | 0.050 | 88%–100% (9 sessions) |');
+    expect(markdown).toContain('| 2019-21 | private members’ ballot | 30 | 15 (50%) | 0.050 | 0.400 | 0.450 | — |');
   });
 
   it('draws Royal Assent reliability for government and ballot bills, and keeps no work diary', () => {
