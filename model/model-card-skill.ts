@@ -10,7 +10,6 @@ import { reliabilityDiagramSvg } from './reliability-svg';
 import type { KindInSession } from './session-drift';
 import { type GroupSkill, SKILL_OUTPUTS, type SkillByKind, WATCHED_KINDS } from './skill-by-kind';
 
-
 const KIND_NAMES: Record<string, string> = {
   government: 'government',
   pmb_ballot: 'private members’ ballot',
