@@ -3,6 +3,8 @@ import type { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
 export interface JsonRowsOptions {
   /** columns (entity property names) of a unique key: a row that clashes on it updates the stored one */
   upsertOn?: string[];
+  /** rows a statement carries at most (all in one when not given): on the embedded database one statement holds the event loop */
+  rowsPerStatement?: number;
 }
 
 /**
@@ -11,7 +13,7 @@ export interface JsonRowsOptions {
  * A statement with a bind parameter per value costs time to build in TypeORM and to parse in the
  * database that grows with every value; this costs about the same per row however many there are,
  * so a writer can cut its rows into small statements and let other work run between them.
- * Every row must carry the same properties.
+ * Every row must carry the same properties; `rowsPerStatement` cuts them into statements of that many.
  */
 export async function insertJsonRows<T extends ObjectLiteral>(manager: EntityManager, entity: EntityTarget<T>, rows: Partial<T>[], options: JsonRowsOptions = {}): Promise<void> {
   if (!rows.length) return;
@@ -25,8 +27,11 @@ export async function insertJsonRows<T extends ObjectLiteral>(manager: EntityMan
   const conflict = options.upsertOn?.map((property) => metadata.findColumnWithPropertyName(property)!.databaseName) ?? [];
   const update = columns.filter((c) => !conflict.includes(c.name)).map((c) => `"${c.name}" = EXCLUDED."${c.name}"`);
   const onConflict = conflict.length ? ` ON CONFLICT (${conflict.map((c) => `"${c}"`).join(', ')}) DO UPDATE SET ${update.join(', ')}` : '';
-  const json = JSON.stringify(rows.map((row) => Object.fromEntries(columns.map((c) => [c.name, row[c.property] ?? null]))));
-  await manager.query(`INSERT INTO "${metadata.tableName}" (${quoted}) SELECT ${quoted} FROM jsonb_populate_recordset(NULL::"${metadata.tableName}", $1::jsonb)${onConflict}`, [json]);
+  const size = options.rowsPerStatement ?? rows.length;
+  for (let i = 0; i < rows.length; i += size) {
+    const json = JSON.stringify(rows.slice(i, i + size).map((row) => Object.fromEntries(columns.map((c) => [c.name, row[c.property] ?? null]))));
+    await manager.query(`INSERT INTO "${metadata.tableName}" (${quoted}) SELECT ${quoted} FROM jsonb_populate_recordset(NULL::"${metadata.tableName}", $1::jsonb)${onConflict}`, [json]);
+  }
 }
 
 /**

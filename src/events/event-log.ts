@@ -28,13 +28,12 @@ export class EventLog {
 
   /** Records `events` of the service day `serviceDay` in `manager`'s transaction; a sink that throws rolls it back. */
   async record(manager: EntityManager, events: readonly ServiceEvent[], serviceDay: string): Promise<void> {
-    for (let i = 0; i < events.length; i += EVENTS_PER_INSERT) {
-      await insertJsonRows(
-        manager,
-        ServiceEventEntity,
-        events.slice(i, i + EVENTS_PER_INSERT).map((e) => ({ id: e.id, type: e.type, billId: e.data.bill_id, accountId: e.accountId ?? null, serviceDay, occurredAt: new Date(e.timestamp), data: e.data as object as Record<string, never> })),
-      );
-    }
+    await insertJsonRows(
+      manager,
+      ServiceEventEntity,
+      events.map((e) => ({ id: e.id, type: e.type, billId: e.data.bill_id, accountId: e.accountId ?? null, serviceDay, occurredAt: new Date(e.timestamp), data: e.data as object as Record<string, never> })),
+      { rowsPerStatement: EVENTS_PER_INSERT },
+    );
     for (const sink of this.sinks) await sink(manager, events);
   }
 

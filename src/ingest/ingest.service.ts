@@ -200,21 +200,14 @@ async function writeBatch(dataSource: DataSource, batch: BillRecord[], today: st
 async function writeChanged(manager: EntityManager, changed: BillRecord[], hashes: Map<number, string>, now: Date, seenDay: string | null): Promise<void> {
   const ids = changed.map((r) => r.billId);
   const firstSeen = await sittingFirstSeenDays(manager, changed, seenDay);
-  await insertInStatements(manager, BillEntity, changed.map((r) => toBillEntity(r, hashes.get(r.billId)!, now)), ['id']);
+  await insertJsonRows(manager, BillEntity, changed.map((r) => toBillEntity(r, hashes.get(r.billId)!, now)), { upsertOn: ['id'], rowsPerStatement: ROWS_PER_STATEMENT });
   // Children are replaced whole: the source's record is the truth for the bill.
   for (const table of ['bill_sponsor', 'bill_stage', 'division']) {
     await manager.query(`DELETE FROM ${table} WHERE bill_id = ANY($1)`, [ids]);
   }
-  await insertInStatements(manager, BillSponsorEntity, changed.flatMap(sponsorRows));
-  await insertInStatements(manager, BillStageEntity, changed.flatMap((r) => stageRows(r, firstSeen)));
-  await insertInStatements(manager, DivisionEntity, changed.flatMap(divisionRows));
-}
-
-/** Rows in statements of ROWS_PER_STATEMENT. */
-async function insertInStatements<T extends object>(manager: EntityManager, entity: new () => T, rows: Partial<T>[], upsertOn?: string[]): Promise<void> {
-  for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
-    await insertJsonRows(manager, entity, rows.slice(i, i + ROWS_PER_STATEMENT), { upsertOn });
-  }
+  await insertJsonRows(manager, BillSponsorEntity, changed.flatMap(sponsorRows), { rowsPerStatement: ROWS_PER_STATEMENT });
+  await insertJsonRows(manager, BillStageEntity, changed.flatMap((r) => stageRows(r, firstSeen)), { rowsPerStatement: ROWS_PER_STATEMENT });
+  await insertJsonRows(manager, DivisionEntity, changed.flatMap(divisionRows), { rowsPerStatement: ROWS_PER_STATEMENT });
 }
 
 function toBillEntity(r: BillRecord, hash: string, now: Date): Partial<BillEntity> {

@@ -77,6 +77,6 @@ export async function recordSnapshots(manager: EntityManager, nowcasts: readonly
     if (changed) rows.push({ billId: n.billId, ...current });
     result.set(n.billId, { earlier, points: [...earlier, current] });
   }
-  for (let i = 0; i < rows.length; i += SNAPSHOTS_PER_INSERT) await insertJsonRows(manager, PredictionSnapshotEntity, rows.slice(i, i + SNAPSHOTS_PER_INSERT));
+  await insertJsonRows(manager, PredictionSnapshotEntity, rows, { rowsPerStatement: SNAPSHOTS_PER_INSERT });
   return result;
 }
