@@ -77,8 +77,8 @@ export class RetentionJob {
         for await (const count of rule.batches(this.dataSource, now, limit)) {
           result.removed[rule.table] += count;
           result.statements++;
-          // requests and timers get their turn between deletes: the database's answer (PostgreSQL) or the embedded pool (PGlite) gives it
           if (this.ticker.stopping) break;
+          // no turn of the event loop is taken here: each delete's answer arrives in one of its own (PostgreSQL's over its socket, PGlite's by its session pool)
         }
         if (this.ticker.stopping) break;
       }
