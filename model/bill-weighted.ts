@@ -136,6 +136,12 @@ export function brierStatistic(bills: BillSet, samples: readonly BillForecast[])
   return weightedMean(bills, samples.map((s) => s.billId), samples.map((s) => (s.p - s.y) ** 2));
 }
 
+/** The mean forecast probability with each bill weighing 1 (what a forecaster expected of the bills, on average). */
+export function meanForecastStatistic(bills: BillSet, samples: readonly BillForecast[]): BillStatistic {
+  validateForecasts(samples);
+  return weightedMean(bills, samples.map((s) => s.billId), samples.map((s) => s.p));
+}
+
 /**
  * Area under the ROC curve with each bill weighing 1: the weighted share of (event, no event)
  * pairs ranked the right way, a tie counting half. With equal weights it is the Mann–Whitney AUC.

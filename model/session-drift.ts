@@ -1,4 +1,4 @@
-import { billWeightedReport } from './bill-weighted';
+import { BillSet, billWeightedReport, meanForecastStatistic } from './bill-weighted';
 import { kindGroup } from './features';
 import { billCount, forecasts, type ScoredNowcast, WATCHED_KINDS } from './skill-by-kind';
 import { sessionsKnownAt, type TrainingData } from './train';
@@ -26,14 +26,8 @@ export interface KindInSession {
 /** Bill-weighted mean of one forecaster's Royal Assent probabilities. */
 function meanOf(nowcasts: readonly ScoredNowcast[], by: 'model' | 'byKindAndStage'): number | null {
   const samples = forecasts(nowcasts, 'royal_assent', by);
-  if (!samples.length) return null;
-  const perBill = new Map<number, { sum: number; n: number }>();
-  for (const s of samples) {
-    const bill = perBill.get(s.billId) ?? perBill.set(s.billId, { sum: 0, n: 0 }).get(s.billId)!;
-    bill.sum += s.p;
-    bill.n++;
-  }
-  return [...perBill.values()].reduce((total, b) => total + b.sum / b.n, 0) / perBill.size;
+  const bills = new BillSet(samples.map((s) => s.billId));
+  return meanForecastStatistic(bills, samples)(bills.ones());
 }
 
 /** The enacted share of a kind's bills in each session that had ended by `cutoff`, counting only Royal Assents dated by then. */
