@@ -68,7 +68,7 @@ export async function loadBillFacts(dataSource: DataSource, ids?: number[], peer
   ]);
   const stagesOf = groupBy(stages);
   const divisionsOf = groupBy(divisions);
-  const [ballotPeers, pmbSessions] = await Promise.all([ballotBillsOf(dataSource, bills, !ids, peers), pmbSessionsOf(dataSource, bills, ids ? null : stages, peers)]);
+  const [ballotPeers, pmbSessions] = await Promise.all([ballotBillsOf(dataSource, bills, !ids, peers), pmbSessionsOf(dataSource, bills, ids ? null : stagesOf, peers)]);
   const result = new Map(
     bills.map((bill) => [
       bill.id,
@@ -125,26 +125,25 @@ async function ballotBillsOf(dataSource: DataSource, bills: BillEntity[], all: b
 
 /**
  * The private members' bill facts of the sessions of the given bills' private members' bills, from
- * every private member's bill of those sessions (`allStages`: every stored stage, when the caller
- * loaded them all), each session read once into `known`.
+ * every private member's bill of those sessions (`allStagesOf`: every stored stage by bill, when the
+ * caller loaded them all), each session read once into `known`.
  */
-async function pmbSessionsOf(dataSource: DataSource, bills: BillEntity[], allStages: StageRow[] | null, known: SessionPeers): Promise<Map<number, PmbSessionFacts>> {
+async function pmbSessionsOf(dataSource: DataSource, bills: BillEntity[], allStagesOf: Map<number, StageRow[]> | null, known: SessionPeers): Promise<Map<number, PmbSessionFacts>> {
   const pmbs = bills.filter((b) => isPrivateMembersBill(b.kind));
   if (!pmbs.length) return new Map();
-  if (allStages) return pmbSessionFacts(asPeers(pmbs, allStages));
+  if (allStagesOf) return pmbSessionFacts(asPeers(pmbs, allStagesOf));
   const sessions = sessionsOf(pmbs);
   const unread = sessions.filter((id) => !known.pmb.has(id));
   if (unread.length) {
     const peers = await dataSource.getRepository(BillEntity).createQueryBuilder('b').select(['b.id', 'b.kind', 'b.introducedSessionId']).where('b.kind = ANY(:kinds) AND b.introducedSessionId = ANY(:sessions)', { kinds: PRIVATE_MEMBERS_KINDS, sessions: unread }).getMany();
     const stages = await stagesOfBills(dataSource, peers.map((p) => p.id));
-    const facts = pmbSessionFacts(asPeers(peers, stages));
+    const facts = pmbSessionFacts(asPeers(peers, groupBy(stages)));
     for (const id of unread) known.pmb.set(id, facts.get(id));
   }
   return new Map(sessions.flatMap((id) => (known.pmb.get(id) ? [[id, known.pmb.get(id)!] as const] : [])));
 }
 
-function asPeers(bills: readonly BillEntity[], stages: StageRow[]): PmbSessionPeer[] {
-  const stagesOf = groupBy(stages);
+function asPeers(bills: readonly BillEntity[], stagesOf: Map<number, StageRow[]>): PmbSessionPeer[] {
   return bills.map((p) => ({ kind: p.kind, introducedSessionId: p.introducedSessionId, stages: (stagesOf.get(p.id) ?? []).map((s) => ({ stage: s.stage, house: s.house, dates: s.sittingDates })) }));
 }
 
