@@ -1,7 +1,7 @@
 import type { BillFacts, BillKind, TrainingBill } from '../../../model/bill-facts';
 import { kindsBySession } from '../../../model/session-drift';
-import type { ScoredNowcast } from '../../../model/skill-by-kind';
 import type { TrainingData } from '../../../model/train';
+import { royalAssentNowcast } from '../../support/scored-nowcast';
 
 const SESSIONS = [
   { id: 1, startDate: '2014-06-04', endDate: '2015-03-26' },
@@ -15,14 +15,7 @@ const bill = (billId: number, kind: BillKind, sessionId: number, royalAssentDate
   outcome: { outcome: royalAssentDate ? 'royal_assent' : 'fell', royalAssentDate, finalSessionId: sessionId, fullStageHistory: true },
 });
 
-const nowcast = (billId: number, kind: string, model: number, table: number, y: 0 | 1, date: string): ScoredNowcast => ({
-  billId,
-  kind,
-  foldSessionId: 3,
-  date,
-  outputs: { royal_assent: { y, model, byKind: table, byKindAndStage: table } },
-  eta: null,
-});
+const nowcast = (billId: number, kind: string, model: number, table: number, y: 0 | 1, date: string) => royalAssentNowcast(billId, kind, model, table, y, date, FOLD.session.id);
 
 describe('each test session’s watched kinds beside the sessions its model learned from', () => {
   const data: TrainingData = {

@@ -1,14 +1,5 @@
 import { groupSkill, type ScoredNowcast, skillByKind } from '../../../model/skill-by-kind';
-
-/** A nowcast of a bill, Royal Assent only (next stage and ETA unknown). */
-const nowcast = (billId: number, kind: string, model: number, table: number, y: 0 | 1, date = '2020-01-01'): ScoredNowcast => ({
-  billId,
-  kind,
-  foldSessionId: 35,
-  date,
-  outputs: { royal_assent: { y, model, byKind: table, byKindAndStage: table } },
-  eta: null,
-});
+import { royalAssentNowcast as nowcast } from '../../support/scored-nowcast';
 
 describe('skill by kind', () => {
   // Government bills: the model is sharp, the table flat. Ballot bills: the model says no to bills that pass.

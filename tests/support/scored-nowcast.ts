@@ -1,0 +1,11 @@
+import type { ScoredNowcast } from '../../model/skill-by-kind';
+
+/** A test nowcast of a bill, Royal Assent only (next stage and ETA unknown), scored in the fold of session `foldSessionId`. */
+export const royalAssentNowcast = (billId: number, kind: string, model: number, table: number, y: 0 | 1, date = '2020-01-01', foldSessionId = 35): ScoredNowcast => ({
+  billId,
+  kind,
+  foldSessionId,
+  date,
+  outputs: { royal_assent: { y, model, byKind: table, byKindAndStage: table } },
+  eta: null,
+});
