@@ -41,7 +41,7 @@ export function compileOperations(gateway: Gateway): RunOperation {
     const document = parse(source);
     const errors = validate(gateway.schema, document);
     if (errors.length) throw new Error(`REST operation ${name} does not fit the schema: ${errors.map((e) => e.message).join('; ')}`);
-    const operation = gateway.operations.prepare(document, name, `rest:${name}`);
+    const operation = gateway.operations.prepare(document, name, `rest:${name}`, { shipped: true });
     if (!operation.compiled) throw new Error(`REST operation ${name} does not compile with graphql-jit`);
     prepared.set(name, operation);
   }

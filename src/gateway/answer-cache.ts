@@ -10,10 +10,18 @@ export class WithHeaders {
   ) {}
 }
 
+/**
+ * What an execution result kept as objects holds on the heap per character of its JSON text:
+ * measured 3.7 for an introspection answer, 2 for a prediction's.
+ */
+export const HEAP_PER_RESULT_CHARACTER = 4;
+
 /** An answer serialised once, served as it is to every caller who may see it. */
 export class SharedAnswer {
   /** the text's length in UTF-8, for Content-Length */
   readonly byteLength: number;
+  /** what keeping it holds on the heap: the text, and the result's objects when it is kept too */
+  readonly keptBytes: number;
 
   constructor(
     /** the JSON text of the body */
@@ -28,6 +36,7 @@ export class SharedAnswer {
     readonly result?: ExecutionResult,
   ) {
     this.byteLength = Buffer.byteLength(json);
+    this.keptBytes = this.byteLength + (result ? HEAP_PER_RESULT_CHARACTER * json.length : 0);
   }
 }
 
@@ -63,17 +72,17 @@ export class AnswerCache {
     // an ETag serves REST's conditional requests; a GraphQL answer (kept as its result) is never sent with one
     const etag = answer.result === undefined ? `W/"${createHash('sha1').update(answer.json).digest('base64url')}"` : undefined;
     const kept = new SharedAnswer(answer.json, answer.charges, etag, answer.headers, answer.result);
-    const size = answer.byteLength;
+    const size = kept.keptBytes;
     if (size > this.maxBytes) return kept;
     const known = this.answers.get(key);
-    if (known) this.bytes -= known.byteLength;
+    if (known) this.bytes -= known.keptBytes;
     this.answers.delete(key);
     this.answers.set(key, kept);
     this.bytes += size;
     for (const [oldest, answer] of this.answers) {
       if (this.bytes <= this.maxBytes) break;
       this.answers.delete(oldest);
-      this.bytes -= answer.byteLength;
+      this.bytes -= answer.keptBytes;
     }
     return kept;
   }

@@ -1,6 +1,6 @@
 import { type DocumentNode, type FragmentDefinitionNode, Kind, parse, type SelectionSetNode } from 'graphql';
 import { badInput } from '../errors';
-import { keepWithin } from '../common/bounded-map';
+import { LRUCache } from 'lru-cache';
 
 /**
  * Limits a GraphQL document must meet before graphql-js validates it. Validation compares the
@@ -89,23 +89,26 @@ export function documentProblem(text: string, limits = DOCUMENT_LIMITS): string 
   return shapeProblem(document, limits);
 }
 
-/** Verdicts a DocumentGuard keeps, and the longest query text it keeps one for (bounding its memory to about 10 MB). */
-export const GUARD_VERDICTS_KEPT = 1_000;
+/** Characters of query text a DocumentGuard keeps verdicts for (its memory, about twice that in bytes), and the longest text it keeps one for. */
+export const GUARD_TEXT_KEPT_TOTAL = 2 * 1024 * 1024;
 export const GUARD_TEXT_KEPT = 10_000;
 
 /**
  * The document guard with its verdicts remembered per query text: clients send the same few
  * documents again and again, and a verdict depends on nothing but the text and the limits, so a
  * repeated query is parsed and walked once, not on every request (the least recently checked
- * are forgotten first).
+ * are forgotten first, past GUARD_TEXT_KEPT_TOTAL characters of text).
  */
 export class DocumentGuard {
-  private readonly verdicts = new Map<string, string | null>();
+  private readonly verdicts: LRUCache<string, { problem: string | null }>;
 
   constructor(
     private readonly limits = DOCUMENT_LIMITS,
     private readonly problemOf: (text: string, limits: typeof DOCUMENT_LIMITS) => string | null = documentProblem,
-  ) {}
+    maxText = GUARD_TEXT_KEPT_TOTAL,
+  ) {
+    this.verdicts = new LRUCache({ maxSize: maxText, sizeCalculation: (verdict, text) => text.length + (verdict.problem?.length ?? 0) });
+  }
 
   /**
    * The document guard, a step every GraphQL door runs on a request's query before graphql-js
@@ -115,17 +118,16 @@ export class DocumentGuard {
    */
   guard(query: unknown): void {
     if (typeof query !== 'string') return;
-    let problem = this.verdicts.get(query);
-    if (problem === undefined) {
-      problem = this.problemOf(query, this.limits);
-      if (query.length <= GUARD_TEXT_KEPT) {
-        keepWithin(this.verdicts, query, problem, GUARD_VERDICTS_KEPT);
-      }
-    } else {
-      // most recently checked last
-      this.verdicts.delete(query);
-      this.verdicts.set(query, problem);
+    let verdict = this.verdicts.get(query);
+    if (verdict === undefined) {
+      verdict = { problem: this.problemOf(query, this.limits) };
+      if (query.length <= GUARD_TEXT_KEPT) this.verdicts.set(query, verdict);
     }
-    if (problem) throw badInput(problem);
+    if (verdict.problem) throw badInput(verdict.problem);
+  }
+
+  /** Characters of text (and problems) kept now, for tests. */
+  get keptCharacters(): number {
+    return this.verdicts.calculatedSize;
   }
 }

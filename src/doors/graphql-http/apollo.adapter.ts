@@ -6,10 +6,12 @@ import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHt
 import type { RequestHandler } from 'express';
 import type { ValidationRule } from 'graphql';
 import { gatewayRequest, graphqlDocumentOf } from '../http/gateway-request';
+import { boundedDocumentStore } from './document-store';
 import type { RequestContext } from '../../request/context';
 import { badInput, ERROR_CODES } from '../../errors';
 import { graphqlError, mapError } from '../../gateway/error-mapping';
 import type { Gateway, GatewayRequest } from '../../gateway/pipeline';
+import { isWebsiteDocument } from '../../gateway/website-documents';
 import type { Logger } from '../../logger';
 
 type ApolloContext = RequestContext & { gatewayRequest?: GatewayRequest };
@@ -20,12 +22,15 @@ type GatewayExecutor = NonNullable<Awaited<ReturnType<GatewayInterface['load']>>
  * Apollo serves the GraphQL-over-HTTP protocol (bodies, GET, CSRF prevention, status codes) and
  * its own parsing and validation caches; execution is the gateway's. Apollo's "gateway" hook is
  * its supported way to bring an executor of one's own: ours runs each document through the
- * pipeline (burst limit, graphql-jit compiled once per document hash, an answer shared by every
+ * pipeline (burst limit, graphql-jit for the documents that repeat, an answer shared by every
  * caller kept for the serving state, charges settled).
  */
 function pipelineExecutor(gateway: Gateway): GatewayInterface {
-  const executor: GatewayExecutor = (request) =>
-    gateway.executeRequested(gateway.operations.prepare(request.document, request.operationName, request.queryHash), request.request.variables, request.context as RequestContext) as ReturnType<GatewayExecutor>;
+  const executor: GatewayExecutor = (request) => {
+    // the dashboard's own documents are a fixed set, compiled at first sight; a client's is compiled when it repeats
+    const prepared = gateway.operations.prepare(request.document, request.operationName, request.queryHash, { shipped: isWebsiteDocument(request.request.query) });
+    return gateway.executeRequested(prepared, request.request.variables, request.context as RequestContext) as ReturnType<GatewayExecutor>;
+  };
   return {
     onSchemaLoadOrUpdate(callback) {
       callback({ apiSchema: gateway.schema, coreSupergraphSdl: '' });
@@ -97,6 +102,7 @@ export async function createApolloDoor(gateway: Gateway, options: ApolloDoorOpti
     introspection: true,
     // No automatic persisted queries: nothing here needs them, and they add an error vocabulary of their own.
     persistedQueries: false,
+    documentStore: boundedDocumentStore(),
     validationRules: options.validationRules,
     includeStacktraceInErrorResponses: false,
     stopOnTerminationSignals: false,

@@ -1,5 +1,5 @@
 import { AppError } from '../../../../src/errors';
-import { DocumentGuard, documentProblem, GUARD_VERDICTS_KEPT } from '../../../../src/gateway/document-guard';
+import { DocumentGuard, documentProblem, GUARD_TEXT_KEPT, GUARD_TEXT_KEPT_TOTAL } from '../../../../src/gateway/document-guard';
 
 const limits = { maxTokens: 200, maxSameName: 3, maxSpreads: 2, maxFragments: 3 };
 
@@ -84,11 +84,23 @@ describe('the document guard that remembers its verdicts per query text', () => 
     expect(checked).toEqual(['{ me { id } }', '{ me { email } }']);
   });
 
-  it('forgets the least recently checked texts past its bound, so it is checked again', () => {
-    const { guard, checked } = counting();
+  it('forgets the least recently checked texts past its bound in characters, so it is checked again', () => {
+    const checked: string[] = [];
+    const guard = new DocumentGuard(limits, (text, given) => (checked.push(text), documentProblem(text, given)), 1_000);
     guard.guard('{ me { id } }');
-    for (let i = 0; i < GUARD_VERDICTS_KEPT; i++) guard.guard(`{ a${i}: me { id } }`);
+    for (let i = 0; i < 100; i++) {
+      guard.guard(`{ a${i}: me { id } }`);
+      expect(guard.keptCharacters).toBeLessThanOrEqual(1_000);
+    }
     guard.guard('{ me { id } }');
     expect(checked.filter((text) => text === '{ me { id } }')).toHaveLength(2);
+  });
+
+  it('keeps no more text than its bound however long the unique texts are', () => {
+    const guard = new DocumentGuard(limits, documentProblem, GUARD_TEXT_KEPT_TOTAL);
+    const long = (i: number) => `{ ${'x'.repeat(GUARD_TEXT_KEPT - 20)}${i}: me { id } }`;
+    for (let i = 0; i < 400; i++) guard.guard(long(i));
+    expect(guard.keptCharacters).toBeLessThanOrEqual(GUARD_TEXT_KEPT_TOTAL);
+    expect(guard.keptCharacters).toBeGreaterThan(GUARD_TEXT_KEPT_TOTAL / 2);
   });
 });
