@@ -1,10 +1,11 @@
 import { type DocumentNode, type ExecutionResult, getOperationAST, type GraphQLSchema } from 'graphql';
+import { LRUCache } from 'lru-cache';
 import { accessOf, sharesAnswer } from '../request/access-rules';
 import { createRequestContext, type RequestContext } from '../request/context';
 import type { RequestQuota } from '../quota/request-quota';
 import type { QuotaKind } from '../quota/tier-limits';
 import type { Services } from '../services/services';
-import { AnswerCache, SharedAnswer, WithHeaders } from './answer-cache';
+import { AnswerCache, HEAP_PER_RESULT_CHARACTER, SharedAnswer, WithHeaders } from './answer-cache';
 import { admitBurst, chargeCall, rootFieldCopies, settleCharges } from './charge';
 import { AppError } from '../errors';
 import { type CredentialSource, readCredential } from './credential';
@@ -150,6 +151,7 @@ export class Gateway {
    */
   async executeRequested(operation: PreparedOperation, variables: Record<string, unknown> | undefined, context: RequestContext): Promise<ExecutionResult> {
     await this.admit(operation, variables, context);
+    if (isIntrospectionOnly(operation)) return this.introspectionAnswer(operation, variables, context);
     const { quota } = context;
     const state = quota && !quota.website && this.answersShared(operation) ? await this.servingState() : null;
     if (!quota || state === null || !this.admittedByRules(operation, context)) return this.run(operation, variables, context, false);
@@ -161,6 +163,22 @@ export class Gateway {
     if (!kept && !result.errors?.length) this.answers.set(state, key, new SharedAnswer(JSON.stringify(result), chargedSince(before, quota), undefined, {}, result));
     return result;
   }
+
+  /**
+   * The schema's description of itself depends on nothing but the schema, so an introspection
+   * query is answered once per document and variables and then from memory: tools send the same
+   * standard query again and again, each answer some 130 KB computed in about 8 ms.
+   */
+  private async introspectionAnswer(operation: PreparedOperation, variables: Record<string, unknown> | undefined, context: RequestContext): Promise<ExecutionResult> {
+    const key = sharedKey(operation, variables ?? {});
+    const kept = this.introspectionAnswers.get(key);
+    if (kept) return kept;
+    const result = await this.run(operation, variables, context, false);
+    if (!result.errors?.length) this.introspectionAnswers.set(key, result, { size: HEAP_PER_RESULT_CHARACTER * JSON.stringify(result).length });
+    return result;
+  }
+
+  private readonly introspectionAnswers = new LRUCache<string, ExecutionResult>({ maxSize: INTROSPECTION_ANSWER_BYTES });
 
   /** The state answers are kept for (model version, data state, today); null while no model serves. */
   private async servingState(): Promise<string | null> {
@@ -261,6 +279,12 @@ export class Gateway {
     this.hooks.settled?.(request, { principal: null, status, beforePipeline: true });
   }
 }
+
+/** Bytes of introspection answers kept at most: some twenty standard ones. */
+export const INTROSPECTION_ANSWER_BYTES = 8 * 1024 * 1024;
+
+/** An operation that reads only the schema's description of itself (`__schema`, `__type`, `__typename`). */
+const isIntrospectionOnly = (operation: PreparedOperation) => operation.operation.operation === 'query' && operation.rootFields.size === 0;
 
 /** What identifies an answer among those kept for a serving state: the operation and its variables. */
 const sharedKey = (operation: PreparedOperation, variables: Record<string, unknown>) => `${operation.key} ${JSON.stringify(variables)}`;

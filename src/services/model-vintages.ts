@@ -24,8 +24,12 @@ export interface VersionCutoff {
   trainingCutoff: string;
 }
 
-/** Vintage predictors kept in memory at most (each a few hundred kB of networks); the least recently used goes first. */
-const LOADED_VINTAGES = 4;
+/**
+ * Vintage predictors kept in memory at most, the least recently used going first: enough for one
+ * a session of the data (16 today), so that nowcasts at dates of many sessions do not load the same
+ * vintages again and again; each holds about 0.2 MB of networks.
+ */
+const LOADED_VINTAGES = 64;
 
 /** A session's vintage: trained on the facts dated before the session began. */
 export interface VintagePlan {

@@ -60,12 +60,29 @@ describe('requests that could stall the service', () => {
 });
 
 describe('tooling', () => {
-  it('answers the standard introspection query (GraphiQL, code generators) with and without a key', async () => {
+  it('answers the standard introspection query (GraphiQL, code generators) with and without a key, the same answer each time', async () => {
     const { getIntrospectionQuery } = await import('graphql');
-    for (const options of [{}, { key }]) {
+    for (const options of [{}, { key }, {}]) {
       const res = await t.graphql(getIntrospectionQuery(), options);
       expect(res.body.errors).toBeUndefined();
       expect(res.body.data.__schema.queryType.name).toBe('Query');
+      expect(res.body.data.__schema.types.find((type: { name: string }) => type.name === 'Prediction').fields.length).toBeGreaterThan(10);
     }
+  });
+
+  it('prices introspection by its answer: many aliased __schema are refused with or without a key', async () => {
+    const aliased = `{ ${aliases(60, '__schema { types { name fields { name args { name } type { name } } } }')} }`;
+    expect(refusal(await t.graphql(aliased))).toMatch(/^This query would cost \d+, over the limit of 500 for a request without an API key/);
+    expect(refusal(await t.graphql(aliased, { key }))).toMatch(/^This query would cost \d+, over the limit of 5000/);
+  });
+});
+
+describe('nowcasts at named dates', () => {
+  it('weighs each as what it computes: 200 aliases at past dates are refused, 20 are not', async () => {
+    const dated = (n: number) => `{ ${Array.from({ length: n }, (_, i) => `p${i}: prediction(billId: 2900, referenceDate: "2021-${String(7 + (i % 5)).padStart(2, '0')}-${String((i % 28) + 1).padStart(2, '0')}") { royalAssent }`).join(' ')} }`;
+    expect(refusal(await t.graphql(dated(200), { key }))).toMatch(/^This query would cost \d+, over the limit of 5000/);
+    // this app trains no model, so the twenty pass the cost check and meet the model's absence
+    const twenty = await t.graphql(dated(20), { key });
+    expect(twenty.body.errors?.[0].extensions.code).toBe('SERVICE_UNAVAILABLE');
   });
 });

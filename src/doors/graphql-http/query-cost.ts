@@ -7,10 +7,15 @@ import {
   getNamedType,
   getVariableValues,
   GraphQLError,
+  type GraphQLField,
   type GraphQLNamedType,
   type GraphQLSchema,
+  type GraphQLType,
+  isInputObjectType,
+  isEnumType,
   isInterfaceType,
   isObjectType,
+  isUnionType,
   Kind,
   type OperationDefinitionNode,
   type SelectionSetNode,
@@ -19,7 +24,7 @@ import {
 import { ACCESS_EXTENSION } from '../../request/access-rules';
 import type { RequestContext } from '../../request/context';
 import { badInput } from '../../errors';
-import { ANONYMOUS_QUERY_BUDGET, KEYED_QUERY_BUDGET, LIST_SIZE_BOUNDS, type ListSizes, MAX_MUTATIONS, SIZED_ROOT_FIELDS, weightOf } from './query-weights';
+import { ANONYMOUS_QUERY_BUDGET, introspectionWeight, KEYED_QUERY_BUDGET, LIST_SIZE_BOUNDS, type ListSizes, MAX_MUTATIONS, SIZED_ROOT_FIELDS, weightOf } from './query-weights';
 
 /*
  * Both walks below remember what each named fragment adds, so a fragment spread a thousand
@@ -55,6 +60,49 @@ interface Tally {
 
 const INTROSPECTION_TYPES: Record<string, string> = { __schema: '__Schema', __type: '__Type' };
 
+/** How many non-null and list wrappers a type reference has around its named type. */
+function wrapperCount(type: GraphQLType): number {
+  let count = 0;
+  for (let t = type; 'ofType' in t && t.ofType; t = t.ofType as GraphQLType) count += 1;
+  return count;
+}
+
+const introspectionSizes = new WeakMap<GraphQLSchema, ReadonlyMap<string, number>>();
+
+/**
+ * How many items each list of the schema's description of itself holds on average per parent
+ * (`__Type.fields`: the schema's fields over its types), so that `__schema { types { fields } }`
+ * is costed by the answer it gives. Read once per schema.
+ */
+export function introspectionListLengths(schema: GraphQLSchema): ReadonlyMap<string, number> {
+  const known = introspectionSizes.get(schema);
+  if (known) return known;
+  const types = Object.values(schema.getTypeMap());
+  const fields = types.flatMap((t): GraphQLField<unknown, unknown>[] => (isObjectType(t) || isInterfaceType(t) ? Object.values(t.getFields()) : []));
+  const directives = schema.getDirectives();
+  const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
+  const references = [...fields.flatMap((f) => [f.type, ...f.args.map((a) => a.type)]), ...types.flatMap((t) => (isInputObjectType(t) ? Object.values(t.getFields()).map((f) => f.type) : []))];
+  const wrappers = sum(references.map(wrapperCount));
+  const perType = (count: (type: GraphQLNamedType) => number) => sum(types.map(count)) / types.length;
+  const lengths = new Map<string, number>([
+    ['__Schema.types', types.length],
+    ['__Schema.directives', directives.length],
+    ['__Type.fields', fields.length / types.length],
+    ['__Type.inputFields', perType((t) => (isInputObjectType(t) ? Object.keys(t.getFields()).length : 0))],
+    ['__Type.enumValues', perType((t) => (isEnumType(t) ? t.getValues().length : 0))],
+    ['__Type.interfaces', perType((t) => (isObjectType(t) || isInterfaceType(t) ? t.getInterfaces().length : 0))],
+    ['__Type.possibleTypes', perType((t) => (isUnionType(t) || isInterfaceType(t) ? schema.getPossibleTypes(t).length : 0))],
+    ['__Field.args', sum(fields.map((f) => f.args.length)) / Math.max(1, fields.length)],
+    ['__Directive.args', sum(directives.map((d) => d.args.length)) / Math.max(1, directives.length)],
+    ['__Directive.locations', sum(directives.map((d) => d.locations.length)) / Math.max(1, directives.length)],
+    // a type reference is its wrappers (non-null, list) then the named type: the chain of `ofType`
+    // ends after as many as it has, so each level is there with the odds of one more wrapper
+    ['__Type.ofType', wrappers / (wrappers + references.length)],
+  ]);
+  introspectionSizes.set(schema, lengths);
+  return lengths;
+}
+
 /** What an operation would cost to run, and how many mutations it holds. */
 export function operationCost(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, options: CostOptions): CostReport {
   const fragments = fragmentsOf(document);
@@ -63,6 +111,7 @@ export function operationCost(schema: GraphQLSchema, document: DocumentNode, ope
   const rootTypes = new Set([schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()].filter(Boolean));
   const mutationType = schema.getMutationType();
   const sizes = options.sizes ?? LIST_SIZE_BOUNDS;
+  const introspection = introspectionListLengths(schema);
   const known = new Map<string, Tally>();
   let fragmentWalks = 0;
 
@@ -81,6 +130,7 @@ export function operationCost(schema: GraphQLSchema, document: DocumentNode, ope
     } catch {
       // bad arguments: execution refuses them; the field is costed with its defaults
     }
+    if (parent!.name.startsWith('__')) return introspectionWeight(introspection.get(`${parent!.name}.${name}`))(args, child, sizes);
     const isRoot = rootTypes.has(parent as never);
     return weightOf(parent!.name, name, parent === mutationType, !isRoot && !node.selectionSet)(args, child, sizes);
   };

@@ -1,4 +1,4 @@
-import { type GraphQLSchema, type OperationDefinitionNode, parse } from 'graphql';
+import { getIntrospectionQuery, type GraphQLSchema, type OperationDefinitionNode, parse } from 'graphql';
 import { buildAppSchema } from '../../../../../resolvers/build-schema';
 import { operationCost, operationDepth } from '../../../../../src/doors/graphql-http/query-cost';
 import { ANONYMOUS_QUERY_BUDGET, KEYED_QUERY_BUDGET, type ListSizes } from '../../../../../src/doors/graphql-http/query-weights';
@@ -80,6 +80,29 @@ describe('the cost of an operation', () => {
     expect(costOf('{ serviceStatus { today ready pending billCount attribution } }', { anonymous: true }).cost).toBeLessThanOrEqual(ANONYMOUS_QUERY_BUDGET);
     const copies = `{ ${Array.from({ length: 5 }, (_, i) => `s${i}: serviceStatus { billCount }`).join(' ')} }`;
     expect(costOf(copies, { anonymous: true }).cost).toBeGreaterThan(ANONYMOUS_QUERY_BUDGET);
+  });
+
+  it('prices introspection by its answer: the standard query fits a request without a key, two copies or many aliased __schema do not', () => {
+    const standard = costOf(getIntrospectionQuery(), { anonymous: true }).cost;
+    expect(standard).toBeLessThanOrEqual(ANONYMOUS_QUERY_BUDGET);
+    expect(standard).toBeGreaterThan(ANONYMOUS_QUERY_BUDGET / 2);
+    const body = getIntrospectionQuery().replace(/^\s*query IntrospectionQuery \{/, '').replace(/\}\s*(fragment[\s\S]*)$/, '');
+    const fragments = getIntrospectionQuery().slice(getIntrospectionQuery().indexOf('fragment'));
+    expect(costOf(`{ a: ${body.trim()} b: ${body.trim()} } ${fragments}`, { anonymous: true }).cost).toBeGreaterThan(ANONYMOUS_QUERY_BUDGET);
+    const aliased = `{ ${Array.from({ length: 60 }, (_, i) => `s${i}: __schema { types { name fields { name args { name } type { name } } } }`).join(' ')} }`;
+    expect(costOf(aliased, { anonymous: true }).cost).toBeGreaterThan(KEYED_QUERY_BUDGET);
+    // one type's fields are about a type's share of the schema's fields
+    expect(costOf('{ __type(name: "Bill") { name fields { name } } }', { anonymous: true }).cost).toBeLessThan(standard / 10);
+  });
+
+  it('weighs a nowcast at a named date as what it computes: hundreds of them are over the budget, a batch of 100 at one date is not', () => {
+    const dated = (n: number) => `{ ${Array.from({ length: n }, (_, i) => `p${i}: prediction(billId: ${2000 + i}, referenceDate: "2020-01-${String((i % 28) + 1).padStart(2, '0')}") { royalAssent }`).join(' ')} }`;
+    expect(costOf(dated(210)).cost).toBeGreaterThan(KEYED_QUERY_BUDGET);
+    expect(costOf(dated(20)).cost).toBeLessThanOrEqual(KEYED_QUERY_BUDGET);
+    const today = `{ ${Array.from({ length: 210 }, (_, i) => `p${i}: prediction(billId: ${2000 + i}) { royalAssent }`).join(' ')} }`;
+    expect(costOf(today).cost).toBeLessThanOrEqual(KEYED_QUERY_BUDGET);
+    const batch = `{ predictions(billIds: [${Array.from({ length: 100 }, (_, i) => 2000 + i)}], referenceDate: "2020-01-01") { items { prediction { royalAssent } } } }`;
+    expect(costOf(batch).cost).toBeLessThanOrEqual(KEYED_QUERY_BUDGET);
   });
 
   it('counts a field a request without a key may not call as its refusal only', () => {
