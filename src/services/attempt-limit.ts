@@ -51,10 +51,16 @@ export class SignUpLimit {
     this.attempts = new AttemptLimit(store, options.windowMs, now);
   }
 
-  /** Throws a 429 when the address has signed up its allowance lately; an unknown address (a command, not a browser) is not limited. */
-  async admit(address: string | undefined): Promise<void> {
-    if (!address || !this.options.perAddress) return;
+  /**
+   * Takes the sign-up's place, or throws a 429 when the address has signed up its allowance lately;
+   * an unknown address (a command, not a browser) is not limited. The answer gives the place back,
+   * for a sign-up the server could not serve.
+   */
+  async admit(address: string | undefined): Promise<{ release(): Promise<void> }> {
+    if (!address || !this.options.perAddress) return { release: async () => undefined };
     const { perAddress, windowMs } = this.options;
-    await this.attempts.take([{ key: `signup:${address}`, limit: perAddress }], (minutes) => `Too many sign-ups from this address: the limit is ${perAddress} in ${windowMs / 60_000} minutes; try again in ${minutes} minute(s)`);
+    const key = `signup:${address}`;
+    const attempt = await this.attempts.take([{ key, limit: perAddress }], (minutes) => `Too many sign-ups from this address: the limit is ${perAddress} in ${windowMs / 60_000} minutes; try again in ${minutes} minute(s)`);
+    return { release: () => this.attempts.store.release(key, attempt) };
   }
 }

@@ -55,8 +55,13 @@ export class SessionService {
   async signUp(email: unknown, password: unknown, address?: string): Promise<void> {
     const normalised = parseEmail(email);
     const chosen = parseNewPassword(password);
-    await this.signUps.admit(address);
-    await this.accounts.createIfAbsent(normalised, 'free', await hashPassword(chosen, this.passwordCost));
+    const place = await this.signUps.admit(address);
+    const hash = await hashPassword(chosen, this.passwordCost).catch(async (error: unknown) => {
+      // the password queue was full (503): the server's refusal, not the address's sign-up
+      await place.release();
+      throw error;
+    });
+    await this.accounts.createIfAbsent(normalised, 'free', hash);
   }
 
   async logIn(email: unknown, password: unknown, address: string | undefined): Promise<{ account: AccountView; session: IssuedSession }> {
