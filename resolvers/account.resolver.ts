@@ -47,8 +47,8 @@ export class AccountResolver {
   })
   @Access('public')
   async signUp(@Arg('input', () => CredentialsInput) input: CredentialsInput, @Ctx() context: RequestContext): Promise<boolean> {
-    browserOf(context, { sameSiteOnly: true });
-    await context.services.sessions.signUp(input.email, input.password);
+    const browser = browserOf(context, { sameSiteOnly: true });
+    await context.services.sessions.signUp(input.email, input.password, browser.clientAddress);
     return true;
   }
 

@@ -1,4 +1,5 @@
 import { unsupportedNodeMessage } from './common/node-version';
+import { sizeThreadPool } from './common/thread-pool';
 
 /*
  * The server entry imports this module before any other. It refuses an unsupported Node.js before
@@ -11,3 +12,5 @@ if (unsupported) {
   process.exit(1);
 }
 process.env.NODE_ENV ??= 'production';
+// before anything reads a file asynchronously: libuv sizes its pool when it first starts
+sizeThreadPool();

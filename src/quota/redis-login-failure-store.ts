@@ -1,32 +1,49 @@
 import { randomBytes } from 'node:crypto';
-import type { LoginFailureStore } from './login-failure-store';
+import type { Allowance, LoginFailureStore, Reservation } from './login-failure-store';
 import type { RedisQuotaStore } from './redis-quota-store';
 
 const keyOf = (key: string) => `bill-progress:login-failures:${key}`;
 
 /**
- * Failed log-ins in Redis, on the quota counters' connection (and its fail-fast rules: Redis down
- * is a 503): a sorted set per key, scored by time, trimmed to the window and expiring with it.
+ * Checks every key, then records the attempt under each, in one script: Redis runs it whole, so no
+ * attempt of another instance comes between. KEYS: the keys; ARGV: at, since, member, then the
+ * limits in the keys' order. Returns 0 when granted, else when the first full key has room again.
+ */
+const RESERVE = `
+local at, since, member = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3]
+for i, key in ipairs(KEYS) do
+  redis.call('ZREMRANGEBYSCORE', key, '-inf', since)
+  local limit = tonumber(ARGV[3 + i])
+  local count = redis.call('ZCARD', key)
+  if count >= limit then
+    local oldest = redis.call('ZRANGE', key, count - limit, count - limit, 'WITHSCORES')
+    return tonumber(oldest[2]) + (at - since)
+  end
+end
+for _, key in ipairs(KEYS) do
+  redis.call('ZADD', key, at, member)
+  redis.call('PEXPIRE', key, math.max(1, at - since))
+end
+return 0
+`;
+
+/**
+ * Attempts in Redis, on the quota counters' connection (and its fail-fast rules: Redis down is a
+ * 503): a sorted set per key, scored by time, trimmed to the window and expiring with it.
  */
 export class RedisLoginFailureStore implements LoginFailureStore {
   constructor(private readonly quotas: RedisQuotaStore) {}
 
-  async recent(key: string, since: number): Promise<number[]> {
-    const flat = await this.quotas.withConnection((redis) => redis.zrangebyscore(keyOf(key), `(${since}`, '+inf', 'WITHSCORES'));
-    return flat.filter((_, i) => i % 2 === 1).map(Number);
+  async reserve(allowances: Allowance[], at: number, since: number): Promise<Reservation> {
+    // a member of its own: two attempts in the same millisecond are two
+    const attempt = `${at}:${randomBytes(6).toString('base64url')}`;
+    const keys = allowances.map((a) => keyOf(a.key));
+    const retryAt = Number(await this.quotas.withConnection((redis) => redis.eval(RESERVE, keys.length, ...keys, at, since, attempt, ...allowances.map((a) => a.limit))));
+    return retryAt ? { granted: false, retryAt } : { granted: true, attempt };
   }
 
-  async add(keys: string[], at: number, since: number): Promise<void> {
-    await this.quotas.withConnection((redis) => {
-      const batch = redis.multi();
-      for (const key of keys) {
-        // a member of its own: two failures in the same millisecond are two
-        batch.zadd(keyOf(key), at, `${at}:${randomBytes(6).toString('base64url')}`);
-        batch.zremrangebyscore(keyOf(key), '-inf', since);
-        batch.pexpire(keyOf(key), Math.max(1, at - since));
-      }
-      return batch.exec();
-    });
+  async release(key: string, attempt: string): Promise<void> {
+    await this.quotas.withConnection((redis) => redis.zrem(keyOf(key), attempt));
   }
 
   async clear(key: string): Promise<void> {

@@ -1,9 +1,11 @@
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { badInput } from '../errors';
+import { type PasswordJob, passwordQueue } from './password-queue';
 
 /**
  * scrypt (memory-hard) with N = 2^15, r = 8, p = 1: 32 MiB and tens of milliseconds per hash, the
- * OWASP minimum for scrypt. It runs on libuv's thread pool, so the event loop stays free.
+ * OWASP minimum for scrypt. It runs on libuv's thread pool, so the event loop stays free, through
+ * the password queue (src/services/password-queue.ts), so the pool stays free too.
  */
 export interface ScryptCost {
   N: number;
@@ -18,8 +20,8 @@ const MAX_MEMORY = 64 * 1024 * 1024;
 export const PASSWORD_MIN_LENGTH = 10;
 export const PASSWORD_MAX_LENGTH = 200;
 
-function derive(password: string, salt: Buffer, cost: ScryptCost): Promise<Buffer> {
-  return new Promise((resolve, reject) => scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, { ...cost, maxmem: MAX_MEMORY }, (error, key) => (error ? reject(error) : resolve(key))));
+function derive(kind: PasswordJob, password: string, salt: Buffer, cost: ScryptCost): Promise<Buffer> {
+  return passwordQueue.run(kind, () => new Promise((resolve, reject) => scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, { ...cost, maxmem: MAX_MEMORY }, (error, key) => (error ? reject(error) : resolve(key)))));
 }
 
 /** A new password as the user chose it: long enough to resist guessing, short enough to hash cheaply. */
@@ -36,7 +38,7 @@ export function parseNewPassword(password: unknown, field = 'password'): string 
  */
 export async function hashPassword(password: string, cost: ScryptCost = PASSWORD_COST): Promise<string> {
   const salt = randomBytes(16);
-  const key = await derive(password, salt, cost);
+  const key = await derive('hash', password, salt, cost);
   return ['scrypt', cost.N, cost.r, cost.p, salt.toString('base64url'), key.toString('base64url')].join('$');
 }
 
@@ -47,7 +49,7 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const expected = Buffer.from(hash, 'base64url');
   const cost = { N: Number(n), r: Number(r), p: Number(p) };
   if (![cost.N, cost.r, cost.p].every(Number.isSafeInteger)) return false;
-  const key = await derive(password, Buffer.from(salt, 'base64url'), cost);
+  const key = await derive('verify', password, Buffer.from(salt, 'base64url'), cost);
   return key.length === expected.length && timingSafeEqual(key, expected);
 }
 

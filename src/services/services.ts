@@ -10,6 +10,7 @@ import { BillService } from './bill.service';
 import { WatchlistService } from './watchlist.service';
 import { SessionService } from './session.service';
 import { DEFAULT_LOGIN_THROTTLE, LoginThrottle } from './login-throttle';
+import { DEFAULT_SIGN_UP_LIMIT, SignUpLimit } from './attempt-limit';
 import type { ScryptCost } from './password';
 import { ModelService } from './model.service';
 import { PredictionService } from './prediction.service';
@@ -100,14 +101,14 @@ export function createServices({ trainingOptions, redisUrl, now, burstLimit, emb
   };
   const alerts = new AlertService(deps.dataSource, watchlists, predictions, events.log);
   const quotas = new QuotaService(deps.dataSource, { redisUrl, embedded: embeddedDatabase, readiness: deps.readiness, logger: deps.logger }, now);
-  // failed log-ins are kept beside the quota counters, so every instance counts the same ones
+  // log-in and sign-up attempts are kept beside the quota counters, so every instance counts the same ones
   const loginFailures = quotas.store instanceof RedisQuotaStore ? new RedisLoginFailureStore(quotas.store) : new SqlLoginFailureStore(deps.dataSource);
   return {
     ...deps,
     freshness: freshness ?? new DataFreshness('snapshot', 0),
     accounts,
     apiKeys,
-    sessions: new SessionService(deps.dataSource, accounts, new LoginThrottle(DEFAULT_LOGIN_THROTTLE, loginFailures), Date.now, passwordCost),
+    sessions: new SessionService(deps.dataSource, accounts, new LoginThrottle(DEFAULT_LOGIN_THROTTLE, loginFailures), new SignUpLimit(DEFAULT_SIGN_UP_LIMIT, loginFailures), Date.now, passwordCost),
     bills,
     models,
     predictions,

@@ -6,6 +6,8 @@ import { AppError } from '../errors';
 import { type AccountService, type AccountView, accountView, parseEmail } from './account.service';
 import { type AuthenticatedUser, credentialDigest } from './api-key.service';
 import { LoginThrottle } from './login-throttle';
+import { DEFAULT_SIGN_UP_LIMIT, SignUpLimit } from './attempt-limit';
+import { MemoryLoginFailureStore } from '../quota/login-failure-store';
 import { decoyHash, hashPassword, PASSWORD_COST, parseNewPassword, type ScryptCost, verifyPassword } from './password';
 
 /** A session ends this long after it began, however active. */
@@ -35,6 +37,7 @@ export class SessionService {
     private readonly dataSource: DataSource,
     private readonly accounts: AccountService,
     private readonly throttle: LoginThrottle = new LoginThrottle(),
+    private readonly signUps: SignUpLimit = new SignUpLimit(DEFAULT_SIGN_UP_LIMIT, new MemoryLoginFailureStore()),
     private readonly now: () => number = Date.now,
     private readonly passwordCost: ScryptCost = PASSWORD_COST,
   ) {}
@@ -47,24 +50,30 @@ export class SessionService {
    * Makes a Free account for the address unless it has one, and says neither way: an existing
    * account keeps its password and sessions. Both ways hash the password and make one insert, so
    * the time taken does not tell them apart either. No session: whoever owns the address logs in.
+   * `address`: the client's, whose sign-ups are limited (none for a command run by the operator).
    */
-  async signUp(email: unknown, password: unknown): Promise<void> {
+  async signUp(email: unknown, password: unknown, address?: string): Promise<void> {
     const normalised = parseEmail(email);
-    await this.accounts.createIfAbsent(normalised, 'free', await hashPassword(parseNewPassword(password), this.passwordCost));
+    const chosen = parseNewPassword(password);
+    const place = await this.signUps.admit(address);
+    const hash = await hashPassword(chosen, this.passwordCost).catch(async (error: unknown) => {
+      // the password queue was full (503): the server's refusal, not the address's sign-up
+      await place.release();
+      throw error;
+    });
+    await this.accounts.createIfAbsent(normalised, 'free', hash);
   }
 
   async logIn(email: unknown, password: unknown, address: string | undefined): Promise<{ account: AccountView; session: IssuedSession }> {
     if (typeof email !== 'string' || typeof password !== 'string' || email.length > 254 || password.length > 1000) throw new AppError('UNAUTHENTICATED', WRONG_CREDENTIALS);
     const normalised = email.trim().toLowerCase();
-    await this.throttle.admit(normalised, address);
+    const attempt = await this.throttle.admit(normalised, address);
     const account = await this.dataSource.getRepository(AccountEntity).createQueryBuilder('a').addSelect('a.passwordHash').where('a.email = :email', { email: normalised }).getOne();
     // the decoy makes an unknown email cost the same scrypt as a known one
     const matches = await verifyPassword(password, account?.passwordHash ?? decoyHash(this.passwordCost));
-    if (!account?.passwordHash || !matches) {
-      await this.throttle.failed(normalised, address);
-      throw new AppError('UNAUTHENTICATED', WRONG_CREDENTIALS);
-    }
-    await this.throttle.succeeded(normalised, address);
+    // a failure keeps its place in the throttle, taken before the check
+    if (!account?.passwordHash || !matches) throw new AppError('UNAUTHENTICATED', WRONG_CREDENTIALS);
+    await attempt.succeeded();
     return { account: accountView(account), session: await this.open(account.id) };
   }
 
@@ -77,11 +86,11 @@ export class SessionService {
     const chosen = parseNewPassword(newPassword, 'newPassword');
     const account = await this.dataSource.getRepository(AccountEntity).createQueryBuilder('a').addSelect('a.passwordHash').where('a.id = :id', { id: accountId }).getOne();
     if (!account) throw new AppError('UNAUTHENTICATED', 'Your session has ended: log in again');
-    await this.throttle.admit(account.email, address);
+    const attempt = await this.throttle.admit(account.email, address);
     if (typeof currentPassword !== 'string' || !account.passwordHash || !(await verifyPassword(currentPassword, account.passwordHash))) {
-      await this.throttle.failed(account.email, address);
       throw new AppError('BAD_USER_INPUT', 'The current password is wrong', { field: 'currentPassword' });
     }
+    await attempt.succeeded();
     const hash = await hashPassword(chosen, this.passwordCost);
     await this.dataSource.transaction(async (manager) => {
       await manager.getRepository(AccountEntity).update({ id: accountId }, { passwordHash: hash });

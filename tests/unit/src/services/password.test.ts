@@ -17,6 +17,17 @@ describe('passwords', () => {
     await expect(verifyPassword('anything', 'not a hash')).resolves.toBe(false);
   });
 
+  it('are checked for a log-in before the new passwords of sign-ups waiting ahead of it are hashed', async () => {
+    const cost = { N: 4096, r: 8, p: 1 };
+    const stored = await hashPassword('correct horse battery', cost);
+    const finished: string[] = [];
+    const signUps = Array.from({ length: 20 }, (_, i) => hashPassword(`new password ${i}`, cost).then(() => finished.push(`sign-up ${i}`)));
+    const logIn = verifyPassword('correct horse battery', stored).then(() => finished.push('log-in'));
+    await Promise.all([...signUps, logIn]);
+    // at most the sign-ups already running when it came finish first
+    expect(finished.indexOf('log-in')).toBeLessThan(4);
+  });
+
   it('must be 10 to 200 characters', () => {
     expect(() => parseNewPassword('short')).toThrow('password must be between 10 and 200 characters');
     expect(() => parseNewPassword('x'.repeat(201))).toThrow(/between 10 and 200/);
