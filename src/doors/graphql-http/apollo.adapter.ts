@@ -9,6 +9,7 @@ import { gatewayRequest, graphqlDocumentOf } from '../http/gateway-request';
 import type { RequestContext } from '../../request/context';
 import { badInput, ERROR_CODES } from '../../errors';
 import { graphqlError, mapError } from '../../gateway/error-mapping';
+import { unresolvedOperation } from '../../gateway/operation-choice';
 import type { Gateway, GatewayRequest } from '../../gateway/pipeline';
 import type { Logger } from '../../logger';
 
@@ -80,6 +81,23 @@ function subscriptionsGoToWebSocket(): ApolloServerPlugin<ApolloContext> {
   };
 }
 
+/**
+ * An operationName that picks no operation of the document is the client's 400, refused before
+ * anything runs: Apollo leaves `operation` unset and goes on to the executor, which cannot run
+ * "no operation".
+ */
+function operationMustResolve(): ApolloServerPlugin<ApolloContext> {
+  return {
+    async requestDidStart() {
+      return {
+        async didResolveOperation({ operation, document, request }) {
+          if (!operation) throw unresolvedOperation(document, request.operationName);
+        },
+      };
+    },
+  };
+}
+
 export interface ApolloDoorOptions {
   httpServer: http.Server;
   validationRules: ValidationRule[];
@@ -107,6 +125,7 @@ export async function createApolloDoor(gateway: Gateway, options: ApolloDoorOpti
       // Open requests get 7 s to finish: the rest of the 10 s shutdown deadline (src/shutdown.ts)
       // is for flushing counters and closing the database, which a slow request must not starve.
       ApolloServerPluginDrainHttpServer({ httpServer: options.httpServer, stopGracePeriodMillis: REQUEST_DRAIN_MS }),
+      operationMustResolve(),
       subscriptionsGoToWebSocket(),
       ...(options.plugins as ApolloServerPlugin<ApolloContext>[]),
       answerHead(gateway),
