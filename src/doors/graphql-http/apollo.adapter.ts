@@ -6,6 +6,7 @@ import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHt
 import type { RequestHandler } from 'express';
 import type { ValidationRule } from 'graphql';
 import { gatewayRequest, graphqlDocumentOf } from '../http/gateway-request';
+import { acceptsLegacyJsonOnly } from './legacy-json';
 import type { RequestContext } from '../../request/context';
 import { badInput, ERROR_CODES } from '../../errors';
 import { graphqlError, mapError } from '../../gateway/error-mapping';
@@ -42,12 +43,14 @@ function pipelineExecutor(gateway: Gateway): GatewayInterface {
  * SERVICE_UNAVAILABLE error, such as a database that cannot be reached inside a resolver) is a
  * 503, as on REST, rather than Apollo's 200 for a GraphQL result; a partial answer stays 200.
  * Every response carries the user's rate-limit headers; the gateway hears how the request ended.
+ * A request error (Apollo had the document's text: `source`) answered to a client that reads only
+ * the legacy media type is a 200 on the wire (see acceptsLegacyJsonOnly).
  */
 function answerHead(gateway: Gateway): ApolloServerPlugin<ApolloContext> {
   return {
     async requestDidStart() {
       return {
-        async willSendResponse({ contextValue, response, errors }) {
+        async willSendResponse({ contextValue, request, response, errors, source }) {
           const wholeAnswerFailed = response.body.kind === 'single' && response.body.singleResult.data === null;
           if (wholeAnswerFailed && (response.http.status ?? 200) === 200 && errors?.some((error) => mapError(error).code === 'SERVICE_UNAVAILABLE')) {
             response.http.status = ERROR_CODES.SERVICE_UNAVAILABLE;
@@ -55,6 +58,8 @@ function answerHead(gateway: Gateway): ApolloServerPlugin<ApolloContext> {
           // a refusal's own headers (which limit refused) come first
           for (const [name, value] of Object.entries(gateway.headers(contextValue, contextValue.gatewayRequest))) if (!response.http.headers.has(name.toLowerCase())) response.http.headers.set(name.toLowerCase(), value);
           if (contextValue.gatewayRequest) gateway.finish(contextValue.gatewayRequest, contextValue, response.http.status ?? 200);
+          // only the wire says 200: the gateway heard the 400 (the per-address limit counts it as failing)
+          if (response.http.status === ERROR_CODES.BAD_USER_INPUT && source !== undefined && acceptsLegacyJsonOnly(request.http?.headers.get('accept'))) response.http.status = 200;
         },
       };
     },
