@@ -118,3 +118,17 @@ describe('an operationName that picks no operation of the document', () => {
     expect(res.body).toEqual({ data: { me: { tier: 'PRO' } } });
   });
 });
+
+describe('a persisted query (not supported)', () => {
+  const hash = 'ecf4edb46db40b5132295c0291d62fb65d6759a9eedfa4d5d612dd5ec54a6b38';
+
+  it('is a 400 BAD_USER_INPUT saying to send the text, a hash alone or with its text, by POST or GET', async () => {
+    const alone = await t.http().post('/graphql').set('content-type', 'application/json').set('authorization', `Bearer ${key}`).send({ extensions: { persistedQuery: { version: 1, sha256Hash: hash } } });
+    const withText = await t.http().post('/graphql').set('content-type', 'application/json').send({ query: '{ __typename }', extensions: { persistedQuery: { version: 1, sha256Hash: hash } } });
+    const get = await t.http().get('/graphql').query({ extensions: JSON.stringify({ persistedQuery: { version: 1, sha256Hash: hash } }) }).set('apollo-require-preflight', 'true');
+    for (const res of [alone, withText, get]) {
+      expect(res.status).toBe(400);
+      expect(res.body.errors).toEqual([{ message: expect.stringMatching(/^Persisted queries are not supported: send the document’s text in `query`/), extensions: { code: 'BAD_USER_INPUT' } }]);
+    }
+  });
+});
