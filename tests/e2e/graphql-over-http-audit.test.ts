@@ -36,5 +36,5 @@ it.each(audits.map((audit) => [`${audit.id} ${audit.name}`, audit] as const))('%
 it('refuses a GET without a header a form cannot send (CSRF prevention): 400 BAD_USER_INPUT', async () => {
   const res = await fetch(`${url}?query=${encodeURIComponent('{ __typename }')}`);
   expect(res.status).toBe(400);
-  expect((await res.json()).errors).toEqual([expect.objectContaining({ message: expect.stringMatching(/Cross-Site Request Forgery/), extensions: { code: 'BAD_USER_INPUT' } })]);
+  expect(((await res.json()) as { errors: unknown }).errors).toEqual([expect.objectContaining({ message: expect.stringMatching(/Cross-Site Request Forgery/), extensions: { code: 'BAD_USER_INPUT' } })]);
 });
