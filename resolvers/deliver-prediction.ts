@@ -27,17 +27,19 @@ export async function deliverPrediction({ loaders, quota }: RequestContext, bill
  * on the API as one prediction given back if the field does not reach the response.
  */
 export async function deliverPredictionHistory({ services, loaders, quota }: RequestContext, bill: BillEntity, info: GraphQLResolveInfo): Promise<PredictionPointType[]> {
+  // refused before anything is computed: a chart is some 60 nowcasts. A website opening is charged
+  // now; should the chart then fail, the bill is open for the day, so reopening it costs nothing.
+  if (quota?.website) {
+    const [charged] = await quota.chargeBillViews([bill.id], [true]);
+    if (charged instanceof AppError) throw charged;
+  } else if (quota) await quota.require('predictions');
   const today = services.clock.today();
   const stageDates = (await loaders.stagesOfBill.load(bill.id)).flatMap((stage) => stage.sittingDates.slice(0, 1)).sort();
   const current = await services.predictions.nowcast(bill.id, today);
   const first = bill.introducedDate ?? stageDates[0] ?? today;
   const points = await services.predictions.nowcastsOfBill(bill.id, historyDates(first, historyEnd(today, current.status === 'live', stageDates.at(-1) ?? null), stageDates));
-  if (quota?.website) {
-    const [charged] = await quota.chargeBillViews([bill.id], [true]);
-    if (charged instanceof AppError) throw charged;
-  } else if (quota) {
+  if (quota && !quota.website) {
     const path = responsePathAsArray(info.path);
-    await quota.require('predictions');
     quota.deliveries.charged(`history@${path.join('.')}`, 'predictions', 1, path);
   }
   return points.map((p) => ({ referenceDate: p.referenceDate, status: p.status as BillStatusAsOf, royalAssent: p.probabilities.royal_assent, nextStage30d: p.probabilities.next_stage_30d, model: p.model }));

@@ -8,6 +8,7 @@ import { Gateway, type GatewayHooks } from './gateway/pipeline';
 import { noNulCharactersRule } from './gateway/text-input';
 import { graphqlErrorHandler, jsonErrorHandler, notFoundHandler } from './doors/http/http-errors';
 import { graphqlDocumentGuard } from './doors/graphql-http/http-document-guard';
+import { persistedQueriesRefused } from './doors/graphql-http/persisted-queries';
 import { doorEdge, reportRefusedBeforePipeline } from './doors/http/door-edge';
 import { depthLimit, queryCostCheck, queryCostLimit } from './doors/graphql-http/query-cost';
 import { createMetrics, type MetricsOptions } from './doors/http/http-metrics';
@@ -92,6 +93,7 @@ async function createHttpApp(services: Services, options: HttpOptions): Promise<
     doorEdge(gateway, { browser: true }),
     corsPolicy(options.corsOrigins ?? []),
     express.json({ limit: '100kb' }),
+    persistedQueriesRefused,
     graphqlDocumentGuard(),
     graphql.middleware,
     graphqlErrorHandler(services.logger),

@@ -47,4 +47,19 @@ export function standardOutput(): pino.DestinationStream {
   return pino.destination({ fd: 1, sync: writesNeverWait });
 }
 
+/**
+ * Writes now whatever lines the logger's destination still holds (an asynchronous one buffers
+ * them), for a process about to end at once. pino (10 has no `pino.final`) flushes its own
+ * destinations on exit only under conditions (main thread, no coverage run): a crash's last line
+ * must not depend on them.
+ */
+export function flushLogsNow(logger: Logger): void {
+  const destination = (logger as unknown as Record<symbol, { flushSync?: () => void } | undefined>)[pino.symbols.streamSym];
+  try {
+    destination?.flushSync?.();
+  } catch {
+    // a destination that cannot be written any more: nothing is left to tell
+  }
+}
+
 export type { Logger };

@@ -3,7 +3,7 @@ import './server-preamble';
 import 'reflect-metadata';
 import { loadConfig } from './config';
 import { createLogger, standardOutput } from './logger';
-import { shutDownOnSignals } from './shutdown';
+import { exitOnCrash, shutDownOnSignals } from './shutdown';
 import { startServer } from './start-server';
 
 /** The composition root: configuration, logger, server, and the signals that stop it. */
@@ -16,6 +16,7 @@ function main(): void {
     process.exit(1);
   }
   const logger = createLogger(config.logLevel, standardOutput());
+  exitOnCrash({ logger });
   // aborted by a signal that arrives while start-up still waits for an unreachable PostgreSQL
   const starting = new AbortController();
   const started = startServer(config, logger, { signal: starting.signal });

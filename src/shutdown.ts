@@ -1,5 +1,5 @@
 import { constants } from 'node:os';
-import type { Logger } from './logger';
+import { flushLogsNow, type Logger } from './logger';
 
 /** The longest a graceful shutdown may take; past it the process exits with status 1. */
 export const SHUTDOWN_DEADLINE_MS = 10_000;
@@ -56,4 +56,34 @@ export function shutDownOnSignals(options: ShutdownOnSignalsOptions): void {
   };
   target.on('SIGTERM', onSignal);
   target.on('SIGINT', onSignal);
+}
+
+export interface ExitOnCrashOptions {
+  logger: Logger;
+  /** where crashes are reported and how the process ends: the process itself, outside unit tests */
+  target?: Pick<NodeJS.Process, 'on'>;
+  exit?: (code: number) => void;
+}
+
+/**
+ * An uncaught exception or an unhandled promise rejection ends the process with status 1, after
+ * one fatal line (the error, its stack; the logger's redaction applies) written out before the
+ * exit. Nothing else runs: after such an error the state is unknown, and a graceful shutdown
+ * could hang on it or write from it; the supervisor restarts a clean process.
+ */
+export function exitOnCrash(options: ExitOnCrashOptions): void {
+  const { logger, target = process, exit = (code: number) => process.exit(code) } = options;
+  let crashed = false;
+  const crash = (error: unknown, message: string) => {
+    if (crashed) return;
+    crashed = true;
+    try {
+      logger.fatal({ err: error }, message);
+      flushLogsNow(logger);
+    } finally {
+      exit(1);
+    }
+  };
+  target.on('uncaughtException', (error) => crash(error, 'uncaught exception: exiting'));
+  target.on('unhandledRejection', (reason) => crash(reason, 'unhandled promise rejection: exiting'));
 }

@@ -104,3 +104,21 @@ describe('the dashboard’s requests (session cookie)', () => {
     expect(refused.body.errors[0]).toMatchObject({ extensions: { code: 'RATE_LIMITED' }, message: expect.stringMatching(/the limit is 6 a minute/) });
   });
 });
+
+describe('a request error answered 200 to a client that reads only application/json', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp({ anonRateLimit: 3 });
+  });
+  afterAll(() => app.close());
+
+  it('still counts as failing: only the wire says 200', async () => {
+    const key = await app.userWithKey('pilot');
+    for (let i = 0; i < 3; i++) {
+      const res = await app.http().post('/graphql').set('authorization', `Bearer ${key}`).set('accept', 'application/json').send({ query: 'query A { __typename }', operationName: 'B' });
+      expect(res.status).toBe(200);
+      expect(res.body.errors[0].extensions).toEqual({ code: 'BAD_USER_INPUT' });
+    }
+    expect((await app.graphql('{ serviceStatus { today } }')).status).toBe(429);
+  });
+});

@@ -258,6 +258,20 @@ describe('website predictions', () => {
     expect((await gql(WEB.BILL, { id: 2950 }, { cookie })).status).toBe(200);
   });
 
+  it('Free: the next bill is refused before its chart is computed', async () => {
+    const { cookie } = await signUp();
+    expect((await gql(BILL_PAGE, { id: 2900 }, { cookie })).status).toBe(200);
+    const charts = jest.spyOn(t.services.predictions, 'nowcastsOfBill');
+    try {
+      expect((await gql(BILL_PAGE, { id: 2950 }, { cookie })).status).toBe(429);
+      expect(charts).not.toHaveBeenCalled();
+      expect((await gql(BILL_PAGE, { id: 2900 }, { cookie })).status).toBe(200);
+      expect(charts.mock.calls.map(([billId]) => billId)).toEqual([2900]);
+    } finally {
+      charts.mockRestore();
+    }
+  });
+
   it('Free: the limit resets at midnight UTC', async () => {
     const { cookie } = await signUp();
     await gql(BILL_PAGE, { id: 2900 }, { cookie });

@@ -1,3 +1,4 @@
+import * as WEB from '../../web/src/operations';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 // /graphql over HTTP as a browser or any HTTP client meets it: the status of an answer that failed
@@ -72,5 +73,62 @@ describe('a subscription sent over HTTP', () => {
     }
     expect(logged).not.toHaveBeenCalled();
     logged.mockRestore();
+  });
+});
+
+describe('an operationName that picks no operation of the document', () => {
+  /** The dashboard's own page, signed in: its session cookie runs only the dashboard's documents. */
+  async function dashboardCookie(): Promise<string> {
+    await t.services.sessions.signUp('operations@example.com', 'correct horse battery');
+    const res = await dashboardPost({ query: WEB.LOG_IN, variables: { input: { email: 'operations@example.com', password: 'correct horse battery' } } });
+    return (res.headers['set-cookie'] as unknown as string[]).find((c) => c.startsWith('bp_session='))!.split(';')[0];
+  }
+  const dashboardPost = (body: object, cookie?: string) => {
+    const req = t.http().post('/graphql').set('host', 'dashboard.test').set('origin', 'http://dashboard.test').set('content-type', 'application/json');
+    if (cookie) req.set('cookie', cookie);
+    return req.send(body);
+  };
+  const post = (body: object, withKey: boolean) => {
+    const req = t.http().post('/graphql').set('content-type', 'application/json');
+    if (withKey) req.set('authorization', `Bearer ${key}`);
+    return req.send(body);
+  };
+
+  it('is a 400 BAD_USER_INPUT naming the operations there are, with or without a key or the session cookie, and logs no error', async () => {
+    const logged = jest.spyOn(t.services.logger, 'error');
+    for (const withKey of [true, false]) {
+      const unknown = await post({ query: 'query A { __typename }', operationName: 'B' }, withKey);
+      expect(unknown.status).toBe(400);
+      expect(unknown.body.errors).toEqual([{ message: 'operationName "B" names no operation of the document: its one operation is "A"', extensions: { code: 'BAD_USER_INPUT' } }]);
+      const unnamed = await post({ query: 'query A { __typename } query C { __typename }' }, withKey);
+      expect(unnamed.status).toBe(400);
+      expect(unnamed.body.errors).toEqual([{ message: 'The document holds 2 operations ("A", "C"): name the one to run in operationName', extensions: { code: 'BAD_USER_INPUT' } }]);
+    }
+    const cookie = await dashboardCookie();
+    const website = await dashboardPost({ query: WEB.SESSION, operationName: 'Other' }, cookie);
+    expect(website.status).toBe(400);
+    expect(website.body.errors).toEqual([{ message: 'operationName "Other" names no operation of the document: its one operation is "Session"', extensions: { code: 'BAD_USER_INPUT' } }]);
+    expect(logged).not.toHaveBeenCalled();
+    logged.mockRestore();
+  });
+
+  it('runs the operation named, as before', async () => {
+    const res = await post({ query: 'query A { __typename } query C { me { tier } }', operationName: 'C' }, true);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ data: { me: { tier: 'PRO' } } });
+  });
+});
+
+describe('a persisted query (not supported)', () => {
+  const hash = 'ecf4edb46db40b5132295c0291d62fb65d6759a9eedfa4d5d612dd5ec54a6b38';
+
+  it('is a 400 BAD_USER_INPUT saying to send the text, a hash alone or with its text, by POST or GET', async () => {
+    const alone = await t.http().post('/graphql').set('content-type', 'application/json').set('authorization', `Bearer ${key}`).send({ extensions: { persistedQuery: { version: 1, sha256Hash: hash } } });
+    const withText = await t.http().post('/graphql').set('content-type', 'application/json').send({ query: '{ __typename }', extensions: { persistedQuery: { version: 1, sha256Hash: hash } } });
+    const get = await t.http().get('/graphql').query({ extensions: JSON.stringify({ persistedQuery: { version: 1, sha256Hash: hash } }) }).set('apollo-require-preflight', 'true');
+    for (const res of [alone, withText, get]) {
+      expect(res.status).toBe(400);
+      expect(res.body.errors).toEqual([{ message: expect.stringMatching(/^Persisted queries are not supported: send the document’s text in `query`/), extensions: { code: 'BAD_USER_INPUT' } }]);
+    }
   });
 });

@@ -1,3 +1,5 @@
+import { Readiness } from '../../src/health/readiness';
+import { listenNotReady } from '../../src/doors/http/not-ready-server';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 let t: TestApp;
@@ -37,6 +39,39 @@ describe('X-Request-Id', () => {
 
     const replaced = await t.http().get('/healthz').set('x-request-id', 'two words <script>'.padEnd(120, 'x'));
     expect(replaced.headers['x-request-id']).toMatch(UUID);
+  });
+});
+
+describe('X-Content-Type-Options: nosniff', () => {
+  it('is on every response: REST, GraphQL, health, the dashboard, the API docs, errors and 404s', async () => {
+    const responses = await Promise.all([
+      t.http().get('/api/v1/predict/2900').set('authorization', `Bearer ${key}`),
+      t.http().get('/api/v1/predict/abc').set('authorization', `Bearer ${key}`),
+      t.http().post('/graphql').send({ query: '{ me { id } }' }).set('authorization', `Bearer ${key}`),
+      t.http().post('/graphql').set('content-type', 'application/json').send('{not json'),
+      t.http().get('/readyz'),
+      t.http().get('/healthz'),
+      t.http().get('/'),
+      t.http().get('/docs'),
+      t.http().get('/api/v1/openapi.json'),
+      t.http().get('/no/such/path'),
+      t.http().delete('/api/v1/predict/2900'),
+    ]);
+    expect(responses.map((r) => r.status)).toEqual([200, 400, 200, 400, 200, 200, 200, 200, 200, 404, 405]);
+    for (const res of responses) expect(res.headers['x-content-type-options']).toBe('nosniff');
+  });
+
+  it('is on the answers of the server that holds the port while a dependency is missing', async () => {
+    const readiness = new Readiness();
+    readiness.block('test', 'a test holds readiness');
+    const held = await listenNotReady(0, '127.0.0.1', readiness);
+    try {
+      const res = await fetch(`http://127.0.0.1:${held.port}/api/v1/predict/2900`);
+      expect(res.status).toBe(503);
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    } finally {
+      await held.close();
+    }
   });
 });
 

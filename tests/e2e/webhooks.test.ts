@@ -135,6 +135,7 @@ describe('webhook endpoints over REST', () => {
       [{ url: 'ftp://hook.example.com/x', events: ['bill.stage_changed'] }, 'url must use http or https'],
       [{ url: 'not a url', events: ['bill.stage_changed'] }, 'url must be an absolute http or https URL'],
       [{ url: 'https://user:pw@hook.example.com/', events: ['bill.stage_changed'] }, 'url must not carry a user name or password'],
+      [{ url: 'https://hook.example.com:0/hook', events: ['bill.stage_changed'] }, "url's port must be from 1 to 65535, not 0"],
       [{ url: URL, events: ['bill.stage_changed'], all_bills: 'yes' }, 'all_bills must be true or false'],
       [{ url: URL, events: ['bill.stage_changed'], description: 'x'.repeat(501) }, 'description must be a string of at most 500 characters'],
       [{ url: URL, events: ['bill.stage_changed'], secret: 'mine' }, /^unknown field secret in the JSON body/],

@@ -30,7 +30,8 @@ export async function gql<T>(query: string, variables: Record<string, unknown> =
     response = await fetch('/graphql', {
       method: 'POST',
       credentials: 'same-origin',
-      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      // the current media type first: request errors then keep their 4xx (a legacy application/json-only client gets 200)
+      headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json;q=0.9' },
       body: JSON.stringify({ query, variables }),
     });
   } catch {

@@ -7,9 +7,11 @@ import type { RequestHandler } from 'express';
 import type { ValidationRule } from 'graphql';
 import { gatewayRequest, graphqlDocumentOf } from '../http/gateway-request';
 import { boundedDocumentStore } from './document-store';
+import { acceptsLegacyJsonOnly } from './legacy-json';
 import type { RequestContext } from '../../request/context';
 import { badInput, ERROR_CODES } from '../../errors';
 import { graphqlError, mapError } from '../../gateway/error-mapping';
+import { unresolvedOperation } from '../../gateway/operation-choice';
 import type { Gateway, GatewayRequest } from '../../gateway/pipeline';
 import { isWebsiteDocument } from '../../gateway/website-documents';
 import type { Logger } from '../../logger';
@@ -46,12 +48,14 @@ function pipelineExecutor(gateway: Gateway): GatewayInterface {
  * SERVICE_UNAVAILABLE error, such as a database that cannot be reached inside a resolver) is a
  * 503, as on REST, rather than Apollo's 200 for a GraphQL result; a partial answer stays 200.
  * Every response carries the user's rate-limit headers; the gateway hears how the request ended.
+ * A request error (Apollo had the document's text: `source`) answered to a client that reads only
+ * the legacy media type is a 200 on the wire (see acceptsLegacyJsonOnly).
  */
 function answerHead(gateway: Gateway): ApolloServerPlugin<ApolloContext> {
   return {
     async requestDidStart() {
       return {
-        async willSendResponse({ contextValue, response, errors }) {
+        async willSendResponse({ contextValue, request, response, errors, source }) {
           const wholeAnswerFailed = response.body.kind === 'single' && response.body.singleResult.data === null;
           if (wholeAnswerFailed && (response.http.status ?? 200) === 200 && errors?.some((error) => mapError(error).code === 'SERVICE_UNAVAILABLE')) {
             response.http.status = ERROR_CODES.SERVICE_UNAVAILABLE;
@@ -59,6 +63,8 @@ function answerHead(gateway: Gateway): ApolloServerPlugin<ApolloContext> {
           // a refusal's own headers (which limit refused) come first
           for (const [name, value] of Object.entries(gateway.headers(contextValue, contextValue.gatewayRequest))) if (!response.http.headers.has(name.toLowerCase())) response.http.headers.set(name.toLowerCase(), value);
           if (contextValue.gatewayRequest) gateway.finish(contextValue.gatewayRequest, contextValue, response.http.status ?? 200);
+          // only the wire says 200: the gateway heard the 400 (the per-address limit counts it as failing)
+          if (response.http.status === ERROR_CODES.BAD_USER_INPUT && source !== undefined && acceptsLegacyJsonOnly(request.http?.headers.get('accept'))) response.http.status = 200;
         },
       };
     },
@@ -79,6 +85,23 @@ function subscriptionsGoToWebSocket(): ApolloServerPlugin<ApolloContext> {
           const browser = contextValue.gatewayRequest?.browser;
           const endpoint = browser ? `${browser.secure ? 'wss' : 'ws'}://${browser.host}/graphql` : 'ws(s)://…/graphql';
           throw badInput(`Subscriptions are served over WebSocket only: connect to ${endpoint} with the graphql-transport-ws protocol (graphql-ws)`);
+        },
+      };
+    },
+  };
+}
+
+/**
+ * An operationName that picks no operation of the document is the client's 400, refused before
+ * anything runs: Apollo leaves `operation` unset and goes on to the executor, which cannot run
+ * "no operation".
+ */
+function operationMustResolve(): ApolloServerPlugin<ApolloContext> {
+  return {
+    async requestDidStart() {
+      return {
+        async didResolveOperation({ operation, document, request }) {
+          if (!operation) throw unresolvedOperation(document, request.operationName);
         },
       };
     },
@@ -113,6 +136,7 @@ export async function createApolloDoor(gateway: Gateway, options: ApolloDoorOpti
       // Open requests get 7 s to finish: the rest of the 10 s shutdown deadline (src/shutdown.ts)
       // is for flushing counters and closing the database, which a slow request must not starve.
       ApolloServerPluginDrainHttpServer({ httpServer: options.httpServer, stopGracePeriodMillis: REQUEST_DRAIN_MS }),
+      operationMustResolve(),
       subscriptionsGoToWebSocket(),
       ...(options.plugins as ApolloServerPlugin<ApolloContext>[]),
       answerHead(gateway),

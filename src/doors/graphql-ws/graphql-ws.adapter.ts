@@ -12,6 +12,7 @@ import { CONNECTION_LIMIT_DETAIL, ConnectionCount, MAX_FRAME_BYTES, MAX_SUBSCRIP
 import { CONNECTION_INIT_KEY_REQUIRED } from '../../gateway/credential';
 import { DocumentGuard } from '../../gateway/document-guard';
 import { graphqlError, mapError } from '../../gateway/error-mapping';
+import { unresolvedOperation } from '../../gateway/operation-choice';
 import type { Gateway, GatewayRequest } from '../../gateway/pipeline';
 import { clientAddressOf } from '../http/client-address';
 import type { QueryCostCheck } from '../graphql-http/query-cost';
@@ -129,7 +130,7 @@ export function createWebSocketDoor(gateway: Gateway, options: WebSocketDoorOpti
           }
         }
         const invalid = validate(gateway.schema, document, [...specifiedRules, ...options.validationRules]);
-        const errors = invalid.length || operation ? invalid : [new GraphQLError('Which operation to run is unclear: name one of the document’s operations in operationName')];
+        const errors = invalid.length || operation ? invalid : [new GraphQLError(unresolvedOperation(document, payload.operationName).message)];
         if (errors.length) {
           if (request) gateway.finish(request, context, 400);
           return errors.map((e) => new GraphQLError(e.message, { nodes: e.nodes, extensions: { code: 'BAD_USER_INPUT' } }));

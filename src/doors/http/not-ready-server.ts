@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { requestId } from './request-id';
+import { answerHeaders } from './request-id';
 import type { Readiness } from '../../health/readiness';
 import type { HeldPort } from '../../db/open-served-database';
 
@@ -12,7 +12,7 @@ import type { HeldPort } from '../../db/open-served-database';
  */
 export async function listenNotReady(port: number, host: string, readiness: Readiness): Promise<HeldPort> {
   const server = http.createServer((req, res) => {
-    requestId(req, res);
+    answerHeaders(req, res);
     const path = (req.url ?? '/').split('?')[0];
     const reasons = readiness.reasons().join('; ');
     const [status, body] =

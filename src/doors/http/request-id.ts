@@ -16,11 +16,22 @@ export function requestId(req: IncomingMessage, res: ServerResponse): string {
   return id;
 }
 
+/**
+ * The headers every response of the service carries, set before anything answers (routes, error
+ * handlers, static files, the not-ready server): its id, and `X-Content-Type-Options: nosniff`, so
+ * a browser takes each body for the type it is labelled with and never runs a JSON error that
+ * echoes a client's input as HTML or script. Returns the id.
+ */
+export function answerHeaders(req: IncomingMessage, res: ServerResponse): string {
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  return requestId(req, res);
+}
+
 /** Told of each request answered in full (not aborted), with its time in ms: e.g. the metrics. */
 export type RequestObserver = (req: Request, res: Response, elapsedMs: number) => void;
 
 /**
- * Mounted first: gives every response (404s, errors, /graphql, /readyz included) its X-Request-Id
+ * Mounted first: gives every response (404s, errors, /graphql, /readyz included) its answerHeaders
  * and logs each request once under that id when it ends: method, path without the query string,
  * status and time; never headers or bodies, which carry keys. A 500 is logged as an error (its
  * cause is logged where it was caught, see http-errors.ts); a 503 is a known state (data loading,
@@ -35,7 +46,7 @@ export function requestLogging(logger: Logger, observers: readonly RequestObserv
   const requests = logger.child({}, { redact: { paths: [] } });
   return (req, res, next) => {
     const started = performance.now();
-    const id = requestId(req, res);
+    const id = answerHeaders(req, res);
     (req as { id?: string }).id = id;
     res.once('close', () => {
       const status = res.statusCode;

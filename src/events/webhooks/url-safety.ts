@@ -137,7 +137,7 @@ export function refusalOf(address: string, policy: Pick<UrlPolicy, 'allowPrivate
   return null;
 }
 
-/** The URL's syntax: absolute http(s), no user name or password in it. */
+/** The URL's syntax: absolute http(s), no user name or password in it, a port that can be connected to. */
 export function parseWebhookUrl(text: string): URL {
   let url: URL;
   try {
@@ -147,6 +147,8 @@ export function parseWebhookUrl(text: string): URL {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UnsafeUrlError('url must use http or https');
   if (url.username || url.password) throw new UnsafeUrlError('url must not carry a user name or password');
+  // port 0 is no port a connection can reach: the attempt would fail forever, or the system pick a port for it
+  if (url.port === '0') throw new UnsafeUrlError("url's port must be from 1 to 65535, not 0");
   return url;
 }
 

@@ -57,6 +57,9 @@ describe('webhook URL safety', () => {
     expect(() => parseWebhookUrl('file:///etc/passwd')).toThrow('url must use http or https');
     expect(() => parseWebhookUrl('gopher://x/')).toThrow('url must use http or https');
     expect(() => parseWebhookUrl('https://a:b@x/')).toThrow('url must not carry a user name or password');
+    expect(() => parseWebhookUrl('https://example.com:0/hook')).toThrow("url's port must be from 1 to 65535, not 0");
+    expect(() => parseWebhookUrl('http://example.com:000/')).toThrow("url's port must be from 1 to 65535, not 0");
+    expect(parseWebhookUrl('https://example.com:1/hook').port).toBe('1');
     expect(parseWebhookUrl('https://hooks.example.com/a?b=c').toString()).toBe('https://hooks.example.com/a?b=c');
   });
 });
