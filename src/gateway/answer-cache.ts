@@ -16,6 +16,24 @@ export class WithHeaders {
  */
 export const HEAP_PER_RESULT_CHARACTER = 4;
 
+/**
+ * The JSON text of execution results kept whole (no errors, no extensions), by their data: a door
+ * that serialises results itself (Apollo) sends a kept one's text as it was made, not serialised
+ * again for every response (130 KB for the standard introspection query). Weak: a result no longer
+ * kept takes its text with it.
+ */
+const keptTexts = new WeakMap<object, string>();
+
+/** Remembers the JSON text of a result that is kept and served again. */
+export function rememberText(result: ExecutionResult, json: string): void {
+  if (result.data && !result.errors && !result.extensions) keptTexts.set(result.data, json);
+}
+
+/** The JSON text of a kept result, `{"data":…}`, if `result` is one. */
+export function keptText(result: { data?: unknown; errors?: unknown; extensions?: unknown }): string | undefined {
+  return result.data && typeof result.data === 'object' && !result.errors && !result.extensions ? keptTexts.get(result.data) : undefined;
+}
+
 /** An answer serialised once, served as it is to every caller who may see it. */
 export class SharedAnswer {
   /** the text's length in UTF-8, for Content-Length */
@@ -72,6 +90,7 @@ export class AnswerCache {
     // an ETag serves REST's conditional requests; a GraphQL answer (kept as its result) is never sent with one
     const etag = answer.result === undefined ? `W/"${createHash('sha1').update(answer.json).digest('base64url')}"` : undefined;
     const kept = new SharedAnswer(answer.json, answer.charges, etag, answer.headers, answer.result);
+    if (answer.result) rememberText(answer.result, answer.json);
     const size = kept.keptBytes;
     if (size > this.maxBytes) return kept;
     const known = this.answers.get(key);

@@ -5,7 +5,7 @@ import { createRequestContext, type RequestContext } from '../request/context';
 import type { RequestQuota } from '../quota/request-quota';
 import type { QuotaKind } from '../quota/tier-limits';
 import type { Services } from '../services/services';
-import { AnswerCache, HEAP_PER_RESULT_CHARACTER, SharedAnswer, WithHeaders } from './answer-cache';
+import { AnswerCache, HEAP_PER_RESULT_CHARACTER, rememberText, SharedAnswer, WithHeaders } from './answer-cache';
 import { admitBurst, chargeCall, rootFieldCopies, settleCharges } from './charge';
 import { AppError } from '../errors';
 import { type CredentialSource, readCredential } from './credential';
@@ -174,7 +174,11 @@ export class Gateway {
     const kept = this.introspectionAnswers.get(key);
     if (kept) return kept;
     const result = await this.run(operation, variables, context, false);
-    if (!result.errors?.length) this.introspectionAnswers.set(key, result, { size: HEAP_PER_RESULT_CHARACTER * JSON.stringify(result).length });
+    if (!result.errors?.length) {
+      const json = JSON.stringify(result);
+      rememberText(result, json);
+      this.introspectionAnswers.set(key, result, { size: (1 + HEAP_PER_RESULT_CHARACTER) * json.length });
+    }
     return result;
   }
 

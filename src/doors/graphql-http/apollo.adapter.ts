@@ -13,6 +13,7 @@ import { badInput, ERROR_CODES } from '../../errors';
 import { graphqlError, mapError } from '../../gateway/error-mapping';
 import { unresolvedOperation } from '../../gateway/operation-choice';
 import type { Gateway, GatewayRequest } from '../../gateway/pipeline';
+import { keptText } from '../../gateway/answer-cache';
 import { isWebsiteDocument } from '../../gateway/website-documents';
 import type { Logger } from '../../logger';
 
@@ -126,6 +127,8 @@ export async function createApolloDoor(gateway: Gateway, options: ApolloDoorOpti
     // No automatic persisted queries: nothing here needs them, and they add an error vocabulary of their own.
     persistedQueries: false,
     documentStore: boundedDocumentStore(),
+    // a kept answer (shared by every caller, or introspection) goes out as the text it was kept with
+    stringifyResult: (result) => `${keptText(result) ?? JSON.stringify(result)}\n`,
     validationRules: options.validationRules,
     includeStacktraceInErrorResponses: false,
     stopOnTerminationSignals: false,
