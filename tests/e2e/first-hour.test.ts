@@ -48,9 +48,9 @@ describe('bills, newest session first', () => {
     expect(every.body.data.bills.totalCount).toBe(5);
   });
 
-  it('refuses an order it does not know, naming the choices', async () => {
+  it('refuses an order it does not know, naming the argument’s type', async () => {
     const res = await t.graphql(SEARCH, { key, variables: { order: 'OLDEST' } });
-    expect(res.body.errors[0].message).toMatch(/BillOrder/);
+    expect(res.body.errors[0].message).toMatch(/Value "OLDEST" does not exist in "BillOrder" enum/);
   });
 });
 
