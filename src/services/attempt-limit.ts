@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { AppError } from '../errors';
 import type { Allowance, LoginFailureStore } from '../quota/login-failure-store';
 
@@ -8,6 +9,11 @@ import type { Allowance, LoginFailureStore } from '../quota/login-failure-store'
  * the limit as surely as attempts arriving one by one.
  */
 export class AttemptLimit {
+  /** per key set, the attempt now taking its place in the store: the next for the same keys waits here, not in the store's queue */
+  private readonly inFlight = new Map<string, Promise<unknown>>();
+  /** key sets this process saw refused, until when: refused again without a round trip to the store */
+  private readonly refusedUntil = new LRUCache<string, number>({ max: REMEMBERED_REFUSALS });
+
   constructor(
     readonly store: LoginFailureStore,
     private readonly windowMs: number,
@@ -16,15 +22,40 @@ export class AttemptLimit {
 
   /**
    * The attempt's place under every allowance (its name, to release it), or a 429 whose detail
-   * `refusal` words from the minutes to wait, with Retry-After in seconds.
+   * `refusal` words from the minutes to wait, with Retry-After in seconds. Attempts on the same keys
+   * take their turns in this process one at a time, and keys refused here are refused again from
+   * memory until the store's retry time: a flood from one address costs the store a few round
+   * trips, not one per request, and a request on other keys (a genuine log-in) is not queued behind
+   * it. The store stays the judge of every place granted; a place given back after a refusal (a
+   * sign-up the server could not serve) is seen once the remembered refusal ends.
    */
   async take(allowances: Allowance[], refusal: (minutes: number) => string): Promise<string> {
+    const keys = allowances.map((a) => a.key).join('\n');
+    const previous = this.inFlight.get(keys) ?? Promise.resolve();
+    const turn = previous.then(() => this.takeNow(keys, allowances, refusal));
+    const settled = turn.catch(() => undefined);
+    this.inFlight.set(keys, settled);
+    void settled.then(() => this.inFlight.get(keys) === settled && this.inFlight.delete(keys));
+    return turn;
+  }
+
+  private async takeNow(keys: string, allowances: Allowance[], refusal: (minutes: number) => string): Promise<string> {
     const now = this.now();
+    const remembered = this.refusedUntil.get(keys);
+    if (remembered !== undefined && remembered > now) throw refused(remembered - now, refusal);
     const reservation = await this.store.reserve(allowances, now, now - this.windowMs);
     if (reservation.granted) return reservation.attempt;
-    const seconds = Math.max(1, Math.ceil((reservation.retryAt - now) / 1000));
-    throw new AppError('RATE_LIMITED', refusal(Math.ceil(seconds / 60)), { headers: { 'Retry-After': String(seconds) } });
+    this.refusedUntil.set(keys, reservation.retryAt);
+    throw refused(reservation.retryAt - now, refusal);
   }
+}
+
+/** Key sets whose refusal a process remembers at most (each a short string and a number). */
+const REMEMBERED_REFUSALS = 10_000;
+
+function refused(waitMs: number, refusal: (minutes: number) => string): AppError {
+  const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+  return new AppError('RATE_LIMITED', refusal(Math.ceil(seconds / 60)), { headers: { 'Retry-After': String(seconds) } });
 }
 
 export interface SignUpLimitOptions {

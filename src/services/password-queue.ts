@@ -19,6 +19,8 @@ const BUSY: Record<PasswordJob, string> = {
   hash: 'The server is busy checking passwords: too many sign-ups and password changes are waiting; retry in a few seconds',
 };
 
+const busy = (kind: PasswordJob) => new AppError('SERVICE_UNAVAILABLE', BUSY[kind], { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } });
+
 /**
  * scrypt's jobs, a few at a time, so a flood of them cannot take libuv's whole thread pool (and
  * with it the file system and DNS) nor make a log-in wait behind it. Log-ins go first: whoever
@@ -34,10 +36,17 @@ export class PasswordQueue {
 
   run<T>(kind: PasswordJob, job: () => Promise<T>): Promise<T> {
     if (this.running < this.options.concurrency) return this.start(job);
-    if (this.waiting[kind].length >= this.options.maxWaiting[kind]) {
-      return Promise.reject(new AppError('SERVICE_UNAVAILABLE', BUSY[kind], { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } }));
-    }
+    if (this.isFull(kind)) return Promise.reject(busy(kind));
     return new Promise<T>((resolve, reject) => this.waiting[kind].push(() => void this.start(job).then(resolve, reject)));
+  }
+
+  /** Throws the refusal a job of this kind would meet now: for a caller with work to do before its job that a refusal would waste. */
+  refuseWhenFull(kind: PasswordJob): void {
+    if (this.running >= this.options.concurrency && this.isFull(kind)) throw busy(kind);
+  }
+
+  private isFull(kind: PasswordJob): boolean {
+    return this.waiting[kind].length >= this.options.maxWaiting[kind];
   }
 
   /** Jobs waiting of each kind (for tests and metrics). */

@@ -42,6 +42,9 @@ export async function hashPassword(password: string, cost: ScryptCost = PASSWORD
   return ['scrypt', cost.N, cost.r, cost.p, salt.toString('base64url'), key.toString('base64url')].join('$');
 }
 
+/** Throws the 503 a new password's hash would meet now, the queue of hashes being full: before work that the refusal would waste. */
+export const refuseWhenHashesQueued = (): void => passwordQueue.refuseWhenFull('hash');
+
 /** Constant-time check of a password against a stored hash; false for a malformed hash. */
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
   const [scheme, n, r, p, salt, hash] = stored.split('$');

@@ -50,4 +50,18 @@ describe('PasswordQueue', () => {
     await expect(failing).rejects.toThrow('scrypt failed');
     await expect(next).resolves.toBe('next');
   });
+
+  it('tells a caller before its job whether the job would be refused now', async () => {
+    const queue = new PasswordQueue({ concurrency: 1, maxWaiting: { verify: 1, hash: 1 } });
+    expect(() => queue.refuseWhenFull('hash')).not.toThrow();
+    const log: string[] = [];
+    const running = heldJob(log, 'running');
+    const first = queue.run('hash', running.job);
+    expect(() => queue.refuseWhenFull('hash')).not.toThrow();
+    const waiting = queue.run('hash', async () => 'waited');
+    expect(() => queue.refuseWhenFull('hash')).toThrow(expect.objectContaining({ code: 'SERVICE_UNAVAILABLE' }));
+    expect(() => queue.refuseWhenFull('verify')).not.toThrow();
+    running.finish();
+    await expect(Promise.all([first, waiting])).resolves.toEqual(['running', 'waited']);
+  });
 });
