@@ -64,6 +64,10 @@ function parseBoolean(value: unknown, name: string): boolean {
  * Webhook endpoints of one account (Pilot and above; any other account's answer 404), their
  * secrets, test events and the record of their deliveries. The worker (src/events/webhooks/) sends.
  */
+/** Said where a local or private receiver is refused: registering one is what a first test of webhooks does. */
+const PRIVATE_RECEIVER_HINT =
+  'To test with a receiver on this machine or your own network, start the server with WEBHOOK_ALLOW_PRIVATE=true (an operator setting; it still refuses link-local, metadata and reserved addresses)';
+
 export class WebhookService {
   constructor(
     private readonly dataSource: DataSource,
@@ -81,7 +85,7 @@ export class WebhookService {
       await safeAddresses(url, this.urlPolicy);
       return url.toString();
     } catch (error) {
-      if (error instanceof UnsafeUrlError) throw badInput(error.message, 'url');
+      if (error instanceof UnsafeUrlError) throw badInput(error.allowedWithPrivate ? `${error.message}. ${PRIVATE_RECEIVER_HINT}` : error.message, 'url');
       throw error;
     }
   }
