@@ -66,6 +66,32 @@ describe('watchlists', () => {
     expect((await a.get(`/dashboard/watchlists/${id}`)).status).toBe(404);
   });
 
+  it('are read without their predictions at no prediction’s cost: REST predictions=false, GraphQL without Watchlist.bills.prediction', async () => {
+    const { key } = await user('pilot');
+    const a = api(key);
+    const id = (await a.post('/dashboard/watchlists', { name: 'Five', bill_ids: [2900, 26, 27, 144, 3089] })).body.id;
+    const predictionsUsed = async () => (await t.graphql('{ usage { kind used } }', { key })).body.data.usage.find((u: { kind: string }) => u.kind === 'predictions').used;
+    expect(await predictionsUsed()).toBe(0);
+
+    const bare = await a.get(`/dashboard/watchlists/${id}?predictions=false`);
+    expect(bare.status).toBe(200);
+    expect(bare.body.bills).toHaveLength(5);
+    for (const bill of bare.body.bills) expect(Object.keys(bill).sort()).toEqual(['added_at', 'bill_id', 'title']);
+    // the headers count the API call, and say so: the predictions left are untouched
+    expect(bare.headers.ratelimit).toMatch(/^"calls";r=\d+;t=\d+$/);
+    const graphql = await t.graphql(`{ watchlist(id: ${id}) { name bills { billId bill { title } } } }`, { key });
+    expect(graphql.body.data.watchlist.bills).toHaveLength(5);
+    expect(graphql.headers.ratelimit).toMatch(/^"calls";/);
+    expect(await predictionsUsed()).toBe(0);
+
+    // the default answer is unchanged, and charges a prediction per bill at each read
+    const full = await a.get(`/dashboard/watchlists/${id}?predictions=true`);
+    expect(full.body.bills[0]).toMatchObject({ current_stage: expect.any(Object), predictions: expect.any(Object), risk_indicators: expect.any(Object) });
+    expect(full.headers['x-ratelimit-remaining']).toBe('95');
+    expect(await predictionsUsed()).toBe(5);
+    expect((await a.get(`/dashboard/watchlists/${id}?predictions=no`)).body).toEqual({ detail: 'predictions must be true or false' });
+  });
+
   it('answer 404 naming unknown bills, and 400 naming bad fields', async () => {
     const a = api((await user('pilot')).key);
     const unknown = await a.post('/dashboard/watchlists', { name: 'x', bill_ids: [26, 999998, 999999] });
