@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { type DataSource, type EntityManager, In } from 'typeorm';
 import { WebhookAttemptEntity } from '../../entities/webhook-attempt.entity';
 import { WebhookDeliveryEntity } from '../../entities/webhook-delivery.entity';
@@ -11,6 +10,7 @@ import { insertDeliveries } from '../events/webhooks/outbox';
 import type { OutboxHandoff } from '../events/webhooks/handoff';
 import type { SecretBox } from '../events/webhooks/secret-box';
 import { newSigningSecret } from '../events/webhooks/signing';
+import { newEventId } from '../events/payloads';
 import { parseWebhookUrl, safeAddresses, UnsafeUrlError, type UrlPolicy } from '../events/webhooks/url-safety';
 
 export const MAX_WEBHOOKS_PER_ACCOUNT = 10;
@@ -38,8 +38,6 @@ export interface WebhookWithSecret {
   secret: string;
 }
 
-/** An id no other event has: `evt_` and 16 random bytes in hex. */
-export const newEventId = () => `evt_${randomBytes(16).toString('hex')}`;
 
 function parseEvents(value: unknown, tier: Tier): EventType[] {
   if (!Array.isArray(value) || !value.length) throw badInput(`events must be a non-empty array of event types: ${EVENT_TYPES.join(', ')}`, 'events');

@@ -68,7 +68,7 @@ describe('webhook endpoints over REST', () => {
     const a = api((await user('pilot')).key);
     const { id } = (await a.post('/webhooks', { url: URL, events: ['bill.stage_changed'] })).body;
     const first = await a.post(`/webhooks/${id}/test`);
-    expect(first.body).toEqual({ event_id: expect.stringMatching(/^evt_/), event_type: 'webhook.test', queued: true });
+    expect(first.body).toEqual({ event_id: expect.stringMatching(/^evt_[A-Za-z0-9_-]{22}$/), event_type: 'webhook.test', queued: true });
     const second = await a.post(`/webhooks/${id}/test`);
     const deliveries = (await a.get(`/webhooks/${id}/deliveries`)).body.deliveries;
     expect(deliveries.map((d: { event_id: string }) => d.event_id)).toEqual([second.body.event_id, first.body.event_id]);
