@@ -73,6 +73,8 @@ export const WATCHLIST_DOCUMENTS = {
   GetWatchlist: `query GetWatchlist($id: Int!) {
   watchlist(id: $id) { ...WatchlistFields bills { billId addedAt bill { title } prediction { ...PredictionFields } predictionDetail } }
 } ${WATCHLIST_FIELDS} ${PREDICTION_FIELDS}`,
+  // ?predictions=false: the bills alone, so a client can list them without spending a prediction per bill
+  GetWatchlistBills: `query GetWatchlistBills($id: Int!) { watchlist(id: $id) ${WATCHLIST_WITH_BILLS} } ${WATCHLIST_FIELDS}`,
   CreateWatchlist: `mutation CreateWatchlist($input: CreateWatchlistInput!) { createWatchlist(input: $input) ${WATCHLIST_WITH_BILLS} } ${WATCHLIST_FIELDS}`,
   DeleteWatchlist: `mutation DeleteWatchlist($id: Int!) { deleteWatchlist(id: $id) }`,
   AddWatchlistBills: `mutation AddWatchlistBills($id: Int!, $billIds: [Int!]!) { addBillsToWatchlist(id: $id, billIds: $billIds) ${WATCHLIST_WITH_BILLS} } ${WATCHLIST_FIELDS}`,

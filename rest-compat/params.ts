@@ -43,9 +43,10 @@ export function numberQuery(req: Request, name: string, fallback: number, min: n
 }
 
 /** An optional true/false query parameter: absent is false; anything but `true` or `false` is a 400 naming it. */
-export function booleanQuery(req: Request, name: string): boolean {
+export function booleanQuery(req: Request, name: string, absent = false): boolean {
   const text = single(req.query[name], name);
-  if (text === undefined || text === 'false') return false;
+  if (text === undefined) return absent;
+  if (text === 'false') return false;
   if (text === 'true') return true;
   throw badInput(`${name} must be true or false`);
 }

@@ -5,7 +5,7 @@ import { singlePrediction } from './prediction.mapper';
 
 const lower = (value: string | null) => (value === null ? null : value.toLowerCase());
 
-/** A watchlist with its bills: with today's predictions when read alone (GetWatchlist), without when just changed. */
+/** A watchlist with its bills: with today's predictions when read alone (GetWatchlist), without when just changed or read with predictions=false. */
 type WatchlistWithBills = GetWatchlistData['watchlist'] | CreateWatchlistData['createWatchlist'];
 
 export function watchlistSummary(w: WatchlistFields) {

@@ -5,7 +5,7 @@ import { badInput } from '../src/errors';
 import { isId } from '../src/common/ids';
 import type { Gateway } from '../src/gateway/pipeline';
 import type { RunOperation } from './run-operation';
-import { dateParam, deleted, idParam, integerQuery, jsonObject } from './params';
+import { booleanQuery, dateParam, deleted, idParam, integerQuery, jsonObject } from './params';
 import { heldToDocument } from './documented-operations';
 import { type Handler, route } from './route';
 import { history, threshold, trigger, watchlistDetail, watchlistSummary } from './watchlist.mapper';
@@ -41,7 +41,15 @@ export function addWatchlistRoutes(router: Router, gateway: Gateway, run: RunOpe
     }),
   );
 
-  router.get('/dashboard/watchlists/:id', handle(async (req, context) => watchlistDetail((await run('GetWatchlist', { id: idParam(req.params.id, 'id') }, context)).watchlist)));
+  router.get(
+    '/dashboard/watchlists/:id',
+    handle(async (req, context) => {
+      const id = idParam(req.params.id, 'id');
+      // without predictions no bill is a prediction delivered, so none is charged
+      if (!booleanQuery(req, 'predictions', true)) return watchlistDetail((await run('GetWatchlistBills', { id }, context)).watchlist);
+      return watchlistDetail((await run('GetWatchlist', { id }, context)).watchlist);
+    }),
+  );
 
   router.delete(
     '/dashboard/watchlists/:id',

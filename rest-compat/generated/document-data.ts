@@ -210,6 +210,18 @@ export type GetWatchlistData = {
   };
 };
 
+export type GetWatchlistBillsData = {
+  watchlist: WatchlistFields & {
+    bills: {
+      billId: number;
+      addedAt: string;
+      bill: {
+        title: string;
+      } | null;
+    }[];
+  };
+};
+
 export type CreateWatchlistData = {
   createWatchlist: WatchlistFields & {
     bills: {
@@ -365,6 +377,7 @@ export interface DocumentData {
   Imminent: ImminentData;
   ListWatchlists: ListWatchlistsData;
   GetWatchlist: GetWatchlistData;
+  GetWatchlistBills: GetWatchlistBillsData;
   CreateWatchlist: CreateWatchlistData;
   DeleteWatchlist: DeleteWatchlistData;
   AddWatchlistBills: AddWatchlistBillsData;

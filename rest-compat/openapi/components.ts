@@ -206,7 +206,7 @@ export const COMPONENTS = {
         current_stage: { type: ['object', 'null'], properties: { stage: { type: 'string', enum: [...MAIN_STAGES] }, house: { type: 'string', enum: [...HOUSES] }, date } },
         predictions: {
           oneOf: [{ $ref: '#/components/schemas/Predictions' }, { type: 'null' }],
-          description: 'today’s predictions exactly as GET /predict/{bill_id} gives them (GET of one watchlist only); null with predictions_detail when they cannot be given, e.g. the daily prediction limit is used up',
+          description: 'today’s predictions exactly as GET /predict/{bill_id} gives them (GET of one watchlist only, not with predictions=false); null with predictions_detail when they cannot be given, e.g. the daily prediction limit is used up',
         },
         risk_indicators: { oneOf: [{ $ref: '#/components/schemas/SingleRiskIndicators' }, { type: 'null' }], description: 'as GET /predict/{bill_id} gives them' },
         predictions_detail: { type: 'string' },

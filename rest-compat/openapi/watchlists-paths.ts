@@ -44,7 +44,12 @@ export const WATCHLIST_PATHS = {
     get: {
       operationId: 'getWatchlist',
       summary: 'A watchlist with its bills, each with its current stage and today’s predictions and risk indicators in the shape of GET /predict/{bill_id} (counted as predictions)',
-      parameters: [idParam('id')],
+      description:
+        'Each bill’s predictions are one prediction of the daily limit, charged at every read. With `predictions=false` the bills come without `current_stage`, `predictions` and `risk_indicators` (each bill is `bill_id`, `title`, `added_at`, as POST answers) and no prediction is charged: the read is one API call. Without the parameter, or with `true`, the answer is the one above.',
+      parameters: [
+        idParam('id'),
+        { name: 'predictions', in: 'query', required: false, description: '`false`: the bills without their predictions, charging none; only `true` or `false`', schema: { type: 'string', enum: ['true', 'false'], default: 'true' } },
+      ],
       responses: { '200': ok('#/components/schemas/WatchlistDetail', 'success', DETAIL_EXAMPLE), '404': notYours, ...commonErrors },
     },
     delete: {
