@@ -1,4 +1,3 @@
-import { LRUCache } from 'lru-cache';
 import { AppError } from '../errors';
 import type { Allowance, LoginFailureStore } from '../quota/login-failure-store';
 
@@ -9,10 +8,12 @@ import type { Allowance, LoginFailureStore } from '../quota/login-failure-store'
  * the limit as surely as attempts arriving one by one.
  */
 export class AttemptLimit {
-  /** per key set, the attempt now taking its place in the store: the next for the same keys waits here, not in the store's queue */
-  private readonly inFlight = new Map<string, Promise<unknown>>();
-  /** key sets this process saw refused, until when: refused again without a round trip to the store */
-  private readonly refusedUntil = new LRUCache<string, number>({ max: REMEMBERED_REFUSALS });
+  /**
+   * Per key set with attempts in flight in this process: the last in line, how many wait, and
+   * until when the store refused the set. Gone once the line is empty, so a refusal is remembered
+   * only for the attempts that arrived together with it.
+   */
+  private readonly lines = new Map<string, Line>();
 
   constructor(
     readonly store: LoginFailureStore,
@@ -23,35 +24,43 @@ export class AttemptLimit {
   /**
    * The attempt's place under every allowance (its name, to release it), or a 429 whose detail
    * `refusal` words from the minutes to wait, with Retry-After in seconds. Attempts on the same keys
-   * take their turns in this process one at a time, and keys refused here are refused again from
-   * memory until the store's retry time: a flood from one address costs the store a few round
-   * trips, not one per request, and a request on other keys (a genuine log-in) is not queued behind
-   * it. The store stays the judge of every place granted; a place given back after a refusal (a
-   * sign-up the server could not serve) is seen once the remembered refusal ends.
+   * take their turns in this process one at a time, and once the store refuses them the rest of
+   * that line is refused from memory: a flood from one address costs the store a few round trips,
+   * not one per request, and a request on other keys (a genuine log-in) is not queued behind it.
+   * An attempt that comes once the line is empty asks the store again, so a place given back (a
+   * sign-up the server could not serve) is seen at once, by every instance.
    */
   async take(allowances: Allowance[], refusal: (minutes: number) => string): Promise<string> {
     const keys = allowances.map((a) => a.key).join('\n');
-    const previous = this.inFlight.get(keys) ?? Promise.resolve();
-    const turn = previous.then(() => this.takeNow(keys, allowances, refusal));
-    const settled = turn.catch(() => undefined);
-    this.inFlight.set(keys, settled);
-    void settled.then(() => this.inFlight.get(keys) === settled && this.inFlight.delete(keys));
-    return turn;
+    let line = this.lines.get(keys);
+    if (!line) this.lines.set(keys, (line = { last: Promise.resolve(), waiting: 0, refusedUntil: 0 }));
+    const own = line;
+    own.waiting += 1;
+    const turn = own.last.then(() => this.takeNow(own, allowances, refusal));
+    own.last = turn.catch(() => undefined);
+    try {
+      return await turn;
+    } finally {
+      own.waiting -= 1;
+      if (own.waiting === 0 && this.lines.get(keys) === own) this.lines.delete(keys);
+    }
   }
 
-  private async takeNow(keys: string, allowances: Allowance[], refusal: (minutes: number) => string): Promise<string> {
+  private async takeNow(line: Line, allowances: Allowance[], refusal: (minutes: number) => string): Promise<string> {
     const now = this.now();
-    const remembered = this.refusedUntil.get(keys);
-    if (remembered !== undefined && remembered > now) throw refused(remembered - now, refusal);
+    if (line.refusedUntil > now) throw refused(line.refusedUntil - now, refusal);
     const reservation = await this.store.reserve(allowances, now, now - this.windowMs);
     if (reservation.granted) return reservation.attempt;
-    this.refusedUntil.set(keys, reservation.retryAt);
+    line.refusedUntil = reservation.retryAt;
     throw refused(reservation.retryAt - now, refusal);
   }
 }
 
-/** Key sets whose refusal a process remembers at most (each a short string and a number). */
-const REMEMBERED_REFUSALS = 10_000;
+interface Line {
+  last: Promise<unknown>;
+  waiting: number;
+  refusedUntil: number;
+}
 
 function refused(waitMs: number, refusal: (minutes: number) => string): AppError {
   const seconds = Math.max(1, Math.ceil(waitMs / 1000));
