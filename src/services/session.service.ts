@@ -8,7 +8,7 @@ import { type AuthenticatedUser, credentialDigest } from './api-key.service';
 import { LoginThrottle } from './login-throttle';
 import { DEFAULT_SIGN_UP_LIMIT, SignUpLimit } from './attempt-limit';
 import { MemoryLoginFailureStore } from '../quota/login-failure-store';
-import { decoyHash, hashPassword, PASSWORD_COST, parseNewPassword, refuseWhenHashesQueued, type ScryptCost, verifyPassword } from './password';
+import { decoyHash, hashPassword, PASSWORD_COST, parseNewPassword, holdPlaceToHash, type ScryptCost, verifyPassword } from './password';
 
 /** A session ends this long after it began, however active. */
 export const SESSION_LIFETIME_MS = 7 * 24 * 3600_000;
@@ -55,11 +55,13 @@ export class SessionService {
   async signUp(email: unknown, password: unknown, address?: string): Promise<void> {
     const normalised = parseEmail(email);
     const chosen = parseNewPassword(password);
-    // a sign-up the queue would refuse takes no place in the sign-up limit's store
-    refuseWhenHashesQueued();
-    const place = await this.signUps.admit(address);
-    const hash = await hashPassword(chosen, this.passwordCost).catch(async (error: unknown) => {
-      // the password queue was full (503): the server's refusal, not the address's sign-up
+    // the place to hash it first: a flood the queue cannot take is refused before the limit's round trip to the store
+    const hashing = holdPlaceToHash();
+    const place = await this.signUps.admit(address).catch((error: unknown) => {
+      hashing.release();
+      throw error;
+    });
+    const hash = await hashPassword(chosen, this.passwordCost, hashing).catch(async (error: unknown) => {
       await place.release();
       throw error;
     });
