@@ -1,4 +1,4 @@
-import type { Tier } from '../../entities/account.entity';
+import type { Tier } from '../db/entities/account.entity';
 import { AppError } from '../errors';
 import { DeliveryLedger } from './delivery-ledger';
 import type { QuotaStore } from './quota-store';

@@ -1,7 +1,7 @@
 import { type DataSource, type EntityManager, In } from 'typeorm';
-import { AlertArmStateEntity } from '../../entities/alert-arm-state.entity';
-import { AlertThresholdEntity } from '../../entities/alert-threshold.entity';
-import { AlertTriggerEntity } from '../../entities/alert-trigger.entity';
+import { AlertArmStateEntity } from '../db/entities/alert-arm-state.entity';
+import { AlertThresholdEntity } from '../db/entities/alert-threshold.entity';
+import { AlertTriggerEntity } from '../db/entities/alert-trigger.entity';
 import { AppError, badInput, notFound } from '../errors';
 import type { EventLog } from '../events/event-log';
 import { eventTimestamp, thresholdEvent } from '../events/payloads';

@@ -1,18 +1,18 @@
 import { availableParallelism } from 'node:os';
 import type { DataSource } from 'typeorm';
-import { ModelVersionEntity, type ModelVersionStatus } from '../../entities/model-version.entity';
-import type { ModelArtifact } from '../../model/model-artifact';
-import { FEATURE_SCHEMA_VERSION } from '../../model/features';
-import { Predictor } from '../../model/predictor';
-import type { TrainingData, TrainingOptions } from '../../model/train';
+import { ModelVersionEntity, type ModelVersionStatus } from '../db/entities/model-version.entity';
+import type { ModelArtifact } from '../model/model-artifact';
+import { FEATURE_SCHEMA_VERSION } from '../model/features';
+import { Predictor } from '../model/predictor';
+import type { TrainingData, TrainingOptions } from '../model/train';
 import type { ServiceClock } from '../common/clock';
 import { AppError } from '../errors';
 import { scoreInWorker, trainInWorker } from './train-in-worker';
-import { judgeChallenger, type ChallengeVerdict } from '../../model/challenger';
+import { judgeChallenger, type ChallengeVerdict } from '../model/challenger';
 import { markServed, servedVersionId } from './model-versions';
 import type { Logger } from '../logger';
 import type { Readiness } from '../health/readiness';
-import { SyncStateEntity } from '../../entities/sync-state.entity';
+import { SyncStateEntity } from '../db/entities/sync-state.entity';
 import { loadSessionFacts, loadTrainingData } from './training-data';
 import { type ModelProvenance, plannedVintages, type VintagePlan, VintageShelf } from './model-vintages';
 import { whileHoldingAdvisoryLock } from '../db/advisory-lock';
@@ -219,7 +219,7 @@ export class ModelService {
 
   /**
    * A scheduled retrain: trains a challenger as train() does, then scores it and the serving
-   * version on the same recent, resolved nowcasts (model/challenger.ts). It serves only if it is no
+   * version on the same recent, resolved nowcasts (src/model/challenger.ts). It serves only if it is no
    * worse beyond the tolerance; otherwise it is kept as rejected, with its figures. With nothing
    * serving, it serves.
    */

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { AccountEntity } from '../../entities/account.entity';
-import { DashboardSessionEntity } from '../../entities/dashboard-session.entity';
+import { AccountEntity } from '../db/entities/account.entity';
+import { DashboardSessionEntity } from '../db/entities/dashboard-session.entity';
 import { AppError } from '../errors';
 import { type AccountService, type AccountView, accountView, parseEmail } from './account.service';
 import { type AuthenticatedUser, credentialDigest } from './api-key.service';

@@ -1,7 +1,7 @@
 import { type DataSource, type EntityManager, In } from 'typeorm';
-import { WebhookAttemptEntity } from '../../entities/webhook-attempt.entity';
-import { WebhookDeliveryEntity } from '../../entities/webhook-delivery.entity';
-import { WebhookEndpointEntity } from '../../entities/webhook-endpoint.entity';
+import { WebhookAttemptEntity } from '../db/entities/webhook-attempt.entity';
+import { WebhookDeliveryEntity } from '../db/entities/webhook-delivery.entity';
+import { WebhookEndpointEntity } from '../db/entities/webhook-endpoint.entity';
 import { AppError, badInput, notFound } from '../errors';
 import { tierReceives } from '../events/audience';
 import type { ServiceEvent } from '../events/event';
