@@ -1,7 +1,7 @@
 import 'reflect-metadata';
-import type { BillFacts } from '../model/bill-facts';
-import { Predictor } from '../model/predictor';
-import { trainModel } from '../model/train';
+import type { BillFacts } from '../src/model/bill-facts';
+import { Predictor } from '../src/model/predictor';
+import { trainModel } from '../src/model/train';
 import { loadConfig } from '../src/config';
 import { loadSnapshotTrainingData } from '../src/services/training-data';
 

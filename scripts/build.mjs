@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run build` compiles src/ (and the folders tsconfig.build.json includes) to dist/, and
 // builds the account dashboard (web/, Vite) into dist/dashboard; with
-// --if-stale (npm ci's `prepare`, and every `npm start`/`npm run admin` through scripts/run.mjs)
+// --if-stale (npm ci's `prepare`, every `npm start` before it runs the server, and `npm run admin` through scripts/run.mjs)
 // it compiles only when a source is newer than the last build, so a command starts in well
 // under a second when nothing changed.
 import { spawnSync } from 'node:child_process';

@@ -9,7 +9,7 @@ import os from 'node:os';
 const require = createRequire(import.meta.url);
 require('reflect-metadata');
 const { parse, validate, specifiedRules } = require('graphql');
-const { buildAppSchema } = require('../dist/resolvers/schema');
+const { buildAppSchema } = require('../dist/src/graphql/schema');
 const { depthLimit, operationCost } = require('../dist/src/query-cost');
 const { documentProblem } = require('../dist/src/gateway/document-guard');
 

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import express from 'express';
 import type { GraphQLSchema } from 'graphql';
-import { corsPolicy, createRestRouter, docsRouter } from '../rest-compat/rest-door';
+import { corsPolicy, createRestRouter, docsRouter } from './doors/rest/rest-door';
 import { createApolloDoor } from './doors/graphql-http/apollo.adapter';
 import { createWebSocketDoor } from './doors/graphql-ws/graphql-ws.adapter';
 import { Gateway, type GatewayHooks } from './gateway/pipeline';
@@ -15,7 +15,7 @@ import { createMetrics, type MetricsOptions } from './doors/http/http-metrics';
 import { requestLogging } from './doors/http/request-id';
 import { dashboardStatic } from './doors/http/dashboard-static';
 import { freshnessBody } from './doors/http/freshness-body';
-import { buildAppSchema } from '../resolvers/build-schema';
+import { buildAppSchema } from './graphql/build-schema';
 import { AddressLimiter, addressLimitHooks } from './gateway/address-limit';
 import { HourlyAlertCheck } from './jobs/hourly-alert-check';
 import { Lifecycle, type LifecycleOptions } from './jobs/lifecycle';
@@ -168,7 +168,7 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   const postgres = !deps.embeddedDatabase;
   const hourlyJobs = background.hourlyJobs
     ? [
-        new HourlyAlertCheck(deps.dataSource, services.alerts, services.quotas, deps.logger, { postgres }),
+        new HourlyAlertCheck(deps.dataSource, services.alerts, services.quotas, deps.logger, { postgres, serviceDay: () => deps.clock.today() }),
         new RetentionJob(deps.dataSource, deps.logger, { postgres, retentionDays: background.hourlyJobs.retentionDays, serviceDay: () => deps.clock.today() }),
       ]
     : [];

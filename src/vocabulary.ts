@@ -1,6 +1,6 @@
 /**
  * Every enumeration of the service, once, in the domain's spelling (the stored and REST values).
- * The GraphQL enums (resolvers/enums.ts), the OpenAPI document (rest-compat/openapi/), the REST
+ * The GraphQL enums (src/graphql/enums.ts), the OpenAPI document (src/doors/rest/openapi/), the REST
  * validation and the services' input types are derived from these arrays; nothing else spells them.
  * Pure constants: every layer, the model included, may import this file.
  */

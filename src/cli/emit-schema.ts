@@ -2,21 +2,21 @@ import 'reflect-metadata';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { buildSchema } from 'graphql';
 import path from 'node:path';
-import { OPENAPI_DOCUMENT } from '../../rest-compat/openapi/openapi-document';
-import { buildAppSchema, printAppSchema } from '../../resolvers/build-schema';
-import { ALL_DOCUMENTS } from '../../rest-compat/documents';
+import { OPENAPI_DOCUMENT } from '../doors/rest/openapi/openapi-document';
+import { buildAppSchema, printAppSchema } from '../graphql/build-schema';
+import { ALL_DOCUMENTS } from '../doors/rest/documents';
 import { printDocumentTypes } from './rest-document-types';
 import { printWebSchemaTypes } from './web-schema-types';
 
 /**
  * Writes schema/schema.graphql and schema/openapi.json from the code, and from that schema the
  * dashboard's types (web/src/generated/schema.ts) and the data of REST's documents
- * (rest-compat/generated/document-data.ts); tests fail while the committed files differ.
+ * (src/doors/rest/generated/document-data.ts); tests fail while the committed files differ.
  */
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const SCHEMA_DIR = path.join(ROOT, 'schema');
 const WEB_TYPES = path.join(ROOT, 'web', 'src', 'generated', 'schema.ts');
-const REST_TYPES = path.join(ROOT, 'rest-compat', 'generated', 'document-data.ts');
+const REST_TYPES = path.join(ROOT, 'src', 'doors', 'rest', 'generated', 'document-data.ts');
 
 buildAppSchema().then((schema) => {
   const sdl = printAppSchema(schema);

@@ -65,8 +65,8 @@ class SelectionPrinter {
 }
 
 /**
- * The data of each REST document (rest-compat/documents.ts) as TypeScript, from the schema they
- * run against (rest-compat/generated/document-data.ts): each fragment as a type of its name, each
+ * The data of each REST document (src/doors/rest/documents.ts) as TypeScript, from the schema they
+ * run against (src/doors/rest/generated/document-data.ts): each fragment as a type of its name, each
  * operation's data as `<name>Data`, and `DocumentData` mapping operation names to them, so a route
  * reads what its document selects and a field the schema renames or retypes breaks the build.
  * Enums are the GraphQL names JSON carries; leaf types are written as the dashboard's are
@@ -102,5 +102,5 @@ export function printDocumentTypes(schema: GraphQLSchema, documents: Readonly<Re
   });
   const enums = [...printer.enums].sort().map((name) => declaration(schema.getType(name)!));
   const index = `/** Each REST document's data, by operation name. */\nexport interface DocumentData {\n${operations.map((o) => `  ${o.name!.value}: ${o.name!.value}Data;\n`).join('')}}\n`;
-  return `// Generated from schema/schema.graphql and rest-compat/documents.ts by \`npm run schema\` (src/cli/rest-document-types.ts): do not edit.\n\n${[...enums, ...fragmentTypes, ...operationTypes, index].join('\n')}`;
+  return `// Generated from schema/schema.graphql and src/doors/rest/documents.ts by \`npm run schema\` (src/cli/rest-document-types.ts): do not edit.\n\n${[...enums, ...fragmentTypes, ...operationTypes, index].join('\n')}`;
 }

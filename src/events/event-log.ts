@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { ServiceEventEntity } from '../../entities/service-event.entity';
+import { ServiceEventEntity } from '../db/entities/service-event.entity';
 import { insertJsonRows } from '../db/json-rows';
 import type { EventBus } from './bus';
 import type { EventSink, ServiceEvent } from './event';

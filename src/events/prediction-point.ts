@@ -1,4 +1,5 @@
-import { addDays } from '../../model/dates';
+import { addDays } from '../model/dates';
+import type { TimeBucket } from '../vocabulary';
 
 /**
  * A bill's headline nowcast on one day, and what the event rules read from a run of them. The
@@ -35,6 +36,9 @@ export function riseWithin(points: readonly PredictionPoint[], key: 'royalAssent
 
 /** The larger rise of the Royal Assent and next-30-day probabilities within the spike window. */
 export const spikeRise = (points: readonly PredictionPoint[]): number => Math.max(riseWithin(points, 'royalAssent'), riseWithin(points, 'nextStage30d'));
+
+/** The imminent list's time_bucket (2.6) of an ETA: today < 1 day, week ≤ 7, two_weeks ≤ 14, month ≤ 30, else null. */
+export const timeBucket = (days: number): TimeBucket | null => (days < 1 ? 'today' : days <= 7 ? 'week' : days <= 14 ? 'two_weeks' : days <= 30 ? 'month' : null);
 
 /** Defaults of the imminent list (2.6), which the imminent_stage_change event watches too. */
 export const IMMINENT_DEFAULTS = { daysAhead: 7, minProbability: 0.5 } as const;

@@ -1,12 +1,14 @@
-import { IMMINENT_DEFAULTS, isImminent, type PredictionPoint, spikeRise } from './prediction-point';
+import { IMMINENT_DEFAULTS, isImminent, type PredictionPoint, spikeRise, timeBucket } from './prediction-point';
 import type { EventType } from '../vocabulary';
 
 /** The numbers of the event rules (issue 10's table; docs/api.md lists them). */
 export const EVENT_RULES = {
-  /** prediction.updated: a move of the Royal Assent or next-30-day probability of at least this */
-  updatedProbabilityMove: 0.01,
-  /** prediction.updated: a move of the ETA of at least this many days */
-  updatedEtaMoveDays: 1,
+  /**
+   * prediction.updated: a move of the Royal Assent or next-30-day probability of at least this.
+   * At 0.01, with any ETA move of a day, it fired for most live bills on most days of a replay
+   * (the ETA drifts a little every day); docs/api.md gives the replay's figures.
+   */
+  updatedProbabilityMove: 0.02,
   /** prediction.high_probability: the Royal Assent probability crossing this upward */
   highProbability: 0.8,
   /** prediction.probability_spike: a rise of at least this within SPIKE_WINDOW_DAYS */
@@ -23,10 +25,10 @@ const atLeast = (value: number, limit: number) => value >= limit - EPSILON;
 
 export type PredictionEventType = Exclude<EventType, 'bill.stage_changed' | 'bill.stage_scheduled' | 'prediction.crossed_threshold'>;
 
-/** Whether the ETA moved by at least the rule's days; appearing or disappearing is a move. */
-function etaMoved(before: number | null, after: number | null): boolean {
+/** Whether the ETA changed the imminent list's time bucket (a stage due today, this week, …); appearing or disappearing is a change. */
+function etaBucketChanged(before: number | null, after: number | null): boolean {
   if (before === null || after === null) return before !== after;
-  return atLeast(Math.abs(after - before), EVENT_RULES.updatedEtaMoveDays);
+  return timeBucket(before) !== timeBucket(after);
 }
 
 /** The Royal Assent probability rose at each of the last `trendRefreshes` points, by `trendRise` in all. */
@@ -57,7 +59,7 @@ export function predictionEvents(points: readonly PredictionPoint[]): Prediction
   if (
     atLeast(Math.abs(current.royalAssent - previous.royalAssent), EVENT_RULES.updatedProbabilityMove) ||
     atLeast(Math.abs(current.nextStage30d - previous.nextStage30d), EVENT_RULES.updatedProbabilityMove) ||
-    etaMoved(previous.timelineEtaDays, current.timelineEtaDays)
+    etaBucketChanged(previous.timelineEtaDays, current.timelineEtaDays)
   ) {
     types.push('prediction.updated');
   }

@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { SyncStateEntity } from '../../entities/sync-state.entity';
+import { SyncStateEntity } from '../db/entities/sync-state.entity';
 import { KNOWN_SESSIONS } from './bills-api/sessions';
 
 /** The job_run name under which scheduled syncs claim their interval (see src/jobs/scheduled-sync.ts). */

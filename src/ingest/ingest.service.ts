@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { BillSponsorEntity } from '../../entities/bill-sponsor.entity';
-import { BillStageEntity } from '../../entities/bill-stage.entity';
-import { BillEntity } from '../../entities/bill.entity';
-import { DivisionEntity } from '../../entities/division.entity';
-import { ParliamentarySessionEntity } from '../../entities/parliamentary-session.entity';
-import { SyncStateEntity } from '../../entities/sync-state.entity';
+import { BillSponsorEntity } from '../db/entities/bill-sponsor.entity';
+import { BillStageEntity } from '../db/entities/bill-stage.entity';
+import { BillEntity } from '../db/entities/bill.entity';
+import { DivisionEntity } from '../db/entities/division.entity';
+import { ParliamentarySessionEntity } from '../db/entities/parliamentary-session.entity';
+import { SyncStateEntity } from '../db/entities/sync-state.entity';
 import { insertJsonRows } from '../db/json-rows';
 import { readInPages } from '../db/rows-in-pages';
 import { type BillRecord, type SessionRecord, sessionStartOf } from './bill-record';

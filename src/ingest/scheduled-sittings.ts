@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { ScheduledSittingEntity } from '../../entities/scheduled-sitting.entity';
+import { ScheduledSittingEntity } from '../db/entities/scheduled-sitting.entity';
 import { insertJsonRows } from '../db/json-rows';
 import type { BillRecord } from './bill-record';
 

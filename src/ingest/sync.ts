@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { SyncStateEntity } from '../../entities/sync-state.entity';
+import { SyncStateEntity } from '../db/entities/sync-state.entity';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 import type { BillSource } from './bill-source';

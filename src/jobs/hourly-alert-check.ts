@@ -36,7 +36,7 @@ export class HourlyAlertCheck {
     /** each bill a check evaluates is one of the account's predictions for the day */
     private readonly quotas: QuotaService,
     private readonly logger: Logger,
-    private readonly options: { postgres: boolean; now?: () => Date },
+    private readonly options: { postgres: boolean; now?: () => Date; /** the day the check evaluates (its log line says it) */ serviceDay?: () => string },
   ) {}
 
   private now(): Date {
@@ -62,7 +62,8 @@ export class HourlyAlertCheck {
         result.triggered += check.triggered.length;
         result.blocked += check.billsBlocked.length;
       }
-      this.logger.info(result, 'hourly alert check');
+      // `hour` is the real hour claimed (one run an hour); `today` the service's day whose nowcasts were checked
+      this.logger.info({ today: this.options.serviceDay?.(), ...result }, 'hourly alert check');
     });
     return result;
   }

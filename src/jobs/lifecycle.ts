@@ -64,11 +64,14 @@ export class Lifecycle {
   /** Before serving: the served date, the freshness and the API keys' state as stored; readiness waits for the models, and for the data at a first start. */
   async load(): Promise<void> {
     const { dataSource, clock, freshness, apiKeys, readiness } = this.services;
-    clock.setDataAsOf(await servedDataAsOf(dataSource));
     await freshness.load(dataSource);
     // the baseline later polls compare with, read before any key is trusted
     await apiKeys.checkForChanges();
     this.firstStart = !(await hasCompletedSync(dataSource));
+    // A first start on a snapshot lives on the snapshot's day from its first log line, not on the
+    // real date until its ingest ends: a failure to read it here is the ingest's to report.
+    const firstAsOf = this.firstStart ? await this.options.billSource().asOf().catch(() => null) : null;
+    clock.setDataAsOf((await servedDataAsOf(dataSource)) ?? firstAsOf);
     if (this.firstStart) readiness.block('data', DATA_LOADING);
     readiness.block('model', MODELS_LOADING);
   }

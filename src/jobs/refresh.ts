@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
-import { EventRefreshEntity } from '../../entities/event-refresh.entity';
-import { addDays } from '../../model/dates';
+import { EventRefreshEntity } from '../db/entities/event-refresh.entity';
+import { addDays } from '../model/dates';
 import type { ServiceClock } from '../common/clock';
 import { AppError } from '../errors';
 import type { ServiceEvent } from '../events/event';
@@ -145,7 +145,7 @@ export class EventRefresh {
         for (const type of predictionEvents(points)) events.push(predictionEvent(type, n, earlier[earlier.length - 1], timestamp));
       }
       const targets = await activeThresholdTargets(manager);
-      const triggers = await evaluateThresholds(manager, targets, new Map(nowcasts.map((n) => [n.billId, n])), histories, 'scheduled', now);
+      const triggers = await evaluateThresholds(manager, targets, new Map(nowcasts.map((n) => [n.billId, n])), histories, 'scheduled', new Date(timestamp));
       events.push(...triggers.map((t) => thresholdEvent(t, timestamp)));
 
       await this.options.events.record(manager, events, day);

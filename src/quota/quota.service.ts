@@ -2,7 +2,7 @@ import type { DataSource } from 'typeorm';
 import { DependencyHealth } from '../health/dependency-health';
 import { createLogger, type Logger } from '../logger';
 import { Readiness } from '../health/readiness';
-import type { Tier } from '../../entities/account.entity';
+import type { Tier } from '../db/entities/account.entity';
 import type { AuthenticatedUser } from '../services/api-key.service';
 import { type QuotaStore, SqlQuotaStore } from './quota-store';
 import { RedisQuotaStore } from './redis-quota-store';

@@ -1,4 +1,4 @@
-import type { Tier } from '../../entities/account.entity';
+import type { Tier } from '../db/entities/account.entity';
 import { AppError } from '../errors';
 import { DeliveryLedger } from './delivery-ledger';
 import type { QuotaStore } from './quota-store';
@@ -23,6 +23,18 @@ const utcDayText = (ms: number): string => {
   if (number !== lastDay.number) lastDay = { number, text: new Date(number * MS_PER_DAY).toISOString().slice(0, 10) };
   return lastDay.text;
 };
+
+const LONDON = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/London', day: 'numeric', month: 'long', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+
+/**
+ * A daily limit's reset in words: "midnight UTC (00:00 on 2 December in London)". The quota day
+ * is the real UTC day whatever the service's day (a snapshot's day never moves on, and a limit
+ * must reset), so the message says which midnight, and what o'clock that is where Parliament sits.
+ */
+export function resetInWords(resetAt: Date): string {
+  const part = (type: Intl.DateTimeFormatPartTypes) => LONDON.formatToParts(resetAt).find((p) => p.type === type)?.value;
+  return `midnight UTC (${part('hour')}:${part('minute')} on ${part('day')} ${part('month')} in London)`;
+}
 
 /**
  * One request's view of its user's daily limits (per user across all their keys, per UTC day).
@@ -178,7 +190,7 @@ export class RequestQuota {
     const upgrade = this.tier === 'free' ? `. The pilot tier gives ${TIER_LIMITS.pilot.predictions} predictions a day and API keys: ask the service's operator to upgrade your account` : '';
     return new AppError(
       'RATE_LIMITED',
-      `Daily ${QUOTA_LABEL[kind]} limit reached: the ${this.tier} tier allows ${limit.toLocaleString('en-GB')} a day; it resets at ${this.resetAt.toISOString()}${upgrade}`,
+      `Daily ${QUOTA_LABEL[kind]} limit reached: the ${this.tier} tier allows ${limit.toLocaleString('en-GB')} a day; it resets at ${resetInWords(this.resetAt)}${upgrade}`,
       {
         headers: {
           'Retry-After': String(this.secondsToReset),

@@ -1,4 +1,4 @@
-import type { Tier } from '../../entities/account.entity';
+import type { Tier } from '../db/entities/account.entity';
 
 export type QuotaKind = 'calls' | 'batches' | 'predictions';
 

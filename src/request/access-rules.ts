@@ -3,7 +3,7 @@ import type { RequestContext } from './context';
 
 /**
  * Who may call a root field. Every Query, Mutation and Subscription field declares one with
- * `@Access` (resolvers/access.ts; a test walks the schema), which writes it into the field's
+ * `@Access` (src/graphql/access.ts; a test walks the schema), which writes it into the field's
  * extensions: the gateway reads it there, with the checks below, without importing a resolver.
  * - `public`: anyone, with or without a key;
  * - `authenticated`: any signed-in caller: a valid key (Free users' keys never get this far: see

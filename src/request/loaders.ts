@@ -1,16 +1,16 @@
 import DataLoader from 'dataloader';
-import type { BillSponsorEntity } from '../../entities/bill-sponsor.entity';
-import type { BillStageEntity } from '../../entities/bill-stage.entity';
-import type { BillEntity } from '../../entities/bill.entity';
-import type { DivisionEntity } from '../../entities/division.entity';
-import type { ScheduledSittingEntity } from '../../entities/scheduled-sitting.entity';
-import type { ParliamentarySessionEntity } from '../../entities/parliamentary-session.entity';
+import type { BillSponsorEntity } from '../db/entities/bill-sponsor.entity';
+import type { BillStageEntity } from '../db/entities/bill-stage.entity';
+import type { BillEntity } from '../db/entities/bill.entity';
+import type { DivisionEntity } from '../db/entities/division.entity';
+import type { ScheduledSittingEntity } from '../db/entities/scheduled-sitting.entity';
+import type { ParliamentarySessionEntity } from '../db/entities/parliamentary-session.entity';
 import type { AppError } from '../errors';
 import type { RequestQuota } from '../quota/request-quota';
 import type { BillService } from '../services/bill.service';
 import type { PredictionResult } from '../services/prediction-result';
 import type { PredictionService } from '../services/prediction.service';
-import { pushTo } from '../../model/multimap';
+import { pushTo } from '../model/multimap';
 
 /** One set per request, so batching and caching never cross users or requests. */
 export interface Loaders {

@@ -1,8 +1,8 @@
 import type { DataSource } from 'typeorm';
-import { AccountEntity } from '../../entities/account.entity';
-import { AlertTriggerEntity } from '../../entities/alert-trigger.entity';
-import { QuotaCounterEntity } from '../../entities/quota-counter.entity';
-import { WebsiteBillViewEntity } from '../../entities/website-bill-view.entity';
+import { AccountEntity } from '../db/entities/account.entity';
+import { AlertTriggerEntity } from '../db/entities/alert-trigger.entity';
+import { QuotaCounterEntity } from '../db/entities/quota-counter.entity';
+import { WebsiteBillViewEntity } from '../db/entities/website-bill-view.entity';
 import { TIERS, type Tier } from '../vocabulary';
 import { AppError, badInput, notFound } from '../errors';
 

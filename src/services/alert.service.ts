@@ -1,7 +1,7 @@
 import { type DataSource, type EntityManager, In } from 'typeorm';
-import { AlertArmStateEntity } from '../../entities/alert-arm-state.entity';
-import { AlertThresholdEntity } from '../../entities/alert-threshold.entity';
-import { AlertTriggerEntity } from '../../entities/alert-trigger.entity';
+import { AlertArmStateEntity } from '../db/entities/alert-arm-state.entity';
+import { AlertThresholdEntity } from '../db/entities/alert-threshold.entity';
+import { AlertTriggerEntity } from '../db/entities/alert-trigger.entity';
 import { AppError, badInput, notFound } from '../errors';
 import type { EventLog } from '../events/event-log';
 import { eventTimestamp, thresholdEvent } from '../events/payloads';
@@ -207,6 +207,8 @@ export class AlertService {
     const targets: ThresholdTarget[] = thresholds.map((t) => ({ threshold: t, bills: t.billId !== null ? [t.billId] : billsOf.get(t.watchlistId)! }));
     const billIds = [...new Set(targets.flatMap((t) => t.bills))];
     const today = this.predictions.referenceDate(null);
+    // on the service's day, as its events are: a check on the 2021-12-31 snapshot fired on 2021-12-31, not on the real date
+    const at = new Date(eventTimestamp(today, now));
     const results = billIds.length ? await allowance.chargePredictions(billIds, await this.predictions.nowcasts(billIds, today)) : [];
     const nowcast = new Map<number, PredictionResult>();
     const billsBlocked: number[] = [];
@@ -215,13 +217,13 @@ export class AlertService {
     // a threshold fired here is disarmed and the refresh will not fire it again: its event goes out from here
     const { triggered, events } = await this.dataSource.transaction(async (manager) => {
       const histories = await recordSnapshots(manager, [...nowcast.values()], { includeToday: true });
-      const fired = await evaluateThresholds(manager, targets, nowcast, histories, source, now);
-      const emitted = fired.map((t) => thresholdEvent(t, eventTimestamp(today, now)));
+      const fired = await evaluateThresholds(manager, targets, nowcast, histories, source, at);
+      const emitted = fired.map((t) => thresholdEvent(t, at.toISOString()));
       await this.events?.record(manager, emitted, today);
       return { triggered: fired, events: emitted };
     });
     this.events?.publish(events);
-    return { checkedAt: now, thresholdsChecked: thresholds.length, billsChecked: nowcast.size, billsBlocked, triggered };
+    return { checkedAt: at, thresholdsChecked: thresholds.length, billsChecked: nowcast.size, billsBlocked, triggered };
   }
 
   /** Triggers of the account, newest first, filtered and a page at a time, with counts over the whole filtered set. */

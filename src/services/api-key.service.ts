@@ -1,8 +1,8 @@
 import { createHash, hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { IsNull } from 'typeorm';
-import type { Tier } from '../../entities/account.entity';
-import { ApiKeyEntity } from '../../entities/api-key.entity';
+import type { Tier } from '../db/entities/account.entity';
+import { ApiKeyEntity } from '../db/entities/api-key.entity';
 import { AppError, badInput, notFound } from '../errors';
 import type { AccountService } from './account.service';
 import { keepWithin } from '../common/bounded-map';

@@ -1,11 +1,11 @@
 import type { DataSource } from 'typeorm';
 import { In, IsNull, MoreThan } from 'typeorm';
-import { BillSponsorEntity } from '../../entities/bill-sponsor.entity';
-import { BillStageEntity } from '../../entities/bill-stage.entity';
-import { BillEntity } from '../../entities/bill.entity';
-import { DivisionEntity } from '../../entities/division.entity';
-import { ParliamentarySessionEntity } from '../../entities/parliamentary-session.entity';
-import { ScheduledSittingEntity } from '../../entities/scheduled-sitting.entity';
+import { BillSponsorEntity } from '../db/entities/bill-sponsor.entity';
+import { BillStageEntity } from '../db/entities/bill-stage.entity';
+import { BillEntity } from '../db/entities/bill.entity';
+import { DivisionEntity } from '../db/entities/division.entity';
+import { ParliamentarySessionEntity } from '../db/entities/parliamentary-session.entity';
+import { ScheduledSittingEntity } from '../db/entities/scheduled-sitting.entity';
 import type { ServiceClock } from '../common/clock';
 import type { BillKind, BillOutcome, House } from '../ingest/bill-record';
 import type { BillOrder } from '../vocabulary';

@@ -1,5 +1,5 @@
-import { addDays } from '../../model/dates';
-import { isImminent } from '../events/prediction-point';
+import { addDays } from '../model/dates';
+import { isImminent, timeBucket } from '../events/prediction-point';
 import type { PredictionResult } from './prediction-result';
 
 import type { TimeBucket as Bucket, UrgencyLevel } from '../vocabulary';
@@ -9,7 +9,8 @@ export type TimeBucket = Bucket | null;
 
 export const urgencyLevel = (days: number): UrgencyLevel => (days <= 1 ? 'critical' : days <= 3 ? 'urgent' : days <= 7 ? 'soon' : days <= 30 ? 'tracking' : 'none');
 
-export const timeBucket = (days: number): TimeBucket => (days < 1 ? 'today' : days <= 7 ? 'week' : days <= 14 ? 'two_weeks' : days <= 30 ? 'month' : null);
+// the imminent list's buckets are also what prediction.updated watches (src/events/rules.ts)
+export { timeBucket };
 
 /**
  * 0–1, rising with nearness and probability: the next-stage probability × (1 − days/30),

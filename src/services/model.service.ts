@@ -1,18 +1,18 @@
 import { availableParallelism } from 'node:os';
 import type { DataSource } from 'typeorm';
-import { ModelVersionEntity, type ModelVersionStatus } from '../../entities/model-version.entity';
-import type { ModelArtifact } from '../../model/model-artifact';
-import { FEATURE_SCHEMA_VERSION } from '../../model/features';
-import { Predictor } from '../../model/predictor';
-import type { TrainingData, TrainingOptions } from '../../model/train';
+import { ModelVersionEntity, type ModelVersionStatus } from '../db/entities/model-version.entity';
+import type { ModelArtifact } from '../model/model-artifact';
+import { FEATURE_SCHEMA_VERSION } from '../model/features';
+import { Predictor } from '../model/predictor';
+import type { TrainingData, TrainingOptions } from '../model/train';
 import type { ServiceClock } from '../common/clock';
 import { AppError } from '../errors';
 import { scoreInWorker, trainInWorker } from './train-in-worker';
-import { judgeChallenger, type ChallengeVerdict } from '../../model/challenger';
+import { judgeChallenger, type ChallengeVerdict } from '../model/challenger';
 import { markServed, servedVersionId } from './model-versions';
 import type { Logger } from '../logger';
 import type { Readiness } from '../health/readiness';
-import { SyncStateEntity } from '../../entities/sync-state.entity';
+import { SyncStateEntity } from '../db/entities/sync-state.entity';
 import { loadSessionFacts, loadTrainingData } from './training-data';
 import { type ModelProvenance, plannedVintages, type VintagePlan, VintageShelf } from './model-vintages';
 import { whileHoldingAdvisoryLock } from '../db/advisory-lock';
@@ -219,7 +219,7 @@ export class ModelService {
 
   /**
    * A scheduled retrain: trains a challenger as train() does, then scores it and the serving
-   * version on the same recent, resolved nowcasts (model/challenger.ts). It serves only if it is no
+   * version on the same recent, resolved nowcasts (src/model/challenger.ts). It serves only if it is no
    * worse beyond the tolerance; otherwise it is kept as rejected, with its figures. With nothing
    * serving, it serves.
    */
@@ -273,11 +273,14 @@ export class ModelService {
     cutoff: string,
     signal: AbortSignal,
     decide: (artifact: ModelArtifact, data: TrainingData, asOf: string) => Promise<{ status: ModelVersionStatus; extra: Record<string, unknown> }>,
+    /** set for a session's vintage, which never serves today: its log lines must not read as the serving model's */
+    vintage?: { session_id: number; session: string | null },
   ): Promise<{ saved: ModelVersionEntity }> {
     // Nothing serves yet (a first start): every core trains, as no request is answered meanwhile.
     // Once a version serves, one worker trains, beside the requests.
     const workers = this.active ? 1 : FIRST_TRAINING_WORKERS;
-    this.logger.info({ cutoff, bills: data.bills.length, workers }, 'training started');
+    if (vintage) this.logger.info({ vintage, cutoff, bills: data.bills.length, workers }, `vintage training started: session ${vintage.session ?? vintage.session_id}, on the facts through ${cutoff} (for past dates; today's model already serves)`);
+    else this.logger.info({ cutoff, bills: data.bills.length, workers }, 'training started');
     const { artifact, durationMs } = await this.trainer(data, { ...this.trainingOptions, cutoff }, (message) => this.logger.info({ progress: message }, 'training'), signal, workers);
     const { status, extra } = await decide(artifact, data, cutoff);
     const saved = await this.dataSource.getRepository(ModelVersionEntity).save({
@@ -291,7 +294,7 @@ export class ModelService {
       promotedAt: null,
       metrics: { trainingMs: durationMs, samples: artifact.sampleCounts, calibrationPeriod: artifact.calibrationPeriodMetrics, ...extra },
     });
-    this.logger.info({ modelVersion: saved.id, durationMs }, 'training finished');
+    this.logger.info({ modelVersion: saved.id, durationMs, ...(vintage && { vintage }) }, vintage ? 'vintage training finished' : 'training finished');
     return { saved };
   }
 
@@ -362,7 +365,9 @@ export class ModelService {
   }
 
   private async trainVintage(set: TrainingSet, plan: VintagePlan, signal: AbortSignal): Promise<VintageRun['trained'][number]> {
-    const { saved } = await this.trainAndSaveOn(set, plan.cutoff, signal, async () => ({ status: 'accepted', extra: { vintage: { session_id: plan.sessionId } } }));
+    const named = (await this.dataSource.query(`SELECT name FROM parliamentary_session WHERE id = $1`, [plan.sessionId])) as { name: string }[];
+    const vintage = { session_id: plan.sessionId, session: named[0]?.name ?? null };
+    const { saved } = await this.trainAndSaveOn(set, plan.cutoff, signal, async () => ({ status: 'accepted', extra: { vintage: { session_id: plan.sessionId } } }), vintage);
     this.shelf.add({ id: saved.id, trainingCutoff: saved.trainingCutoff });
     this.logger.info({ modelVersion: saved.id, session: plan.sessionId, cutoff: plan.cutoff }, 'vintage stored: it answers dates of its session');
     return { id: saved.id, session_id: plan.sessionId, training_cutoff: plan.cutoff, training_ms: (saved.metrics.trainingMs as number) ?? 0 };

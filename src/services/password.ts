@@ -1,6 +1,6 @@
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { badInput } from '../errors';
-import { type PasswordJob, passwordQueue } from './password-queue';
+import { type HeldPlace, type PasswordJob, passwordQueue } from './password-queue';
 
 /**
  * scrypt (memory-hard) with N = 2^15, r = 8, p = 1: 32 MiB and tens of milliseconds per hash, the
@@ -20,8 +20,10 @@ const MAX_MEMORY = 64 * 1024 * 1024;
 export const PASSWORD_MIN_LENGTH = 10;
 export const PASSWORD_MAX_LENGTH = 200;
 
-function derive(kind: PasswordJob, password: string, salt: Buffer, cost: ScryptCost): Promise<Buffer> {
-  return passwordQueue.run(kind, () => new Promise((resolve, reject) => scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, { ...cost, maxmem: MAX_MEMORY }, (error, key) => (error ? reject(error) : resolve(key)))));
+/** scrypt through the password queue, in `place` when the caller holds one. */
+function derive(kind: PasswordJob, password: string, salt: Buffer, cost: ScryptCost, place?: HeldPlace): Promise<Buffer> {
+  const job = () => new Promise<Buffer>((resolve, reject) => scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, { ...cost, maxmem: MAX_MEMORY }, (error, key) => (error ? reject(error) : resolve(key))));
+  return place ? place.run(job) : passwordQueue.run(kind, job);
 }
 
 /** A new password as the user chose it: long enough to resist guessing, short enough to hash cheaply. */
@@ -36,11 +38,14 @@ export function parseNewPassword(password: unknown, field = 'password'): string 
  * `scrypt$N$r$p$salt$hash` (base64url): the parameters travel with the hash, so they can be raised
  * later. `cost`: lower only in tests, which check behaviour, not the hash's strength.
  */
-export async function hashPassword(password: string, cost: ScryptCost = PASSWORD_COST): Promise<string> {
+export async function hashPassword(password: string, cost: ScryptCost = PASSWORD_COST, place?: HeldPlace): Promise<string> {
   const salt = randomBytes(16);
-  const key = await derive('hash', password, salt, cost);
+  const key = await derive('hash', password, salt, cost, place);
   return ['scrypt', cost.N, cost.r, cost.p, salt.toString('base64url'), key.toString('base64url')].join('$');
 }
+
+/** A place in the queue of new passwords' hashes, taken before the work that comes first (hashPassword's `place`); a 503 when the queue is full. */
+export const holdPlaceToHash = (): HeldPlace => passwordQueue.hold('hash');
 
 /** Constant-time check of a password against a stored hash; false for a malformed hash. */
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {

@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { PredictionSnapshotEntity } from '../../entities/prediction-snapshot.entity';
+import { PredictionSnapshotEntity } from '../db/entities/prediction-snapshot.entity';
 import { insertJsonRows, selectJsonRows } from '../db/json-rows';
 import type { PredictionPoint } from '../events/prediction-point';
 import type { PredictionResult } from './prediction-result';

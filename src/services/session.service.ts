@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { AccountEntity } from '../../entities/account.entity';
-import { DashboardSessionEntity } from '../../entities/dashboard-session.entity';
+import { AccountEntity } from '../db/entities/account.entity';
+import { DashboardSessionEntity } from '../db/entities/dashboard-session.entity';
 import { AppError } from '../errors';
 import { type AccountService, type AccountView, accountView, parseEmail } from './account.service';
 import { type AuthenticatedUser, credentialDigest } from './api-key.service';
 import { LoginThrottle } from './login-throttle';
 import { DEFAULT_SIGN_UP_LIMIT, SignUpLimit } from './attempt-limit';
 import { MemoryLoginFailureStore } from '../quota/login-failure-store';
-import { decoyHash, hashPassword, PASSWORD_COST, parseNewPassword, type ScryptCost, verifyPassword } from './password';
+import { decoyHash, hashPassword, PASSWORD_COST, parseNewPassword, holdPlaceToHash, type ScryptCost, verifyPassword } from './password';
 
 /** A session ends this long after it began, however active. */
 export const SESSION_LIFETIME_MS = 7 * 24 * 3600_000;
@@ -55,9 +55,13 @@ export class SessionService {
   async signUp(email: unknown, password: unknown, address?: string): Promise<void> {
     const normalised = parseEmail(email);
     const chosen = parseNewPassword(password);
-    const place = await this.signUps.admit(address);
-    const hash = await hashPassword(chosen, this.passwordCost).catch(async (error: unknown) => {
-      // the password queue was full (503): the server's refusal, not the address's sign-up
+    // the place to hash it first: a flood the queue cannot take is refused before the limit's round trip to the store
+    const hashing = holdPlaceToHash();
+    const place = await this.signUps.admit(address).catch((error: unknown) => {
+      hashing.release();
+      throw error;
+    });
+    const hash = await hashPassword(chosen, this.passwordCost, hashing).catch(async (error: unknown) => {
       await place.release();
       throw error;
     });

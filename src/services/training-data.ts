@@ -1,15 +1,15 @@
 import type { DataSource } from 'typeorm';
-import type { BillStageEntity } from '../../entities/bill-stage.entity';
-import { BillEntity } from '../../entities/bill.entity';
-import { DivisionEntity } from '../../entities/division.entity';
-import { ParliamentarySessionEntity } from '../../entities/parliamentary-session.entity';
-import type { BillFacts, PmbSessionFacts, SessionFact, TrainingBill } from '../../model/bill-facts';
-import { assignPmbSessionFacts, isPrivateMembersBill, PRIVATE_MEMBERS_KINDS, pmbSessionFacts, pmbSessionOf, type PmbSessionPeer } from '../../model/pmb-session';
-import { assignBallotRanks, ballotRank, type Rankable } from '../../model/ballot';
-import type { TrainingData } from '../../model/train';
+import type { BillStageEntity } from '../db/entities/bill-stage.entity';
+import { BillEntity } from '../db/entities/bill.entity';
+import { DivisionEntity } from '../db/entities/division.entity';
+import { ParliamentarySessionEntity } from '../db/entities/parliamentary-session.entity';
+import type { BillFacts, PmbSessionFacts, SessionFact, TrainingBill } from '../model/bill-facts';
+import { assignPmbSessionFacts, isPrivateMembersBill, PRIVATE_MEMBERS_KINDS, pmbSessionFacts, pmbSessionOf, type PmbSessionPeer } from '../model/pmb-session';
+import { assignBallotRanks, ballotRank, type Rankable } from '../model/ballot';
+import type { TrainingData } from '../model/train';
 import { type BillRecord, type SessionRecord, sessionStartOf } from '../ingest/bill-record';
 import { SnapshotSource } from '../ingest/snapshot.source';
-import { pushTo } from '../../model/multimap';
+import { pushTo } from '../model/multimap';
 import { selectJsonRows } from '../db/json-rows';
 
 // The only place stored bills become the model's inputs: facts for features, outcomes for labels.

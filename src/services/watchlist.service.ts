@@ -1,8 +1,8 @@
 import type { DataSource } from 'typeorm';
 import { In } from 'typeorm';
-import { BillEntity } from '../../entities/bill.entity';
-import { WatchlistBillEntity } from '../../entities/watchlist-bill.entity';
-import { WatchlistEntity } from '../../entities/watchlist.entity';
+import { BillEntity } from '../db/entities/bill.entity';
+import { WatchlistBillEntity } from '../db/entities/watchlist-bill.entity';
+import { WatchlistEntity } from '../db/entities/watchlist.entity';
 import { AppError, badInput, notFound } from '../errors';
 import { isId } from '../common/ids';
 

@@ -1,8 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { type DataSource, type EntityManager, In } from 'typeorm';
-import { WebhookAttemptEntity } from '../../entities/webhook-attempt.entity';
-import { WebhookDeliveryEntity } from '../../entities/webhook-delivery.entity';
-import { WebhookEndpointEntity } from '../../entities/webhook-endpoint.entity';
+import { WebhookAttemptEntity } from '../db/entities/webhook-attempt.entity';
+import { WebhookDeliveryEntity } from '../db/entities/webhook-delivery.entity';
+import { WebhookEndpointEntity } from '../db/entities/webhook-endpoint.entity';
 import { AppError, badInput, notFound } from '../errors';
 import { tierReceives } from '../events/audience';
 import type { ServiceEvent } from '../events/event';
@@ -11,6 +10,7 @@ import { insertDeliveries } from '../events/webhooks/outbox';
 import type { OutboxHandoff } from '../events/webhooks/handoff';
 import type { SecretBox } from '../events/webhooks/secret-box';
 import { newSigningSecret } from '../events/webhooks/signing';
+import { newEventId } from '../events/payloads';
 import { parseWebhookUrl, safeAddresses, UnsafeUrlError, type UrlPolicy } from '../events/webhooks/url-safety';
 
 export const MAX_WEBHOOKS_PER_ACCOUNT = 10;
@@ -38,8 +38,6 @@ export interface WebhookWithSecret {
   secret: string;
 }
 
-/** An id no other event has: `evt_` and 16 random bytes in hex. */
-export const newEventId = () => `evt_${randomBytes(16).toString('hex')}`;
 
 function parseEvents(value: unknown, tier: Tier): EventType[] {
   if (!Array.isArray(value) || !value.length) throw badInput(`events must be a non-empty array of event types: ${EVENT_TYPES.join(', ')}`, 'events');
@@ -64,6 +62,10 @@ function parseBoolean(value: unknown, name: string): boolean {
  * Webhook endpoints of one account (Pilot and above; any other account's answer 404), their
  * secrets, test events and the record of their deliveries. The worker (src/events/webhooks/) sends.
  */
+/** Said where a local or private receiver is refused: registering one is what a first test of webhooks does. */
+const PRIVATE_RECEIVER_HINT =
+  'To test with a receiver on this machine or your own network, start the server with WEBHOOK_ALLOW_PRIVATE=true (an operator setting; it still refuses link-local, metadata and reserved addresses)';
+
 export class WebhookService {
   constructor(
     private readonly dataSource: DataSource,
@@ -81,7 +83,7 @@ export class WebhookService {
       await safeAddresses(url, this.urlPolicy);
       return url.toString();
     } catch (error) {
-      if (error instanceof UnsafeUrlError) throw badInput(error.message, 'url');
+      if (error instanceof UnsafeUrlError) throw badInput(error.allowedWithPrivate ? `${error.message}. ${PRIVATE_RECEIVER_HINT}` : error.message, 'url');
       throw error;
     }
   }

@@ -3,7 +3,7 @@ import type { FormattedExecutionResult } from 'graphql';
 import { type Client, createClient } from 'graphql-ws';
 import type request from 'supertest';
 import WebSocket from 'ws';
-import type { Tier } from '../../entities/account.entity';
+import type { Tier } from '../../src/db/entities/account.entity';
 import { ERROR_CODES, type ErrorCode } from '../../src/errors';
 import { type QuotaKind, TIER_LIMITS } from '../../src/quota/tier-limits';
 import { MODELS_LOADING } from '../../src/services/model.service';

@@ -1,4 +1,4 @@
-import { ApiKeyEntity } from '../../entities/api-key.entity';
+import { ApiKeyEntity } from '../../src/db/entities/api-key.entity';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 let t: TestApp;

@@ -252,7 +252,7 @@ describe('website predictions', () => {
     const second = await gql(BILL_PAGE, { id: 2950 }, { cookie });
     expect(second.status).toBe(429);
     expect(second.body.errors[0].message).toBe(
-      "Daily prediction limit reached: the free tier allows 1 a day; it resets at 2026-11-23T00:00:00.000Z. The pilot tier gives 100 predictions a day and API keys: ask the service's operator to upgrade your account",
+      "Daily prediction limit reached: the free tier allows 1 a day; it resets at midnight UTC (00:00 on 23 November in London). The pilot tier gives 100 predictions a day and API keys: ask the service's operator to upgrade your account",
     );
     // the bill itself (its stage history) stays readable
     expect((await gql(WEB.BILL, { id: 2950 }, { cookie })).status).toBe(200);

@@ -128,7 +128,7 @@ describeInBrowser('the dashboard in Chromium', () => {
     await page.goto(`${base}/#/bills/2950`);
     const refusal = page.getByRole('alert').filter({ hasText: 'Daily prediction limit reached' });
     await refusal.waitFor();
-    expect(await refusal.textContent()).toMatch(/resets at \d{4}-\d{2}-\d{2}T00:00:00\.000Z\. The pilot tier gives 100 predictions a day/);
+    expect(await refusal.textContent()).toMatch(/resets at midnight UTC \(\d\d:00 on \d{1,2} \w+ in London\)\. The pilot tier gives 100 predictions a day/);
     await page.getByRole('heading', { name: 'Stage history' }).waitFor();
   });
 

@@ -1,4 +1,4 @@
-import { ModelVersionEntity } from '../../entities/model-version.entity';
+import { ModelVersionEntity } from '../../src/db/entities/model-version.entity';
 import { ingest } from '../../src/ingest/ingest.service';
 import { SnapshotSource } from '../../src/ingest/snapshot.source';
 import { ModelService } from '../../src/services/model.service';

@@ -54,12 +54,23 @@ describe('daily limits, per user across all their keys', () => {
     expect((await predict(second)).status).toBe(200);
     const refused = await predict(second);
     expect(refused.status).toBe(429);
-    expect(refused.body).toEqual({ detail: 'Daily prediction limit reached: the pilot tier allows 100 a day; it resets at 2026-11-23T00:00:00.000Z' });
+    // the moment in words a reader can act on (the headers keep the machine's Unix seconds)
+    expect(refused.body).toEqual({ detail: 'Daily prediction limit reached: the pilot tier allows 100 a day; it resets at midnight UTC (00:00 on 23 November in London)' });
     expect(refused.headers['retry-after']).toBe('43200');
     expect(refused.headers['x-ratelimit-remaining']).toBe('0');
+    expect(refused.headers['x-ratelimit-reset']).toBe(String(NEXT_MIDNIGHT));
     const gql = await t.graphql('{ prediction(billId: 2900) { billId } }', { key });
     expect(gql.status).toBe(429);
     expect(gql.body.errors[0].extensions.code).toBe('RATE_LIMITED');
+  });
+
+  it('say when a limit resets in London time in summer too, where midnight UTC is 01:00', async () => {
+    t.setNow(new Date('2026-07-01T12:00:00Z'));
+    const { key, accountId } = await user('pilot');
+    await t.services.quotas.store.take(accountId, '2026-07-01', 'predictions', 100, 100);
+    const refused = await predict(key);
+    expect(refused.status).toBe(429);
+    expect(refused.body.detail).toBe('Daily prediction limit reached: the pilot tier allows 100 a day; it resets at midnight UTC (01:00 on 2 July in London)');
   });
 
   it('block the batch items past the prediction limit, in request order, without charging for errors', async () => {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { ModelVersionEntity } from '../../entities/model-version.entity';
-import { OPENAPI_DOCUMENT } from '../../rest-compat/openapi/openapi-document';
+import { ModelVersionEntity } from '../../src/db/entities/model-version.entity';
+import { OPENAPI_DOCUMENT } from '../../src/doors/rest/openapi/openapi-document';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 let t: TestApp;

@@ -31,6 +31,10 @@ it('ingests the snapshot at first start before it declares itself ready', async 
   server = await startServerProcess(env);
   await waitUntilReady(server.url);
   expect(server.logs.some((l) => l.msg === 'ingest finished' && l.billsChanged === 3)).toBe(true);
+  // one day from the first line on: the snapshot's, not the real date until the ingest ends
+  expect(server.logs.find((l) => l.msg === 'listening')).toMatchObject({ today: '2021-12-31' });
+  // the readiness polls of a start (waitUntilReady's, a supervisor's) are not logged at info
+  expect(server.logs.filter((l) => (l.req as { path?: string } | undefined)?.path === '/readyz')).toEqual([]);
   const status = await graphqlOver(server.url, '{ serviceStatus { billCount today ready } }');
   expect(status.body.data.serviceStatus).toEqual({ billCount: 3, today: '2021-12-31', ready: true });
 });

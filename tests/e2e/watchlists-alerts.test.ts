@@ -66,6 +66,32 @@ describe('watchlists', () => {
     expect((await a.get(`/dashboard/watchlists/${id}`)).status).toBe(404);
   });
 
+  it('are read without their predictions at no prediction’s cost: REST predictions=false, GraphQL without Watchlist.bills.prediction', async () => {
+    const { key } = await user('pilot');
+    const a = api(key);
+    const id = (await a.post('/dashboard/watchlists', { name: 'Five', bill_ids: [2900, 26, 27, 144, 3089] })).body.id;
+    const predictionsUsed = async () => (await t.graphql('{ usage { kind used } }', { key })).body.data.usage.find((u: { kind: string }) => u.kind === 'predictions').used;
+    expect(await predictionsUsed()).toBe(0);
+
+    const bare = await a.get(`/dashboard/watchlists/${id}?predictions=false`);
+    expect(bare.status).toBe(200);
+    expect(bare.body.bills).toHaveLength(5);
+    for (const bill of bare.body.bills) expect(Object.keys(bill).sort()).toEqual(['added_at', 'bill_id', 'title']);
+    // the headers count the API call, and say so: the predictions left are untouched
+    expect(bare.headers.ratelimit).toMatch(/^"calls";r=\d+;t=\d+$/);
+    const graphql = await t.graphql(`{ watchlist(id: ${id}) { name bills { billId bill { title } } } }`, { key });
+    expect(graphql.body.data.watchlist.bills).toHaveLength(5);
+    expect(graphql.headers.ratelimit).toMatch(/^"calls";/);
+    expect(await predictionsUsed()).toBe(0);
+
+    // the default answer is unchanged, and charges a prediction per bill at each read
+    const full = await a.get(`/dashboard/watchlists/${id}?predictions=true`);
+    expect(full.body.bills[0]).toMatchObject({ current_stage: expect.any(Object), predictions: expect.any(Object), risk_indicators: expect.any(Object) });
+    expect(full.headers['x-ratelimit-remaining']).toBe('95');
+    expect(await predictionsUsed()).toBe(5);
+    expect((await a.get(`/dashboard/watchlists/${id}?predictions=no`)).body).toEqual({ detail: 'predictions must be true or false' });
+  });
+
   it('answer 404 naming unknown bills, and 400 naming bad fields', async () => {
     const a = api((await user('pilot')).key);
     const unknown = await a.post('/dashboard/watchlists', { name: 'x', bill_ids: [26, 999998, 999999] });
@@ -176,8 +202,11 @@ describe('checking', () => {
     expect(first.status).toBe(200);
     expect(first.body).toMatchObject({ thresholds_checked: 1, bills_checked: 1, count: 1 });
     expect(first.body.triggered[0]).toMatchObject({ threshold_id: th.id, bill_id: 2900, alert_type: 'timeline_eta', threshold_value: 3650, value_seen: expect.any(Number), source: 'manual', watchlist_name: 'Arming' });
+    // on the service's day, as the data and the events are (the snapshot's 2021-12-31), not on the real date
+    expect(first.body.checked_at).toMatch(/^2021-12-31T/);
+    expect(first.body.triggered[0].triggered_at).toMatch(/^2021-12-31T/);
     expect((await a.post('/predictions/alerts/check', {})).body.count).toBe(0);
-    expect((await a.get('/predictions/alerts/thresholds')).body.thresholds[0]).toMatchObject({ armed: false, quiet_bill_ids: [2900], last_triggered_at: expect.any(String) });
+    expect((await a.get('/predictions/alerts/thresholds')).body.thresholds[0]).toMatchObject({ armed: false, quiet_bill_ids: [2900], last_triggered_at: expect.stringMatching(/^2021-12-31T/) });
 
     // the bill receives Royal Assent: no next stage, so the condition ends and the threshold re-arms
     const enacted = makeSnapshot(SAMPLE_BILL_IDS, {

@@ -68,7 +68,7 @@ describe('webhook endpoints over REST', () => {
     const a = api((await user('pilot')).key);
     const { id } = (await a.post('/webhooks', { url: URL, events: ['bill.stage_changed'] })).body;
     const first = await a.post(`/webhooks/${id}/test`);
-    expect(first.body).toEqual({ event_id: expect.stringMatching(/^evt_/), event_type: 'webhook.test', queued: true });
+    expect(first.body).toEqual({ event_id: expect.stringMatching(/^evt_[A-Za-z0-9_-]{22}$/), event_type: 'webhook.test', queued: true });
     const second = await a.post(`/webhooks/${id}/test`);
     const deliveries = (await a.get(`/webhooks/${id}/deliveries`)).body.deliveries;
     expect(deliveries.map((d: { event_id: string }) => d.event_id)).toEqual([second.body.event_id, first.body.event_id]);
@@ -156,7 +156,7 @@ describe('webhook endpoints over REST', () => {
   it('refuse URLs that point at private, loopback, link-local or metadata addresses (SSRF)', async () => {
     const a = api((await user('pilot')).key);
     const refused: [string, RegExp][] = [
-      ['http://127.0.0.1:8080/', /^address not allowed: 127\.0\.0\.1 is a loopback, private or special-purpose address$/],
+      ['http://127.0.0.1:8080/', /^address not allowed: 127\.0\.0\.1 is a loopback, private or special-purpose address\. To test with a receiver on this machine/],
       ['http://[::1]/', /::1 is a loopback, private/],
       ['http://10.0.0.5/', /loopback, private/],
       ['http://192.168.1.1/', /loopback, private/],
@@ -180,6 +180,20 @@ describe('webhook endpoints over REST', () => {
       expect({ url, status: res.status }).toEqual({ url, status: 400 });
       expect(res.body.detail).toMatch(detail);
     }
+  });
+
+  it('say how to test with a local receiver when they refuse one, and not where the setting would not help', async () => {
+    const { key } = await user('pilot');
+    const a = api(key);
+    const local = await a.post('/webhooks', { url: 'http://127.0.0.1:3000/hook', events: ['bill.stage_changed'] });
+    expect(local.status).toBe(400);
+    expect(local.body.detail).toBe(
+      'address not allowed: 127.0.0.1 is a loopback, private or special-purpose address. To test with a receiver on this machine or your own network, start the server with WEBHOOK_ALLOW_PRIVATE=true (an operator setting; it still refuses link-local, metadata and reserved addresses)',
+    );
+    const viaGraphql = await t.graphql('mutation { createWebhook(input: { url: "http://10.0.0.5/hook", events: [BILL_STAGE_CHANGED] }) { secret } }', { key });
+    expect(viaGraphql.body.errors[0].message).toMatch(/WEBHOOK_ALLOW_PRIVATE=true/);
+    // metadata stays refused with the setting too: saying it would mislead
+    expect((await a.post('/webhooks', { url: 'http://169.254.169.254/', events: ['bill.stage_changed'] })).body.detail).not.toMatch(/WEBHOOK_ALLOW_PRIVATE/);
   });
 
   it('keep pro-only event types after a downgrade from pro, shown inactive with the reason, active again after an upgrade', async () => {

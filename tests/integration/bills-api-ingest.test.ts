@@ -1,6 +1,6 @@
-import { BillEntity } from '../../entities/bill.entity';
-import { ParliamentarySessionEntity } from '../../entities/parliamentary-session.entity';
-import { SyncStateEntity } from '../../entities/sync-state.entity';
+import { BillEntity } from '../../src/db/entities/bill.entity';
+import { ParliamentarySessionEntity } from '../../src/db/entities/parliamentary-session.entity';
+import { SyncStateEntity } from '../../src/db/entities/sync-state.entity';
 import { BillsApiSource } from '../../src/ingest/bills-api/bills-api.source';
 import { ingest } from '../../src/ingest/ingest.service';
 import { fakeApiAndDatabasePerTest } from '../support/fixture-bills-api';

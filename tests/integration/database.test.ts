@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { DataSource } from 'typeorm';
 import { PGliteDriver } from 'typeorm-pglite';
-import { AccountEntity } from '../../entities/account.entity';
+import { AccountEntity } from '../../src/db/entities/account.entity';
 import { openDatabase } from '../../src/db/database';
 import { DataDirLock, DataDirLockedError } from '../../src/db/data-dir-lock';
 import { SessionMutex } from '../../src/db/exclusive-pglite-pool';

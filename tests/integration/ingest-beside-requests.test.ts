@@ -1,4 +1,4 @@
-import { BillEntity } from '../../entities/bill.entity';
+import { BillEntity } from '../../src/db/entities/bill.entity';
 import type { BillRecord } from '../../src/ingest/bill-record';
 import type { BillSource } from '../../src/ingest/bill-source';
 import { ingest } from '../../src/ingest/ingest.service';

@@ -1,6 +1,6 @@
-import { BillStageEntity } from '../../entities/bill-stage.entity';
-import { BillEntity } from '../../entities/bill.entity';
-import { DivisionEntity } from '../../entities/division.entity';
+import { BillStageEntity } from '../../src/db/entities/bill-stage.entity';
+import { BillEntity } from '../../src/db/entities/bill.entity';
+import { DivisionEntity } from '../../src/db/entities/division.entity';
 import { ingest } from '../../src/ingest/ingest.service';
 import { SnapshotFormatError, SnapshotSource } from '../../src/ingest/snapshot.source';
 import { makeSnapshot, REAL_SNAPSHOT_DIR } from '../support/fixtures';

@@ -1,8 +1,8 @@
-import { ModelVersionEntity } from '../../entities/model-version.entity';
-import { featureVector } from '../../model/features';
-import { SittingCalendar } from '../../model/sitting-calendar';
-import { sessionsKnownAt } from '../../model/train';
-import { billAsOf } from '../../model/truncate';
+import { ModelVersionEntity } from '../../src/db/entities/model-version.entity';
+import { featureVector } from '../../src/model/features';
+import { SittingCalendar } from '../../src/model/sitting-calendar';
+import { sessionsKnownAt } from '../../src/model/train';
+import { billAsOf } from '../../src/model/truncate';
 import { loadBillFacts, loadSessionFacts } from '../../src/services/training-data';
 import { snapshotAsKnownOn } from '../support/fixtures';
 import { startTestApp, type TestApp } from '../support/test-app';

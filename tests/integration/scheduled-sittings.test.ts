@@ -1,4 +1,4 @@
-import { ScheduledSittingEntity } from '../../entities/scheduled-sitting.entity';
+import { ScheduledSittingEntity } from '../../src/db/entities/scheduled-sitting.entity';
 import type { ApiBill, ApiBillSummary, ApiStageSummary } from '../../src/ingest/bills-api/api-types';
 import { BillsApiSource } from '../../src/ingest/bills-api/bills-api.source';
 import { ingest } from '../../src/ingest/ingest.service';

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
-import { BillEntity } from '../../entities/bill.entity';
-import { ParliamentarySessionEntity } from '../../entities/parliamentary-session.entity';
+import { BillEntity } from '../../src/db/entities/bill.entity';
+import { ParliamentarySessionEntity } from '../../src/db/entities/parliamentary-session.entity';
 import type { ApiBill, ApiBillSummary, ApiStageSummary } from '../../src/ingest/bills-api/api-types';
 import { BillsApiSource } from '../../src/ingest/bills-api/bills-api.source';
 import { DataFreshness } from '../../src/ingest/freshness';

@@ -2,7 +2,7 @@ import net from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { CLAIM_DUE } from '../../src/events/webhooks/delivery-queries';
 import { DeliveryWorker, type DeliveryWorkerOptions, newDeliveryCounts } from '../../src/events/webhooks/delivery-worker';
-import { newEventId } from '../../src/services/webhook.service';
+import { newEventId } from '../../src/events/payloads';
 import { insertDeliveries } from '../../src/events/webhooks/outbox';
 import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from '../../src/events/webhooks/retry-schedule';
 import { startTestApp, type TestApp } from '../support/test-app';

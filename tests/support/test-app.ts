@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import request from 'supertest';
-import type { Tier } from '../../entities/account.entity';
+import type { Tier } from '../../src/db/entities/account.entity';
 import { type App, buildApp } from '../../src/app';
 import { ServiceClock } from '../../src/common/clock';
 import { DataFreshness } from '../../src/ingest/freshness';

@@ -8,7 +8,7 @@ import ts from 'typescript';
  * layers alone do not say.
  */
 const ROOT = path.resolve(__dirname, '..', '..');
-const SOURCE_DIRS = ['src', 'bench', 'resolvers', 'rest-compat', 'model', 'entities'];
+const SOURCE_DIRS = ['src', 'bench'];
 /** The dashboard's GraphQL documents, which the gateway allows for the session cookie; the rest of web/ is a separate build. */
 const DASHBOARD_DOCUMENTS = 'web/src/operations.ts';
 
@@ -42,10 +42,10 @@ const LAYERS: Record<string, { holds: string[]; mayImport: string[] }> = {
     mayImport: ['doors', 'gateway', 'resolvers', 'request', 'services', 'events', 'platform', 'core', 'dashboard documents'],
   },
   // a door reaches the resolvers only through the gateway, which runs the schema
-  doors: { holds: ['src/doors', 'rest-compat'], mayImport: ['gateway', 'request', 'services', 'events', 'platform', 'core'] },
-  // the gateway reads each root field's access rule from the schema, with src/request's rules: never from resolvers/
+  doors: { holds: ['src/doors', 'src/doors/rest'], mayImport: ['gateway', 'request', 'services', 'events', 'platform', 'core'] },
+  // the gateway reads each root field's access rule from the schema, with src/request's rules: never from src/graphql/
   gateway: { holds: ['src/gateway'], mayImport: ['request', 'services', 'events', 'platform', 'core', 'dashboard documents'] },
-  resolvers: { holds: ['resolvers'], mayImport: ['request', 'services', 'events', 'platform', 'core'] },
+  resolvers: { holds: ['src/graphql'], mayImport: ['request', 'services', 'events', 'platform', 'core'] },
   // what the gateway hands the resolvers: the request's context, its data loaders, the access rules
   request: { holds: ['src/request'], mayImport: ['services', 'events', 'platform', 'core'] },
   services: { holds: ['src/services', 'src/jobs', 'src/quota', 'src/ingest', 'src/admin'], mayImport: ['events', 'platform', 'core'] },
@@ -54,7 +54,7 @@ const LAYERS: Record<string, { holds: string[]; mayImport: string[] }> = {
   // the database, configuration, errors, logs and health: no HTTP
   platform: { holds: ['src/db', 'src/health', 'src/config.ts', 'src/errors.ts', 'src/logger.ts'], mayImport: ['core'] },
   // the service's words, its entities and the model: they know nothing of how they are stored, served or run
-  core: { holds: ['entities', 'model', 'src/common', 'src/vocabulary.ts'], mayImport: [] },
+  core: { holds: ['src/db/entities', 'src/model', 'src/common', 'src/vocabulary.ts'], mayImport: [] },
   'dashboard documents': { holds: [DASHBOARD_DOCUMENTS], mayImport: [] },
 };
 
@@ -117,7 +117,7 @@ const RULES: Rule[] = [
   },
   {
     name: 'the model is pure: no ORM, database or Redis client',
-    from: (file) => isUnder(file, 'model'),
+    from: (file) => isUnder(file, 'src/model'),
     forbidden: (imported) => isPackage(imported, 'typeorm', 'pg', '@electric-sql/pglite', 'typeorm-pglite', 'ioredis'),
   },
   {
@@ -160,21 +160,21 @@ describe('dependency rules', () => {
 
   it('catch an import up the layers: entities or the model above the core, the gateway into resolvers, events into services, the database into HTTP', () => {
     const planted: Record<string, string> = {
-      'entities/bad.entity.ts': "import type { House } from '../src/ingest/bill-record';\nimport { Column } from 'typeorm';",
-      'model/bad-feature.ts': "import { openDatabase } from '../src/db/database';",
-      'src/gateway/bad-step.ts': "import { accessOf } from '../../resolvers/access';\nimport type { RequestContext } from '../request/context';",
+      'src/db/entities/bad.entity.ts': "import type { House } from '../../ingest/bill-record';\nimport { Column } from 'typeorm';",
+      'src/model/bad-feature.ts': "import { openDatabase } from '../db/database';",
+      'src/gateway/bad-step.ts': "import { accessOf } from '../graphql/access';\nimport type { RequestContext } from '../request/context';",
       'src/events/bad-rule.ts': "import { isImminent } from '../services/imminent';\nimport type { EventType } from '../vocabulary';",
       'src/db/bad-open.ts': "const { listenNotReady } = await import('../doors/http/not-ready-server');",
-      'src/doors/bad-door.ts': "import { Access } from '../../resolvers/access';\nimport { Gateway } from '../gateway/pipeline';",
+      'src/doors/bad-door.ts': "import { Access } from '../graphql/access';\nimport { Gateway } from '../gateway/pipeline';",
       'src/jobs/reads-outside.ts': "import data from '../../../shared/data';",
     };
     expect(violations(Object.keys(planted), (file) => planted[file])).toEqual([
-      'entities/bad.entity.ts imports src/ingest/bill-record: core may import nothing besides itself, not services',
-      'model/bad-feature.ts imports src/db/database: core may import nothing besides itself, not platform',
-      'src/gateway/bad-step.ts imports resolvers/access: gateway may import request, services, events, platform, core, dashboard documents besides itself, not resolvers',
+      'src/db/entities/bad.entity.ts imports src/ingest/bill-record: core may import nothing besides itself, not services',
+      'src/model/bad-feature.ts imports src/db/database: core may import nothing besides itself, not platform',
+      'src/gateway/bad-step.ts imports src/graphql/access: gateway may import request, services, events, platform, core, dashboard documents besides itself, not resolvers',
       'src/events/bad-rule.ts imports src/services/imminent: events may import platform, core besides itself, not services',
       'src/db/bad-open.ts imports src/doors/http/not-ready-server: platform may import core besides itself, not doors',
-      'src/doors/bad-door.ts imports resolvers/access: doors may import gateway, request, services, events, platform, core besides itself, not resolvers',
+      'src/doors/bad-door.ts imports src/graphql/access: doors may import gateway, request, services, events, platform, core besides itself, not resolvers',
       'src/jobs/reads-outside.ts imports ../shared/data: ../shared/data is in no layer of LAYERS',
     ]);
     // a new file at src's root belongs to no layer until the table says which: 'put every source file in one layer' fails on it
@@ -184,9 +184,9 @@ describe('dependency rules', () => {
   it('catch a transport below the doors, a stray express import, the model on the database and GraphQL in the admin CLI', () => {
     const planted: Record<string, string> = {
       'src/services/bad.service.ts': "import type { Request } from 'express';",
-      'model/bad.ts': "import { ApolloServer } from '@apollo/server';\nimport { Repository } from 'typeorm';",
+      'src/model/bad.ts': "import { ApolloServer } from '@apollo/server';\nimport { Repository } from 'typeorm';",
       'src/jobs/bad-job.ts': "import express from 'express';",
-      'rest-compat/fine.router.ts': "import express from 'express';",
+      'src/doors/rest/fine.router.ts': "import express from 'express';",
       'src/errors.ts': "import { GraphQLError } from 'graphql';",
       'src/gateway/bad-step.ts': "import type { RequestHandler } from 'express';\nimport { useServer } from 'graphql-ws/use/ws';",
       'src/doors/http/fine-middleware.ts': "import type { RequestHandler } from 'express';",
@@ -195,8 +195,8 @@ describe('dependency rules', () => {
     expect(violations(Object.keys(planted), (file) => planted[file])).toEqual([
       `src/services/bad.service.ts imports express: ${TRANSPORT}`,
       'src/services/bad.service.ts imports express: only adapters import express',
-      `model/bad.ts imports @apollo/server: ${TRANSPORT}`,
-      'model/bad.ts imports typeorm: the model is pure: no ORM, database or Redis client',
+      `src/model/bad.ts imports @apollo/server: ${TRANSPORT}`,
+      'src/model/bad.ts imports typeorm: the model is pure: no ORM, database or Redis client',
       `src/jobs/bad-job.ts imports express: ${TRANSPORT}`,
       'src/jobs/bad-job.ts imports express: only adapters import express',
       'src/errors.ts imports graphql: the error core and the admin CLI never import GraphQL',
@@ -209,7 +209,7 @@ describe('dependency rules', () => {
   it('leave reading a caller’s credential to the gateway: no other source names the credential headers', () => {
     // logger.ts names them to redact them, the OpenAPI document to describe them, CORS to let browsers
     // send them; the admin door, the CLI that calls it and /metrics use the operator's own token; the benchmark is a client
-    const allowed = new Set(['src/gateway/credential.ts', 'src/logger.ts', 'rest-compat/openapi/components.ts', 'rest-compat/cors.ts', 'src/doors/admin/admin-endpoint.ts', 'src/doors/http/http-metrics.ts', 'src/cli/run-admin-command.ts', 'bench/bench-http.ts']);
+    const allowed = new Set(['src/gateway/credential.ts', 'src/logger.ts', 'src/doors/rest/openapi/components.ts', 'src/doors/rest/cors.ts', 'src/doors/admin/admin-endpoint.ts', 'src/doors/http/http-metrics.ts', 'src/cli/run-admin-command.ts', 'bench/bench-http.ts']);
     const readers = FILES.filter((file) => !allowed.has(file) && /['"`](authorization|x-api-key)['"`]|headers\.authorization/i.test(readFileSync(path.join(ROOT, file), 'utf8')));
     expect(readers).toEqual([]);
   });

@@ -35,11 +35,15 @@ export type RequestObserver = (req: Request, res: Response, elapsedMs: number) =
  * and logs each request once under that id when it ends: method, path without the query string,
  * status and time; never headers or bodies, which carry keys. A 500 is logged as an error (its
  * cause is logged where it was caught, see http-errors.ts); a 503 is a known state (data loading,
- * a dependency down, said once when it changed) and is logged at info like 4xx and success.
+ * a dependency down, said once when it changed) and is logged at info like 4xx and success;
+ * /healthz and /readyz at debug.
  * One pino call per request: pino-http did the same with a child logger and serializers per
  * request, which cost several times more under load. `observers` hear the same end of the same
  * request, so every request has one listener, not one per concern.
  */
+/** Health and readiness probes: logged at debug unless they fail with an error of ours (a 500). */
+const PROBES = new Set(['/healthz', '/readyz']);
+
 export function requestLogging(logger: Logger, observers: readonly RequestObserver[] = []): RequestHandler {
   // The line holds the id, method, path (no query string), status and time, none of which any
   // redaction path names: pino's redaction, which walks every entry, is left out of this one.
@@ -54,6 +58,8 @@ export function requestLogging(logger: Logger, observers: readonly RequestObserv
       const entry = { req: { id, method: req.method, path: (req.originalUrl ?? req.url).split('?')[0] }, res: { status }, responseTime: Math.round(elapsed) };
       if (!res.writableFinished) return requests.info(entry, 'request aborted');
       if (status >= 500 && status !== 503) requests.error(entry, 'request errored');
+      // a supervisor polls these every second or so: at info they buried a start's own lines (a readiness change is logged where it happens)
+      else if (PROBES.has(entry.req.path)) requests.debug(entry, 'request completed');
       else requests.info(entry, 'request completed');
       // a listener that throws would take the process down with it: an observer's fault is logged, not thrown
       for (const observe of observers) {

@@ -73,7 +73,15 @@ export interface UrlPolicy {
   ownAddresses?: () => string[];
 }
 
-export class UnsafeUrlError extends Error {}
+export class UnsafeUrlError extends Error {
+  constructor(
+    message: string,
+    /** WEBHOOK_ALLOW_PRIVATE=true would allow this address: a receiver on the operator's own machine or network */
+    readonly allowedWithPrivate = false,
+  ) {
+    super(message);
+  }
+}
 
 const defaultResolve = async (hostname: string) => (await lookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
 const interfaceAddresses = () => Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((a) => a.address));
@@ -168,7 +176,7 @@ export async function safeAddresses(url: URL, policy: UrlPolicy): Promise<string
   for (const address of addresses) {
     const refusal = refusalOf(address, policy);
     // the same words at registration and at delivery, where they are the attempt's error: never a connection's outcome, which would tell whether a port is open
-    if (refusal) throw new UnsafeUrlError(`address not allowed: ${host === address ? `${host} is` : `${host} resolves to ${address},`} ${refusal}`);
+    if (refusal) throw new UnsafeUrlError(`address not allowed: ${host === address ? `${host} is` : `${host} resolves to ${address},`} ${refusal}`, refusal !== ALWAYS);
   }
   return addresses;
 }

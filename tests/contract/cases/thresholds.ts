@@ -1,4 +1,4 @@
-import type { Tier } from '../../../entities/account.entity';
+import type { Tier } from '../../../src/db/entities/account.entity';
 import type { TestApp } from '../../support/test-app';
 import { type CaseUser, type ContractCase, type Fixture, type PendingCase, useQuota } from '../doors';
 import { aThreshold, restCheck, THRESHOLD_SELECTION, TRIGGER_SELECTION } from '../shapes';

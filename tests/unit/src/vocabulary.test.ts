@@ -1,8 +1,8 @@
 import { type GraphQLSchema, isEnumType, isObjectType, Kind, parse, visit } from 'graphql';
-import { BINARY_OUTPUTS } from '../../../model/labels';
-import { buildAppSchema } from '../../../resolvers/build-schema';
-import { ALL_DOCUMENTS } from '../../../rest-compat/documents';
-import { OPENAPI_DOCUMENT } from '../../../rest-compat/openapi/openapi-document';
+import { BINARY_OUTPUTS } from '../../../src/model/labels';
+import { buildAppSchema } from '../../../src/graphql/build-schema';
+import { ALL_DOCUMENTS } from '../../../src/doors/rest/documents';
+import { OPENAPI_DOCUMENT } from '../../../src/doors/rest/openapi/openapi-document';
 import {
   ALERT_TYPES,
   BATCH_ITEM_STATUSES,

@@ -1,14 +1,14 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { buildSchema } from 'graphql';
-import { ALL_DOCUMENTS } from '../../../../rest-compat/documents';
+import { ALL_DOCUMENTS } from '../../../../src/doors/rest/documents';
 import { printDocumentTypes } from '../../../../src/cli/rest-document-types';
 
 const ROOT = path.join(__dirname, '..', '..', '..', '..');
 
-it('rest-compat/generated/document-data.ts matches the committed schema and the REST documents (run `npm run schema` after changing either)', () => {
+it('src/doors/rest/generated/document-data.ts matches the committed schema and the REST documents (run `npm run schema` after changing either)', () => {
   const schema = buildSchema(readFileSync(path.join(ROOT, 'schema', 'schema.graphql'), 'utf8'));
-  expect(readFileSync(path.join(ROOT, 'rest-compat', 'generated', 'document-data.ts'), 'utf8')).toBe(printDocumentTypes(schema, ALL_DOCUMENTS));
+  expect(readFileSync(path.join(ROOT, 'src', 'doors', 'rest', 'generated', 'document-data.ts'), 'utf8')).toBe(printDocumentTypes(schema, ALL_DOCUMENTS));
 });
 
 describe('the types of a document’s data', () => {

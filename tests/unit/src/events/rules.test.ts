@@ -9,13 +9,18 @@ describe('prediction event rules', () => {
     expect(predictionEvents([point('2021-11-01', 0.9, 0.9, 1)])).toEqual([]);
   });
 
-  it('prediction.updated: a probability moved by 0.01 or more, or the ETA by a day or more', () => {
-    expect(predictionEvents([point('2021-11-01', 0.5), point('2021-11-02', 0.509)])).toEqual([]);
-    expect(predictionEvents([point('2021-11-01', 0.5), point('2021-11-02', 0.51)])).toEqual(['prediction.updated']);
-    expect(predictionEvents([point('2021-11-01', 0.5), point('2021-11-02', 0.49)])).toEqual(['prediction.updated']);
-    expect(predictionEvents([point('2021-11-01', 0.5, 0.3), point('2021-11-02', 0.5, 0.31)])).toEqual(['prediction.updated']);
-    expect(predictionEvents([point('2021-11-01', 0.5, 0.3, 20), point('2021-11-02', 0.5, 0.3, 20.9)])).toEqual([]);
-    expect(predictionEvents([point('2021-11-01', 0.5, 0.3, 20), point('2021-11-02', 0.5, 0.3, 19)])).toEqual(['prediction.updated']);
+  it('prediction.updated: only a material change: a probability moved by 0.02 or more, or the ETA changed its time bucket', () => {
+    // a point or so of drift, the daily noise of a month's replay, is no event
+    expect(predictionEvents([point('2021-11-01', 0.5), point('2021-11-02', 0.51)])).toEqual([]);
+    expect(predictionEvents([point('2021-11-01', 0.5), point('2021-11-02', 0.519)])).toEqual([]);
+    expect(predictionEvents([point('2021-11-01', 0.5), point('2021-11-02', 0.52)])).toEqual(['prediction.updated']);
+    expect(predictionEvents([point('2021-11-01', 0.5), point('2021-11-02', 0.48)])).toEqual(['prediction.updated']);
+    expect(predictionEvents([point('2021-11-01', 0.5, 0.3), point('2021-11-02', 0.5, 0.32)])).toEqual(['prediction.updated']);
+    // the ETA moving within its bucket (two weeks: 8 to 14 days) is no event; into another it is
+    expect(predictionEvents([point('2021-11-01', 0.5, 0.3, 14), point('2021-11-02', 0.5, 0.3, 9)])).toEqual([]);
+    expect(predictionEvents([point('2021-11-01', 0.5, 0.3, 40), point('2021-11-02', 0.5, 0.3, 31)])).toEqual([]);
+    expect(predictionEvents([point('2021-11-01', 0.5, 0.3, 20), point('2021-11-02', 0.5, 0.3, 14)])).toEqual(['prediction.updated']);
+    expect(predictionEvents([point('2021-11-01', 0.5, 0.3, 31), point('2021-11-02', 0.5, 0.3, 30)])).toEqual(['prediction.updated']);
     expect(predictionEvents([point('2021-11-01', 0.5, 0.3, 20), point('2021-11-02', 0.5, 0.3, null)])).toEqual(['prediction.updated']);
   });
 

@@ -1,5 +1,7 @@
 import { GraphQLError, GraphQLInt, GraphQLNonNull, GraphQLObjectType, GraphQLSchema, GraphQLString, getOperationAST, parse } from 'graphql';
 import { compileQuery } from 'graphql-jit';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { MAX_COMPILED_FIELDS, OperationCache, resolvedFieldCount } from '../../../../src/gateway/execute';
 
 const Query = new GraphQLObjectType({
@@ -92,6 +94,21 @@ describe('OperationCache', () => {
     const doubling = Array.from({ length: 20 }, (_, i) => `fragment F${i} on Query { ...F${i + 1} ...F${i + 1} }`).join(' ');
     const hostile = parse(`{ ...F0 } ${doubling} fragment F20 on Query { who }`);
     expect(resolvedFieldCount(hostile, getOperationAST(hostile)!, 300)).toBe(301);
+  });
+
+  it('frees the code of a compiled operation once it is dropped (V8 would keep functions made with new Function in its compilation cache)', () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const cache = new OperationCache(schema, { maxBytes: 1 });
+    const heap = () => (gc(), gc(), process.memoryUsage().heapUsed);
+    const before = heap();
+    for (let i = 0; i < 40; i++) {
+      const document = parse(aliases(`d${i}x`, 290));
+      cache.prepare(document, null, `d${i}`);
+      expect(cache.prepare(document, null, `d${i}`).compiled).toBe(true);
+    }
+    // each compiled document holds about 1 MB while it is kept
+    expect(heap() - before).toBeLessThan(10 * 1024 * 1024);
   });
 
   it('hashes a long operation name into its key, so names cannot fill the memory', () => {

@@ -1,5 +1,5 @@
 import { parse } from 'graphql';
-import { buildAppSchema } from '../../../../resolvers/build-schema';
+import { buildAppSchema } from '../../../../src/graphql/build-schema';
 import { Gateway, type GatewayRequest } from '../../../../src/gateway/pipeline';
 import { startTestApp, type TestApp } from '../../../support/test-app';
 

@@ -1,4 +1,4 @@
-import type { Tier } from '../../../../entities/account.entity';
+import type { Tier } from '../../../../src/db/entities/account.entity';
 import { resolvePrincipal } from '../../../../src/gateway/principal';
 
 const user = (tier: Tier) => ({ accountId: 7, email: 'a@example.com', tier, credential: 'api-key' as const, keyId: 3, sessionId: null });

@@ -1,5 +1,5 @@
 import { parse, validate } from 'graphql';
-import { buildAppSchema } from '../../../../resolvers/build-schema';
+import { buildAppSchema } from '../../../../src/graphql/build-schema';
 import { noNulCharactersRule, rejectNulCharacters } from '../../../../src/gateway/text-input';
 
 describe('the NUL character', () => {

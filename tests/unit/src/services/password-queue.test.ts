@@ -50,4 +50,25 @@ describe('PasswordQueue', () => {
     await expect(failing).rejects.toThrow('scrypt failed');
     await expect(next).resolves.toBe('next');
   });
+
+  it('holds a place in the line for a job that comes after other work, refusing at once when the line is full', async () => {
+    const queue = new PasswordQueue({ concurrency: 1, maxWaiting: { verify: 1, hash: 2 } });
+    const log: string[] = [];
+    const running = heldJob(log, 'running');
+    const first = queue.run('hash', running.job);
+    const held = [queue.hold('hash'), queue.hold('hash')];
+    // the held places fill the line: a third is refused, and so is a job sent straight away
+    expect(() => queue.hold('hash')).toThrow(expect.objectContaining({ code: 'SERVICE_UNAVAILABLE' }));
+    await expect(queue.run('hash', async () => 'straight')).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+    // a log-in has a line of its own
+    const logIn = queue.run('verify', async () => 'in');
+    // a place given up is free again; a place used runs its job in turn
+    held[1].release();
+    held[1].release();
+    const third = queue.hold('hash');
+    const jobs = [held[0].run(async () => 'held'), third.run(async () => 'third')];
+    running.finish();
+    await expect(Promise.all([first, logIn, ...jobs])).resolves.toEqual(['running', 'in', 'held', 'third']);
+    expect(() => queue.hold('hash').release()).not.toThrow();
+  });
 });

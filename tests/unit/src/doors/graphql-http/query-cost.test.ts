@@ -1,5 +1,5 @@
 import { getIntrospectionQuery, type GraphQLSchema, type OperationDefinitionNode, parse } from 'graphql';
-import { buildAppSchema } from '../../../../../resolvers/build-schema';
+import { buildAppSchema } from '../../../../../src/graphql/build-schema';
 import { operationCost, operationDepth } from '../../../../../src/doors/graphql-http/query-cost';
 import { ANONYMOUS_QUERY_BUDGET, KEYED_QUERY_BUDGET, type ListSizes } from '../../../../../src/doors/graphql-http/query-weights';
 
