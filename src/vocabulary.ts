@@ -85,6 +85,10 @@ export type BillOutcome = ValueOf<typeof BILL_OUTCOMES>;
 export const BILL_STATUSES = ['live', 'enacted', 'withdrawn', 'fell'] as const;
 export type BillStatus = ValueOf<typeof BILL_STATUSES>;
 
+/** The order of a page of bills: by id (the default), or newest session first (then newest id). */
+export const BILL_ORDERS = ['id', 'newest_first'] as const;
+export type BillOrder = ValueOf<typeof BILL_ORDERS>;
+
 /** The only prediction mode (2.1). */
 export const PREDICTION_MODES = ['nowcast'] as const;
 /** Risk levels (2.3): low below 0.3, medium from 0.3 to 0.7, high above 0.7. */

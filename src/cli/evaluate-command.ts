@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { evaluate } from '../model/rolling-evaluation';
 import { renderModelCard } from '../model/model-card';
+import { CALIBRATION_FILE } from '../services/trust.service';
 import { skillSections } from '../model/model-card-skill';
 import { seedSpread } from '../model/seed-spread';
 import { DEFAULT_ENSEMBLE_SIZE, DEFAULT_HIDDEN_LAYERS } from '../model/train';
@@ -49,6 +50,7 @@ async function main(): Promise<void> {
   mkdirSync(path.join(DOCS, 'model-card'), { recursive: true });
   writeFileSync(path.join(DOCS, 'model-card.md'), card.markdown);
   for (const [name, svg] of Object.entries(card.svgs)) writeFileSync(path.join(DOCS, 'model-card', name), svg);
+  writeFileSync(path.join(DOCS, 'model-card', CALIBRATION_FILE), `${JSON.stringify(evaluation.trust, null, 1)}\n`);
   process.stdout.write(`wrote ${path.join(DOCS, 'model-card.md')} and ${Object.keys(card.svgs).length} diagrams\n`);
 }
 

@@ -1,7 +1,7 @@
 import { IsOptional, Length, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import { ArgsType, Field, InputType, Int } from 'type-graphql';
 import { MAX_PAGE_SIZE } from '../services/bill.service';
-import { BillKind, BillOutcome, House } from './enums';
+import { BillKind, BillOrder, BillOutcome, House } from './enums';
 
 @InputType('BillFilter', { description: 'All given conditions must hold' })
 export class BillFilterInput {
@@ -31,6 +31,9 @@ export class BillsArgs {
   @IsOptional()
   @ValidateNested()
   filter?: BillFilterInput;
+
+  @Field(() => BillOrder, { defaultValue: 'id', description: 'ID (the default): ascending id; NEWEST_FIRST: the newest session first' })
+  order: BillOrder;
 
   @Field(() => Int, { defaultValue: 20, description: `page size, 1 to ${MAX_PAGE_SIZE}` })
   @Min(1, { message: `first must be between 1 and ${MAX_PAGE_SIZE}` })

@@ -20,10 +20,10 @@ export class BillResolver {
     return loaders.bill.load(parseBillId(id));
   }
 
-  @Query(() => BillConnectionType, { description: 'Bills in id order, filtered, a page at a time' })
+  @Query(() => BillConnectionType, { description: 'Bills, filtered, a page at a time: in id order unless order says otherwise' })
   @Access('authenticated', { requires: ['data'] })
-  async bills(@Args(() => BillsArgs) { filter, first, after }: BillsArgs, @Ctx() { services, loaders }: RequestContext): Promise<BillConnectionType> {
-    const page = await services.bills.list(filter ?? {}, first, after ? decodeBillCursor(after) : null);
+  async bills(@Args(() => BillsArgs) { filter, first, after, order }: BillsArgs, @Ctx() { services, loaders }: RequestContext): Promise<BillConnectionType> {
+    const page = await services.bills.list(filter ?? {}, first, after ? decodeBillCursor(after) : null, order);
     for (const bill of page.bills) loaders.bill.prime(bill.id, bill);
     const edges = page.bills.map((bill) => ({ cursor: encodeBillCursor(bill.id), node: bill as unknown as BillType }));
     return {

@@ -184,7 +184,7 @@ export class BillEdgeType {
   node: BillType;
 }
 
-@ObjectType('BillConnection', { description: 'A page of bills in id order' })
+@ObjectType('BillConnection', { description: 'A page of bills, in the order asked for' })
 export class BillConnectionType {
   @Field(() => [BillEdgeType])
   edges: BillEdgeType[];

@@ -3,6 +3,7 @@ import {
   ALERT_TYPES,
   BATCH_ITEM_STATUSES,
   BILL_KINDS,
+  BILL_ORDERS,
   BILL_OUTCOMES,
   BILL_STATUSES,
   COMPARISONS,
@@ -47,6 +48,8 @@ export const Tier = graphqlEnum(TIERS, 'Tier', 'Subscription tier');
 export type Tier = Words.Tier;
 export const RiskLevel = graphqlEnum(RISK_LEVELS, 'RiskLevel', 'low below 0.3, medium from 0.3 to 0.7, high above 0.7');
 export type RiskLevel = Words.RiskLevel;
+export const BillOrder = graphqlEnum(BILL_ORDERS, 'BillOrder', 'ID: ascending bill id, the default; NEWEST_FIRST: the newest session first, then the newest bill');
+export type BillOrder = Words.BillOrder;
 export const BillStatusAsOf = graphqlEnum(BILL_STATUSES, 'BillStatusAsOf', 'Where the bill stood on the reference date, from the facts known then');
 export type BillStatusAsOf = Words.BillStatus;
 export const BatchItemStatus = graphqlEnum(

@@ -10,6 +10,8 @@ import { DateScalar } from './date.scalar';
 import { AppError } from '../errors';
 import { BatchPredictionArgs, ImminentArgs } from './prediction.input';
 import { BatchItemStatus, type TimeBucket, type UrgencyLevel } from './enums';
+import { PredictionTrustType } from './trust.type';
+import { predictionTrust } from '../services/trust.service';
 import { BatchPredictionsType, BatchPredictionItemType, ExplanationsType, ImminentBillsType, ImminentBillType, PredictionType } from './prediction.type';
 
 @Resolver(() => PredictionType)
@@ -33,6 +35,25 @@ export class PredictionResolver {
       nextStage30d,
       reference: reference && { description: reference.description, royalAssent: reference.probabilities.royal_assent, nextStage30d: reference.probabilities.next_stage_30d },
     };
+  }
+
+  @FieldResolver(() => [PredictionTrustType], { description: 'How far to trust royalAssent and nextStage30d, from the model card’s evaluation; empty for a settled bill, whose figures follow from its status' })
+  async trust(@Root() prediction: PredictionType, @Ctx() { loaders }: RequestContext): Promise<PredictionTrustType[]> {
+    if (prediction.status !== 'live') return [];
+    const bill = await loaders.bill.load(prediction.billId);
+    if (!bill) return [];
+    const probabilities = { royal_assent: prediction.royalAssent, next_stage_30d: prediction.nextStage30d };
+    return predictionTrust({ kind: bill.kind, originatingHouse: bill.originatingHouse, lastStage: prediction.lastStage, probabilities }).map(({ output, trust, testSessions }) => ({
+      output,
+      scope: trust.scope,
+      binLower: trust.cell.lower,
+      binUpper: trust.cell.upper,
+      bills: trust.cell.bills,
+      nowcasts: trust.cell.nowcasts,
+      meanPredicted: trust.cell.meanPredicted,
+      observedRate: trust.enough ? trust.cell.observedRate : null,
+      testSessions,
+    }));
   }
 
   @Query(() => BatchPredictionsType, { description: 'Nowcasts of up to 100 bills; each item succeeds or fails on its own' })

@@ -41,7 +41,8 @@ export interface BillState {
   daysSinceIntroduction: number;
 }
 
-function progressOf(stage: string, house: House, originatingHouse: House): number {
+/** A main stage's place in the passage (see MAX_PROGRESS). */
+export function progressOf(stage: string, house: House, originatingHouse: House): number {
   if (stage === 'royal_assent') return 12;
   if (stage === 'consideration_of_amendments') return 11;
   const step = STEP_IN_HOUSE[stage] ?? 0;

@@ -14,6 +14,7 @@ import { billAsOf, truncateAt } from './truncate';
 import { buildSamples, sessionsKnownAt, type TrainingData, trainModel, type TrainingOptions } from './train';
 import { pushTo } from './multimap';
 import { type KindInSession, kindsBySession } from './session-drift';
+import { type TrustTable, trustTable } from './trust-table';
 
 /** A baseline cell needs this many training samples; below it the kind's rate is used. */
 const MIN_CELL = 20;
@@ -57,6 +58,8 @@ export interface Evaluation {
   leakCheck: { nowcasts: number; differing: number };
   /** each test session's government and ballot bills beside the sessions its model learned from */
   kindsBySession: KindInSession[];
+  /** reliability by kind and stage, for a page's "how far to trust this number" (docs/model-card/calibration.json) */
+  trust: TrustTable;
 }
 
 /**
@@ -196,7 +199,7 @@ export function evaluate(
         if (y !== null) outputs[o] = { y, model: probabilities[o], byKind: baselines.byKind(s, o), byKindAndStage: baselines.byKindAndStage(s, o) };
       }
       const eta = s.labels.timeline_eta === null ? null : { actual: s.labels.timeline_eta, model: etaDays, baseline: baselines.eta(s) };
-      fold.push({ billId: s.billId, kind: kindGroup(s.kind), foldSessionId: session.id, date: s.date, outputs, eta });
+      fold.push({ billId: s.billId, kind: kindGroup(s.kind), foldSessionId: session.id, date: s.date, progress: s.progress, outputs, eta });
     }
     all.push(...fold);
     const snapshotDate = daysIntoSession === null ? null : gridDayOnOrBefore(addDays(session.startDate!, daysIntoSession));
@@ -228,6 +231,7 @@ export function evaluate(
     },
     leakCheck,
     kindsBySession: kindsBySession(data, folds, all),
+    trust: trustTable(all, { testSessions: folds.map((f) => f.session.name), outcomesAsOf: options.asOf }),
   };
 }
 

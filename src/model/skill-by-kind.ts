@@ -32,6 +32,8 @@ export interface ScoredNowcast {
   /** the test session whose fold scored it */
   foldSessionId: number;
   date: string;
+  /** the furthest main stage the bill had reached by the date (1–5 first house, 6–10 second, 11 ping-pong) */
+  progress: number;
   /** each output whose answer is known: the outcome, the model's probability and the baselines' */
   outputs: Partial<Record<BinaryOutput, { y: 0 | 1; model: number; byKind: number; byKindAndStage: number }>>;
   /** days to the next main stage, when the bill moved again; the model's and the baseline's estimates */

@@ -8,6 +8,7 @@ import { ParliamentarySessionEntity } from '../db/entities/parliamentary-session
 import { ScheduledSittingEntity } from '../db/entities/scheduled-sitting.entity';
 import type { ServiceClock } from '../common/clock';
 import type { BillKind, BillOutcome, House } from '../ingest/bill-record';
+import type { BillOrder } from '../vocabulary';
 import { badInput } from '../errors';
 import { decodeIdCursor, encodeIdCursor } from '../common/ids';
 
@@ -56,16 +57,28 @@ export class BillService {
     return ids.map((id) => byId.get(id) ?? null);
   }
 
-  async list(filter: BillFilter, first: number, afterId: number | null): Promise<BillPage> {
+  async list(filter: BillFilter, first: number, afterId: number | null, order: BillOrder = 'id'): Promise<BillPage> {
     const query = this.dataSource.getRepository(BillEntity).createQueryBuilder('bill');
-    if (filter.sessionId !== undefined) query.andWhere('bill.introducedSessionId = :sessionId', { sessionId: filter.sessionId });
+    // null is GraphQL's "not given" as much as an absent field is: no filter, not "no session"
+    if (filter.sessionId != null) query.andWhere('bill.introducedSessionId = :sessionId', { sessionId: filter.sessionId });
     if (filter.kind) query.andWhere('bill.kind = :kind', { kind: filter.kind });
     if (filter.originatingHouse) query.andWhere('bill.originatingHouse = :house', { house: filter.originatingHouse });
     if (filter.outcome) query.andWhere('bill.outcome = :outcome', { outcome: filter.outcome });
     if (filter.titleContains) query.andWhere(`bill.title ILIKE :title ESCAPE '\\'`, { title: `%${escapeLike(filter.titleContains)}%` });
     const totalCount = await query.getCount();
-    if (afterId !== null) query.andWhere('bill.id > :afterId', { afterId });
-    const rows = await query.orderBy('bill.id', 'ASC').take(first + 1).getMany();
+    if (order === 'newest_first') {
+      // the cursor stays a bill id: the page resumes after that bill's place (its session, then its id)
+      if (afterId !== null) {
+        const after = await this.dataSource.getRepository(BillEntity).findOneBy({ id: afterId });
+        if (!after) throw badInput('after is not a cursor this API issued');
+        query.andWhere('(bill.introducedSessionId < :afterSession OR (bill.introducedSessionId = :afterSession AND bill.id < :afterId))', { afterSession: after.introducedSessionId, afterId });
+      }
+      query.orderBy('bill.introducedSessionId', 'DESC').addOrderBy('bill.id', 'DESC');
+    } else {
+      if (afterId !== null) query.andWhere('bill.id > :afterId', { afterId });
+      query.orderBy('bill.id', 'ASC');
+    }
+    const rows = await query.take(first + 1).getMany();
     return { bills: rows.slice(0, first), totalCount, hasNextPage: rows.length > first };
   }
 

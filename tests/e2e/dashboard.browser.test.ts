@@ -174,7 +174,7 @@ describeInBrowser('the dashboard in Chromium', () => {
     await page.getByRole('button', { name: 'Add threshold' }).click();
     await page.getByRole('button', { name: 'Delete the Royal Assent probability threshold' }).waitFor();
     await page.getByRole('button', { name: 'Check now' }).click();
-    await page.getByText(/^Checked 1 thresholds on 1 bills: fired: Royal Assent probability on bill 2900/).waitFor();
+    await page.getByText(/^Checked 1 thresholds on 1 bills: fired: Royal Assent probability on Marriage and Civil Partnership \(Minimum Age\) Bill: \d+%/).waitFor();
     const thresholds = await t.services.alerts.list(await t.accountIdOf(EMAIL), 'pilot');
     expect(thresholds).toEqual([expect.objectContaining({ alertType: 'probability', thresholdValue: 0.01, billId: null })]);
   });

@@ -6,6 +6,7 @@ export const royalAssentNowcast = (billId: number, kind: string, model: number, 
   kind,
   foldSessionId,
   date,
+  progress: 2,
   outputs: { royal_assent: { y, model, byKind: table, byKindAndStage: table } },
   eta: null,
 });

@@ -24,7 +24,7 @@ function Page({ path, query }: { path: string[]; query: URLSearchParams }) {
   const [section, id] = path;
   switch (section) {
     case 'bills':
-      return id ? <BillPage id={Number(id)} /> : <Bills query={query.get('q') ?? ''} />;
+      return id ? <BillPage id={Number(id)} /> : <Bills query={query.get('q') ?? ''} session={query.get('session') ?? ''} />;
     case 'imminent':
       return <Imminent />;
     case 'watchlists':

@@ -6,7 +6,7 @@
  * Plain strings, no imports: the server compiles this file too.
  */
 
-const BILL_FIELDS = 'id title kind originatingHouse outcome stages { stage house date }';
+const BILL_FIELDS = 'id title kind originatingHouse outcome introducedSession { id name } stages { stage house date }';
 const ENDPOINT_FIELDS = 'id url description events allBills active disabledReason inactiveReason createdAt';
 const DELIVERY_FIELDS = 'eventId eventType status attempt statusCode error durationMs attemptedAt nextAttemptAt createdAt attempts { attempt statusCode error durationMs attemptedAt }';
 
@@ -20,13 +20,16 @@ export const CHANGE_PASSWORD = 'mutation ChangePassword($c: String!, $n: String!
 
 // bills
 export const BILL_BY_ID = `query BillById($id: Int!) { bill(id: $id) { ${BILL_FIELDS} } }`;
-export const BILL_SEARCH = `query BillSearch($text: String!) { bills(first: 25, filter: { titleContains: $text }) { nodes { ${BILL_FIELDS} } } }`;
+/** Newest session first: of five look-alike titles, the one before Parliament now is the one people mean. */
+export const BILL_SEARCH = `query BillSearch($text: String, $session: Int) { bills(first: 25, order: NEWEST_FIRST, filter: { titleContains: $text, sessionId: $session }) { totalCount nodes { ${BILL_FIELDS} } } }`;
+export const SESSIONS = 'query Sessions { sessions { id name } }';
 export const BILL = `query Bill($id: Int!) { bill(id: $id) { id title longTitle kind originatingHouse outcome introducedDate royalAssentDate url stages { stage house date } scheduledSittings { stage house date firstSeen } } }`;
 /** One request for the predictions and the chart: the website charges them together as one prediction, once a day per bill. */
 export const BILL_PREDICTIONS = `query BillPredictions($id: Int!) { bill(id: $id) {
-  prediction { referenceDate status royalAssent nextStage30d timelineEtaDays timelineEtaScheduledFor stallRisk amendmentRisk closeVote withdrawalRisk modelVersion
+  prediction { referenceDate status royalAssent nextStage30d timelineEtaDays timelineEtaScheduledFor stallRisk amendmentRisk closeVote withdrawalRisk modelVersion lastStage { stage house }
     riskIndicators { stallRiskLevel withdrawalRiskLevel amendmentRiskLevel closeVoteLevel controversyScore momentumScore }
-    explanations { royalAssent { factor effect } nextStage30d { factor effect } reference { description royalAssent nextStage30d } } }
+    explanations { royalAssent { factor effect } nextStage30d { factor effect } reference { description royalAssent nextStage30d } }
+    trust { output scope binLower binUpper bills observedRate testSessions } }
   predictionHistory { referenceDate royalAssent nextStage30d model { outOfSample } } } }`;
 export const IMMINENT = `query Imminent($days: Int!, $min: Float!) { imminentBills(daysAhead: $days, minProbability: $min) { count bills {
   billId timelineEtaDays nextStageProbability royalAssentProbability predictedDate urgencyLevel billTitle originatingHouse } } }`;
@@ -35,7 +38,7 @@ export const IMMINENT = `query Imminent($days: Int!, $min: Float!) { imminentBil
 export const WATCHLISTS = 'query Watchlists { watchlists { id name description billCount updatedAt } }';
 export const WATCHLIST_NAMES = 'query WatchlistNames { watchlists { id name } }';
 export const WATCHLIST = `query Watchlist($id: Int!) { watchlist(id: $id) { id name bills { billId bill { title } predictionDetail
-  prediction { royalAssent nextStage30d riskIndicators { stallRiskLevel } } } } }`;
+  prediction { referenceDate royalAssent nextStage30d timelineEtaDays timelineEtaScheduledFor stallRisk lastStage { stage house } riskIndicators { stallRiskLevel } } } } }`;
 export const CREATE_WATCHLIST = 'mutation CreateWatchlist($input: CreateWatchlistInput!) { createWatchlist(input: $input) { id } }';
 export const RENAME_WATCHLIST = 'mutation RenameWatchlist($id: Int!, $name: String!) { renameWatchlist(id: $id, name: $name) { id } }';
 export const DELETE_WATCHLIST = 'mutation DeleteWatchlist($id: Int!) { deleteWatchlist(id: $id) }';

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import express, { type Router } from 'express';
+import { docPagesRouter } from './docs-pages';
 
 /**
  * The REST reference at /docs: Swagger UI rendering the served OpenAPI document. Its files come
@@ -55,6 +56,7 @@ const INIT_SCRIPT = `window.ui = SwaggerUIBundle({
 
 export function docsRouter(options: { openapiUrl: string }): Router {
   const router = express.Router();
+  router.use(docPagesRouter());
   router.get('/', (req, res) => {
     res.set({ 'Content-Security-Policy': CONTENT_SECURITY_POLICY, 'X-Frame-Options': 'DENY' }).type('html').send(page(req.baseUrl, options.openapiUrl));
   });

@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'preact/hooks';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { PredictionPoint } from '../generated/schema';
+import { axisDate, date, percent } from '../format';
 
 export type ChartPoint = Pick<PredictionPoint, 'referenceDate' | 'royalAssent' | 'nextStage30d'> & { model: Pick<PredictionPoint['model'], 'outOfSample'> };
 
@@ -91,11 +92,22 @@ export function ProbabilityChart({ points, markers, title }: { points: ChartPoin
         width: width(),
         height: 300,
         scales: { x: { time: true }, y: { range: [0, 1] } },
-        axes: [{}, { values: (_u, ticks) => ticks.map((t) => `${Math.round(t * 100)}%`) }],
+        // uPlot's own time ticks read month/day (6/16): a UK product reads day, then month
+        axes: [
+          {
+            values: (_u, ticks, _axis, _space, spacing) => {
+              const labels = ticks.map((t) => axisDate(t, spacing));
+              // the canvas's text is invisible to the DOM: kept as an attribute, for tools that read the page
+              element.dataset.xAxis = labels.join(' | ');
+              return labels;
+            },
+          },
+          { values: (_u, ticks) => ticks.map((t) => `${Math.round(t * 100)}%`) },
+        ],
         series: [
-          {},
-          { label: 'Royal Assent', stroke: '#1d4ed8', width: 2, points: { show: false }, value: (_u, v) => (v == null ? '—' : `${(v * 100).toFixed(1)}%`) },
-          { label: 'Next stage within 30 days', stroke: '#c2410c', width: 2, points: { show: false }, value: (_u, v) => (v == null ? '—' : `${(v * 100).toFixed(1)}%`) },
+          { value: (_u, v) => (v == null ? '—' : date(new Date(v * 1000).toISOString())) },
+          { label: 'Royal Assent', stroke: '#1d4ed8', width: 2, points: { show: false }, value: (_u, v) => percent(v) },
+          { label: 'Next stage within 30 days', stroke: '#c2410c', width: 2, points: { show: false }, value: (_u, v) => percent(v) },
         ],
         plugins: [inSampleBands(points), stageMarkers(markers)],
       },

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { dateTime, label } from '../format';
+import { days, dateTime, label, percent, risk } from '../format';
 import { errorMessage, gql } from '../graphql';
 import { ALERT_HISTORY, ALERT_THRESHOLDS, CHECK_ALERTS, CREATE_ALERT_THRESHOLD, DELETE_ALERT_THRESHOLD } from '../operations';
 import { useSession } from '../session';
@@ -11,18 +11,25 @@ import type * as Schema from '../generated/schema';
 type Threshold = Pick<Schema.AlertThreshold, 'id' | 'watchlistId' | 'billId' | 'alertType' | 'comparison' | 'thresholdValue' | 'active' | 'inactiveReason' | 'lastTriggeredAt'>;
 type Trigger = Pick<Schema.AlertTrigger, 'id' | 'billId' | 'alertType' | 'valueSeen' | 'thresholdValue' | 'triggeredAt' | 'watchlistName'>;
 
-/** The eight alert types; trend and spike are Pro's. */
-const TYPES: { value: Schema.AlertType; text: string; pro?: boolean; unit: string }[] = [
-  { value: 'PROBABILITY', text: 'Royal Assent probability', unit: '0–1' },
-  { value: 'TIMELINE_ETA', text: 'Days to the next stage', unit: 'days' },
-  { value: 'STALL_RISK', text: 'Stall risk', unit: '0–1' },
-  { value: 'AMENDMENT_RISK', text: 'Amendment risk', unit: '0–1' },
-  { value: 'CLOSE_VOTE', text: 'Close vote risk', unit: '0–1' },
-  { value: 'WITHDRAWAL_RISK', text: 'Withdrawal risk', unit: '0–1' },
-  { value: 'TREND', text: 'Upward trend', unit: '0–1', pro: true },
-  { value: 'SPIKE', text: 'Probability spike', unit: '0–1', pro: true },
+/** The eight alert types; trend and spike are Pro's. A risk is shown with its level, as the watchlist's table shows it. */
+const TYPES: { value: Schema.AlertType; text: string; pro?: boolean; unit: string; show: (value: number) => string }[] = [
+  { value: 'PROBABILITY', text: 'Royal Assent probability', unit: '0–1', show: percent },
+  { value: 'TIMELINE_ETA', text: 'Days to the next stage', unit: 'days', show: days },
+  { value: 'STALL_RISK', text: 'Stall risk', unit: '0–1', show: (v) => risk(v) },
+  { value: 'AMENDMENT_RISK', text: 'Amendment risk', unit: '0–1', show: (v) => risk(v) },
+  { value: 'CLOSE_VOTE', text: 'Close vote risk', unit: '0–1', show: (v) => risk(v) },
+  { value: 'WITHDRAWAL_RISK', text: 'Withdrawal risk', unit: '0–1', show: (v) => risk(v) },
+  { value: 'TREND', text: 'Upward trend', unit: '0–1', pro: true, show: percent },
+  { value: 'SPIKE', text: 'Probability spike', unit: '0–1', pro: true, show: percent },
 ];
-const typeText = (value: string) => TYPES.find((t) => t.value === value)?.text ?? label(value);
+const typeOf = (value: string) => TYPES.find((t) => t.value === value);
+const typeText = (value: string) => typeOf(value)?.text ?? label(value);
+/** A value seen or a threshold in the type's own terms: 53% (medium), 12 days. */
+const shown = (alertType: string, value: number) => typeOf(alertType)?.show(value) ?? String(value);
+const bound = (alertType: string, value: number) => (alertType === 'TIMELINE_ETA' ? days(value) : percent(value));
+
+/** What a Pilot account does not get of a threshold (specification 4.4 and 6): said beside each one, so none fires unseen. */
+const PRO_ADDS = 'Pro: checked every hour, sent as a crossed-threshold webhook event, kept in the alert history';
 
 /** A watchlist's alert thresholds with the tier rules, "Check now", and the alert history (Pro). */
 export function Thresholds({ watchlistId, bills }: { watchlistId: number; bills: { id: number; title: string }[] }) {
@@ -65,7 +72,8 @@ export function Thresholds({ watchlistId, bills }: { watchlistId: number; bills:
   const checkNow = () =>
     act(async () => {
       const { checkAlerts } = await gql<{ checkAlerts: { billsChecked: number; thresholdsChecked: number; triggered: Trigger[]; billsBlocked: number[] } }>(CHECK_ALERTS);
-      const fired = checkAlerts.triggered.map((t) => `${typeText(t.alertType)} on bill ${t.billId} (${t.valueSeen.toFixed(3)})`).join('; ');
+      const billName = (id: number) => bills.find((b) => b.id === id)?.title ?? `bill ${id}`;
+      const fired = checkAlerts.triggered.map((t) => `${typeText(t.alertType)} on ${billName(t.billId)}: ${shown(t.alertType, t.valueSeen)} (threshold ${bound(t.alertType, t.thresholdValue)})`).join('; ');
       setChecked(
         `Checked ${checkAlerts.thresholdsChecked} thresholds on ${checkAlerts.billsChecked} bills: ${checkAlerts.triggered.length ? `fired: ${fired}` : 'nothing fired'}` +
           (checkAlerts.billsBlocked.length ? `; ${checkAlerts.billsBlocked.length} bills not checked (daily prediction limit)` : '') +
@@ -78,11 +86,13 @@ export function Thresholds({ watchlistId, bills }: { watchlistId: number; bills:
     <>
       <h2>Alert thresholds</h2>
       <p class="muted">
-        {pro ? 'Pro: any number of thresholds, all eight types.' : 'Pilot: up to 5 thresholds per watchlist; trend and spike alerts are Pro’s.'} A threshold without a bill watches every
-        bill of the watchlist. Pro accounts are also checked every hour.
+        {pro
+          ? 'Pro: any number of thresholds, all eight types, checked every hour; a threshold that fires sends a crossed-threshold event to your webhooks and is kept in the alert history.'
+          : 'Pilot: up to 5 thresholds per watchlist; trend and spike alerts are Pro’s. A Pilot threshold fires only when you press “Check now”: the hourly check, the crossed-threshold webhook event and the alert history are Pro’s.'}{' '}
+        A threshold without a bill watches every bill of the watchlist.
       </p>
       {thresholds.length > 0 ? (
-        <Table columns={['Alert', 'When', 'Bill', 'Last fired', ACTIONS]}>
+        <Table columns={['Alert', 'When', 'Bill', 'Last fired', ...(pro ? [] : ['What Pro adds']), ACTIONS]}>
           {thresholds.map((t) => (
             <tr key={t.id}>
               <td>
@@ -90,10 +100,11 @@ export function Thresholds({ watchlistId, bills }: { watchlistId: number; bills:
                 {!t.active && <span class="muted"> (inactive: {t.inactiveReason})</span>}
               </td>
               <td>
-                {t.comparison === 'LESS_THAN' ? 'below' : 'above'} {t.thresholdValue}
+                {t.comparison === 'LESS_THAN' ? 'below' : 'above'} {bound(t.alertType, t.thresholdValue)}
               </td>
               <td>{t.billId === null ? 'every bill' : (bills.find((b) => b.id === t.billId)?.title ?? `Bill ${t.billId}`)}</td>
-              <td>{dateTime(t.lastTriggeredAt)}</td>
+              <td>{t.lastTriggeredAt ? dateTime(t.lastTriggeredAt) : pro ? 'not yet' : 'not yet (Check now checks it)'}</td>
+              {!pro && <td class="muted">{PRO_ADDS}</td>}
               <td>
                 <button type="button" aria-label={`Delete the ${typeText(t.alertType)} threshold`} onClick={() => act(async () => void (await gql(DELETE_ALERT_THRESHOLD, { id: t.id })))}>
                   Delete
@@ -169,7 +180,7 @@ export function Thresholds({ watchlistId, bills }: { watchlistId: number; bills:
                   </td>
                   <td>{typeText(t.alertType)}</td>
                   <td>
-                    {t.valueSeen.toFixed(3)} (threshold {t.thresholdValue})
+                    {shown(t.alertType, t.valueSeen)} (threshold {bound(t.alertType, t.thresholdValue)})
                   </td>
                 </tr>
               ))}

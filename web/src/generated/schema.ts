@@ -167,7 +167,7 @@ export interface Bill {
   withdrawnDate: string | null;
 }
 
-/** A page of bills in id order */
+/** A page of bills, in the order asked for */
 export interface BillConnection {
   edges: BillEdge[];
   /** the bills of the edges, for clients that do not need cursors */
@@ -204,6 +204,9 @@ export interface BillFilter {
 
 /** Normalised bill type: government, the kinds of Private Members’ Bill, private, hybrid, consolidation */
 export type BillKind = 'CONSOLIDATION' | 'GOVERNMENT' | 'HYBRID' | 'PMB_BALLOT' | 'PMB_LORDS' | 'PMB_PRESENTATION' | 'PMB_TEN_MINUTE_RULE' | 'PRIVATE';
+
+/** ID: ascending bill id, the default; NEWEST_FIRST: the newest session first, then the newest bill */
+export type BillOrder = 'ID' | 'NEWEST_FIRST';
 
 /** What had become of the bill when the data was read: PENDING while still before Parliament */
 export type BillOutcome = 'FELL' | 'PENDING' | 'ROYAL_ASSENT' | 'WITHDRAWN';
@@ -452,6 +455,8 @@ export interface Prediction {
   timelineEtaExplanation: string | null;
   /** the scheduled sitting of the next main stage the ETA counts to, as known on referenceDate; null when the ETA is the model’s estimate */
   timelineEtaScheduledFor: string | null;
+  /** How far to trust royalAssent and nextStage30d, from the model card’s evaluation; empty for a settled bill, whose figures follow from its status */
+  trust: PredictionTrust[];
   /** probability the bill is withdrawn or never reaches another main stage */
   withdrawalRisk: number;
 }
@@ -489,6 +494,27 @@ export interface PredictionPoint {
   /** probability of Royal Assent, as known on referenceDate */
   royalAssent: number;
   status: BillStatusAsOf;
+}
+
+/** How far to trust a probability: how the model card’s held-out nowcasts like it turned out (the same kind of bill, the same furthest stage, the probability in the same tenth; each bill weighing 1) */
+export interface PredictionTrust {
+  /** the held-out bills in that tenth, each bill weighing 1 across its nowcasts */
+  bills: number;
+  /** the tenth of probability the figure falls in: its lower end (0.9 for 0.9–1.0) */
+  binLower: number;
+  binUpper: number;
+  /** their mean predicted probability */
+  meanPredicted: number | null;
+  /** the held-out nowcasts in that tenth */
+  nowcasts: number;
+  /** the share of them that came true; null when fewer than 10 bills: too few to say */
+  observedRate: number | null;
+  /** "royal_assent" or "next_stage_30d" */
+  output: string;
+  /** "kind_and_stage": bills of the same kind at the same stage; "kind": of the same kind at any stage, where too few were at its stage */
+  scope: string;
+  /** the sessions the evaluation held out, e.g. "2017-19" */
+  testSessions: string[];
 }
 
 /** the headline numbers an event compares */

@@ -8,6 +8,7 @@ import { errorMessage, gql, GraphQLRequestError } from '../graphql';
 import { BILL, BILL_PREDICTIONS } from '../operations';
 import { useSession } from '../session';
 import { Table } from '../components/Table';
+import { type Trust, TrustLine } from '../components/TrustLine';
 import type * as Schema from '../generated/schema';
 
 /** What the page selects (the queries below), typed from the schema (web/src/generated/schema.ts). */
@@ -19,7 +20,7 @@ type Bill = Pick<Schema.Bill, 'id' | 'title' | 'longTitle' | 'kind' | 'originati
 type Prediction = Pick<
   Schema.Prediction,
   'referenceDate' | 'status' | 'royalAssent' | 'nextStage30d' | 'timelineEtaDays' | 'timelineEtaScheduledFor' | 'stallRisk' | 'amendmentRisk' | 'closeVote' | 'withdrawalRisk' | 'modelVersion' | 'explanations'
-> & { riskIndicators: Schema.RiskIndicators };
+> & { riskIndicators: Schema.RiskIndicators; trust: Trust[]; lastStage: Pick<NonNullable<Schema.Prediction['lastStage']>, 'stage' | 'house'> | null };
 
 function RiskRow({ name, probability, level }: { name: string; probability: number; level?: string }) {
   return (
@@ -65,6 +66,8 @@ export function BillPage({ id }: { id: number }) {
   if (bill === undefined) return error ? <ErrorMessage error={error} /> : <Loading what="Loading the bill" />;
   if (bill === null) return <p role="alert">There is no bill {id}.</p>;
   const risk = prediction?.riskIndicators;
+  // the stage the evaluation groups by: the last main stage that sat by the reference date
+  const stageNow = prediction?.lastStage ? `${label(prediction.lastStage.stage)}, ${prediction.lastStage.house}` : 'before its first reading';
 
   return (
     <article>
@@ -99,17 +102,20 @@ export function BillPage({ id }: { id: number }) {
         {prediction && risk && (
           <>
             <p>
-              As of {date(prediction.referenceDate)}, with what was known then (model version {prediction.modelVersion}); status: <strong>{label(prediction.status)}</strong>.
+              As of {date(prediction.referenceDate)}, with what was known then (model version {prediction.modelVersion}); status: <strong>{label(prediction.status)}</strong>. What each number
+              means and how well the model does on sessions it never saw: <a href="/docs/model-card">the model card</a>.
             </p>
             <div class="figures">
               <div class="figure">
                 <span class="value">{percent(prediction.royalAssent)}</span>
                 <span>chance of Royal Assent</span>
+                <TrustLine trust={prediction.trust.find((t) => t.output === 'royal_assent')} kind={bill.kind} stage={stageNow} />
                 <Factors factors={prediction.explanations.royalAssent} reference={prediction.explanations.reference?.royalAssent ?? null} of="chance of Royal Assent" />
               </div>
               <div class="figure">
                 <span class="value">{percent(prediction.nextStage30d)}</span>
                 <span>chance of the next stage within 30 days</span>
+                <TrustLine trust={prediction.trust.find((t) => t.output === 'next_stage_30d')} kind={bill.kind} stage={stageNow} />
                 <Factors factors={prediction.explanations.nextStage30d} reference={prediction.explanations.reference?.nextStage30d ?? null} of="chance of the next stage within 30 days" />
               </div>
               <div class="figure">

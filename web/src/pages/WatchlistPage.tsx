@@ -1,20 +1,15 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ErrorMessage, Loading, Notice } from '../components/Status';
 import { Thresholds } from '../components/Thresholds';
-import { percent } from '../format';
+import { kindName } from '../format';
 import { errorMessage, gql } from '../graphql';
 import { ADD_BILLS_TO_WATCHLIST, DELETE_WATCHLIST, REMOVE_BILL_FROM_WATCHLIST, RENAME_WATCHLIST, WATCHLIST } from '../operations';
 import { navigate } from '../router';
 import { type BillSummary, searchBills } from './Bills';
-import { ACTIONS, Table } from '../components/Table';
+import { type WatchedBill, WatchlistBills } from '../components/WatchlistBills';
 import type * as Schema from '../generated/schema';
 
-type Watchlist = Pick<Schema.Watchlist, 'id' | 'name'> & {
-  bills: (Pick<Schema.WatchlistBill, 'billId' | 'predictionDetail'> & {
-    bill: Pick<Schema.Bill, 'title'> | null;
-    prediction: (Pick<Schema.Prediction, 'royalAssent' | 'nextStage30d'> & { riskIndicators: Pick<Schema.RiskIndicators, 'stallRiskLevel'> }) | null;
-  })[];
-};
+type Watchlist = Pick<Schema.Watchlist, 'id' | 'name'> & { bills: WatchedBill[] };
 
 /** One watchlist: rename, delete, its bills with today's predictions, adding bills from search, and its thresholds. */
 export function WatchlistPage({ id }: { id: number }) {
@@ -79,35 +74,7 @@ export function WatchlistPage({ id }: { id: number }) {
 
       <h2>Bills</h2>
       {watchlist.bills.length ? (
-        <Table columns={['Bill', 'Royal Assent', 'Next stage within 30 days', 'Stall risk', ACTIONS]}>
-          {watchlist.bills.map((b) => (
-            <tr key={b.billId}>
-              <td>
-                <a href={`#/bills/${b.billId}`}>{b.bill?.title ?? `Bill ${b.billId}`}</a>
-              </td>
-              {b.prediction ? (
-                <>
-                  <td>{percent(b.prediction.royalAssent)}</td>
-                  <td>{percent(b.prediction.nextStage30d)}</td>
-                  <td>{b.prediction.riskIndicators.stallRiskLevel.toLowerCase()}</td>
-                </>
-              ) : (
-                <td colSpan={3} class="muted">
-                  {b.predictionDetail ?? 'no prediction'}
-                </td>
-              )}
-              <td>
-                <button
-                  type="button"
-                  aria-label={`Remove ${b.bill?.title ?? b.billId} from the watchlist`}
-                  onClick={() => run(() => gql(REMOVE_BILL_FROM_WATCHLIST, { id, bill: b.billId }))}
-                >
-                  Remove
-                </button>
-              </td>
-            </tr>
-          ))}
-        </Table>
+        <WatchlistBills bills={watchlist.bills} onRemove={(bill) => run(() => gql(REMOVE_BILL_FROM_WATCHLIST, { id, bill }))} />
       ) : (
         <p>No bills yet: add some below.</p>
       )}
@@ -125,7 +92,7 @@ function AddBills({ onAdd }: { onAdd: (billId: number) => void }) {
     event.preventDefault();
     setError(null);
     try {
-      setResults(await searchBills(text));
+      setResults((await searchBills(text)).bills);
     } catch (e) {
       setError(errorMessage(e));
     }
@@ -144,7 +111,9 @@ function AddBills({ onAdd }: { onAdd: (billId: number) => void }) {
         <ul class="cards">
           {results.map((b) => (
             <li key={b.id}>
-              {b.title} <span class="muted">#{b.id}</span>{' '}
+              {b.title} <span class="muted">
+                #{b.id} · {b.introducedSession?.name ?? 'session unknown'} · {kindName(b.kind)}
+              </span>{' '}
               <button type="button" aria-label={`Add ${b.title}`} onClick={() => onAdd(b.id)}>
                 Add
               </button>

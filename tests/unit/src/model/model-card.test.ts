@@ -1,12 +1,14 @@
 import { type Evaluation, summarise } from '../../../../src/model/rolling-evaluation';
 import { renderModelCard } from '../../../../src/model/model-card';
 import { type ScoredNowcast, skillByKind } from '../../../../src/model/skill-by-kind';
+import { trustTable } from '../../../../src/model/trust-table';
 
 const nowcast = (billId: number, kind: string, model: number, table: number, y: 0 | 1, date: string): ScoredNowcast => ({
   billId,
   kind,
   foldSessionId: 35,
   date,
+  progress: 2,
   outputs: { royal_assent: { y, model, byKind: table, byKindAndStage: table }, next_stage_30d: { y, model, byKind: table, byKindAndStage: table } },
   eta: { actual: 20, model: 25, baseline: 40 },
 });
@@ -29,6 +31,7 @@ function evaluation(): Evaluation {
       { session: '2019-21', kind: 'government', bills: 30, enacted: 15, modelMean: 0.5, tableMean: 0.5, modelEce: 0.05, earlier: { sessions: 9, lowestShare: 0.88, highestShare: 1 } },
       { session: '2019-21', kind: 'pmb_ballot', bills: 30, enacted: 15, modelMean: 0.05, tableMean: 0.4, modelEce: 0.45, earlier: null },
     ],
+    trust: trustTable(nowcasts, { testSessions: ['2019-21'], outcomesAsOf: '2021-12-31' }),
   };
 }
 
