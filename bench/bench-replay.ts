@@ -6,7 +6,7 @@ import { loadConfig } from '../src/config';
 import { openDatabase } from '../src/db/database';
 import { ingest } from '../src/ingest/ingest.service';
 import { SnapshotSource } from '../src/ingest/snapshot.source';
-import { replay, type ReplayDay } from '../src/jobs/replay';
+import { replay, type ReplayDay } from '../src/services/replay';
 import { createLogger } from '../src/logger';
 import { Readiness } from '../src/health/readiness';
 import { createServices } from '../src/services/services';

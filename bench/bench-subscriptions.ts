@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { addDays } from '../src/model/dates';
 import { loadConfig } from '../src/config';
-import { replay } from '../src/jobs/replay';
+import { replay } from '../src/services/replay';
 import { createLogger } from '../src/logger';
 import { startServer } from '../src/start-server';
 import { clientPool, type FromClients, monotonicMs, type ToClients } from './bench-subscription-clients';

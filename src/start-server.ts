@@ -16,7 +16,7 @@ import { Readiness } from './health/readiness';
 import type { Services } from './services/services';
 import { loadSecretBox } from './events/webhooks/secret-box';
 import type { Lifecycle } from './jobs/lifecycle';
-import { replay } from './jobs/replay';
+import { replay } from './services/replay';
 import { DataFreshness } from './ingest/freshness';
 
 type ServiceDepsTraining = ServiceDeps['trainingOptions'];

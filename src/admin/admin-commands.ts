@@ -7,7 +7,7 @@ import type { ApiKeyService } from '../services/api-key.service';
 import type { SessionService } from '../services/session.service';
 import { collectStats } from './admin-stats';
 import { writeBackup } from './backup';
-import type { ReplayDay } from '../jobs/replay';
+import type { ReplayDay } from '../services/replay';
 
 export interface AdminDeps {
   accounts: AccountService;
@@ -21,7 +21,7 @@ export interface AdminDeps {
   train: (options: { vintages: boolean }) => Promise<object>;
   /** the embedded database as a gzipped tar; absent on PostgreSQL */
   dump?: () => Promise<Blob>;
-  /** moves the service's day through a period, refreshing events each day (jobs/replay.ts) */
+  /** moves the service's day through a period, refreshing events each day (services/replay.ts) */
   replay: (from: unknown, to: unknown, onDay?: (progress: ReplayDay) => void) => Promise<object>;
 }
 

@@ -5,7 +5,7 @@ import { DataSource, type DataSourceOptions } from 'typeorm';
 import { SnakeNamingStrategy } from 'typeorm-naming-strategies';
 import { DataDirLock } from './data-dir-lock';
 import { dumpPGlite, exclusivePGliteDriver } from './exclusive-pglite-pool';
-import { ENTITIES } from './entities';
+import { ENTITIES } from './entity-list';
 import { MIGRATIONS } from './migrations/migrations';
 
 export type DatabaseKind = 'pglite' | 'postgres';

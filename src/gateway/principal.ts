@@ -1,5 +1,6 @@
 import { AppError } from '../errors';
-import type { ApiKeyService, AuthenticatedUser } from '../services/api-key.service';
+import type { AuthenticatedUser } from '../common/authenticated-user';
+import type { ApiKeyService } from '../services/api-key.service';
 import type { SessionService } from '../services/session.service';
 import type { Credential } from './credential';
 

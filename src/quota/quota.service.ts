@@ -3,7 +3,7 @@ import { DependencyHealth } from '../health/dependency-health';
 import { createLogger, type Logger } from '../logger';
 import { Readiness } from '../health/readiness';
 import type { Tier } from '../db/entities/account.entity';
-import type { AuthenticatedUser } from '../services/api-key.service';
+import type { AuthenticatedUser } from '../common/authenticated-user';
 import { type QuotaStore, SqlQuotaStore } from './quota-store';
 import { RedisQuotaStore } from './redis-quota-store';
 import { WriteBehindQuotaStore } from './write-behind-quota-store';

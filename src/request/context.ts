@@ -1,7 +1,7 @@
 import { createLoaders, type Loaders } from './loaders';
 import type { RequestQuota } from '../quota/request-quota';
 import type { Services } from '../services/services';
-import type { AuthenticatedUser } from '../services/api-key.service';
+import type { AuthenticatedUser } from '../common/authenticated-user';
 import type { IssuedSession } from '../services/session.service';
 
 /** What the dashboard's operations know of the browser request (sign-up, log-in, log-out, password change). */

@@ -2,6 +2,7 @@ import { createHash, hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { IsNull } from 'typeorm';
 import type { Tier } from '../db/entities/account.entity';
+import type { AuthenticatedUser } from '../common/authenticated-user';
 import { ApiKeyEntity } from '../db/entities/api-key.entity';
 import { AppError, badInput, notFound } from '../errors';
 import type { AccountService } from './account.service';
@@ -19,17 +20,6 @@ export const credentialDigest: (credential: string) => Buffer =
   typeof hash === 'function' ? (credential) => hash('sha256', credential, 'buffer') : (credential) => createHash('sha256').update(credential).digest();
 
 
-export interface AuthenticatedUser {
-  accountId: number;
-  email: string;
-  tier: Tier;
-  /** how the caller proved who it is: an API key (the API) or a dashboard session cookie (the website) */
-  credential: 'api-key' | 'session';
-  /** the key it called with; null for a session */
-  keyId: number | null;
-  /** the session it called with; null for an API key */
-  sessionId: number | null;
-}
 
 export interface IssuedKey {
   /** the secret: shown once, never stored */

@@ -21,7 +21,7 @@ import { RedisQuotaStore } from '../quota/redis-quota-store';
 import { BurstLimiter, type BurstLimitOptions } from '../quota/burst-limit';
 import type { EventSink } from '../events/event';
 import { createEvents, type Events } from '../events/events';
-import { EventRefresh } from '../jobs/refresh';
+import { EventRefresh } from './events-refresh';
 import { loadSecretBox, type SecretBox } from '../events/webhooks/secret-box';
 import type { UrlPolicy } from '../events/webhooks/url-safety';
 import { WebhookService } from './webhook.service';

@@ -1,4 +1,4 @@
-import { replay } from '../../src/jobs/replay';
+import { replay } from '../../src/services/replay';
 import type { ServiceEvent } from '../../src/events/event';
 import { timeBucket } from '../../src/events/prediction-point';
 import { type EventsFixture, startEventsFixture } from '../support/events-fixture';

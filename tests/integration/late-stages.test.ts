@@ -3,7 +3,7 @@ import { openDatabase } from '../../src/db/database';
 import type { ServiceEvent } from '../../src/events/event';
 import { BillsApiSource } from '../../src/ingest/bills-api/bills-api.source';
 import { ingest } from '../../src/ingest/ingest.service';
-import { replay } from '../../src/jobs/replay';
+import { replay } from '../../src/services/replay';
 import { addDays } from '../../src/model/dates';
 import type { Services } from '../../src/services/services';
 import { fakeApiAndDatabasePerTest, recordRoyalAssent, serviceInstance, setDownLordsThirdReading } from '../support/fixture-bills-api';

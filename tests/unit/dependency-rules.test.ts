@@ -39,18 +39,25 @@ const LAYERS: Record<string, { holds: string[]; mayImport: string[] }> = {
   // builds and starts the whole: it may reach anything
   composition: {
     holds: ['src/server.ts', 'src/server-preamble.ts', 'src/start-server.ts', 'src/app.ts', 'src/shutdown.ts', 'src/cli', 'bench'],
-    mayImport: ['doors', 'gateway', 'resolvers', 'request', 'services', 'events', 'platform', 'core', 'dashboard documents'],
+    mayImport: ['doors', 'gateway', 'graphql', 'request', 'jobs', 'services', 'events', 'ingest', 'quota', 'platform', 'core', 'dashboard documents'],
   },
   // a door reaches the resolvers only through the gateway, which runs the schema
-  doors: { holds: ['src/doors', 'src/doors/rest'], mayImport: ['gateway', 'request', 'services', 'events', 'platform', 'core'] },
-  // the gateway reads each root field's access rule from the schema, with src/request's rules: never from src/graphql/
-  gateway: { holds: ['src/gateway'], mayImport: ['request', 'services', 'events', 'platform', 'core', 'dashboard documents'] },
-  resolvers: { holds: ['src/graphql'], mayImport: ['request', 'services', 'events', 'platform', 'core'] },
+  doors: { holds: ['src/doors'], mayImport: ['gateway', 'request', 'jobs', 'services', 'events', 'ingest', 'quota', 'platform', 'core'] },
+  // the gateway reads each root field's access rule from the schema, with src/request's rules: never from src/graphql
+  gateway: { holds: ['src/gateway'], mayImport: ['request', 'services', 'events', 'ingest', 'quota', 'platform', 'core', 'dashboard documents'] },
+  graphql: { holds: ['src/graphql'], mayImport: ['request', 'services', 'events', 'ingest', 'quota', 'platform', 'core'] },
   // what the gateway hands the resolvers: the request's context, its data loaders, the access rules
-  request: { holds: ['src/request'], mayImport: ['services', 'events', 'platform', 'core'] },
-  services: { holds: ['src/services', 'src/jobs', 'src/quota', 'src/ingest', 'src/admin'], mayImport: ['events', 'platform', 'core'] },
+  request: { holds: ['src/request'], mayImport: ['services', 'events', 'ingest', 'quota', 'platform', 'core'] },
+  // timers that call services, nothing else: they compose the layers below, and nothing but a door or the root starts them
+  jobs: { holds: ['src/jobs'], mayImport: ['services', 'events', 'ingest', 'quota', 'platform', 'core'] },
+  // the domain API (and the admin commands, which are its operator's face)
+  services: { holds: ['src/services', 'src/admin'], mayImport: ['events', 'ingest', 'quota', 'platform', 'core'] },
   // services raise events; the events' rules, payloads and delivery know no service
   events: { holds: ['src/events'], mayImport: ['platform', 'core'] },
+  // the bills' sources and their sync: they write the entities, and know no service
+  ingest: { holds: ['src/ingest'], mayImport: ['platform', 'core'] },
+  // daily quotas, the burst limit and the attempt stores: what a caller may still do
+  quota: { holds: ['src/quota'], mayImport: ['platform', 'core'] },
   // the database, configuration, errors, logs and health: no HTTP
   platform: { holds: ['src/db', 'src/health', 'src/config.ts', 'src/errors.ts', 'src/logger.ts'], mayImport: ['core'] },
   // the service's words, its entities and the model: they know nothing of how they are stored, served or run
@@ -152,13 +159,28 @@ describe('dependency rules', () => {
     expect(FILES.filter((file) => !layerOf(file))).toEqual([]);
   });
 
+  it('are the layers docs/operations.md tells a reader, row for row', () => {
+    const text = readFileSync(path.join(ROOT, 'docs', 'operations.md'), 'utf8');
+    const table = text.slice(text.indexOf('| layer | holds | may import |'));
+    const lines = table.split('\n');
+    const rows = lines.slice(2, lines.findIndex((line) => !line.startsWith('|')));
+    const documented = Object.fromEntries(
+      rows.map((row) => {
+        const [layer, holds, mayImport] = row.split('|').slice(1).map((cell) => cell.trim());
+        const list = (cell: string) => cell.split(',').map((item) => item.trim().replace(/`/g, '')).filter(Boolean);
+        return [layer, { holds: list(holds), mayImport: list(mayImport) }];
+      }),
+    );
+    expect(documented).toEqual(LAYERS);
+  });
+
   it('let a layer import only layers below it, so imports never go round in a circle', () => {
     const order = Object.keys(LAYERS);
     const upward = order.flatMap((layer, position) => LAYERS[layer].mayImport.filter((other) => order.indexOf(other) <= position).map((other) => `${layer} → ${other}`));
     expect(upward).toEqual([]);
   });
 
-  it('catch an import up the layers: entities or the model above the core, the gateway into resolvers, events into services, the database into HTTP', () => {
+  it('catch an import up the layers: entities or the model above the core, the gateway into resolvers, events into services, the database into HTTP, services into jobs, quotas into services', () => {
     const planted: Record<string, string> = {
       'src/db/entities/bad.entity.ts': "import type { House } from '../../ingest/bill-record';\nimport { Column } from 'typeorm';",
       'src/model/bad-feature.ts': "import { openDatabase } from '../db/database';",
@@ -167,15 +189,20 @@ describe('dependency rules', () => {
       'src/db/bad-open.ts': "const { listenNotReady } = await import('../doors/http/not-ready-server');",
       'src/doors/bad-door.ts': "import { Access } from '../graphql/access';\nimport { Gateway } from '../gateway/pipeline';",
       'src/jobs/reads-outside.ts': "import data from '../../../shared/data';",
+      // the two imports that ran up the layers before each layer had its own row
+      'src/services/services.ts': "import { EventRefresh } from '../jobs/refresh';",
+      'src/quota/quota.service.ts': "import type { AuthenticatedUser } from '../services/api-key.service';",
     };
     expect(violations(Object.keys(planted), (file) => planted[file])).toEqual([
-      'src/db/entities/bad.entity.ts imports src/ingest/bill-record: core may import nothing besides itself, not services',
+      'src/db/entities/bad.entity.ts imports src/ingest/bill-record: core may import nothing besides itself, not ingest',
       'src/model/bad-feature.ts imports src/db/database: core may import nothing besides itself, not platform',
-      'src/gateway/bad-step.ts imports src/graphql/access: gateway may import request, services, events, platform, core, dashboard documents besides itself, not resolvers',
+      'src/gateway/bad-step.ts imports src/graphql/access: gateway may import request, services, events, ingest, quota, platform, core, dashboard documents besides itself, not graphql',
       'src/events/bad-rule.ts imports src/services/imminent: events may import platform, core besides itself, not services',
       'src/db/bad-open.ts imports src/doors/http/not-ready-server: platform may import core besides itself, not doors',
-      'src/doors/bad-door.ts imports src/graphql/access: doors may import gateway, request, services, events, platform, core besides itself, not resolvers',
+      'src/doors/bad-door.ts imports src/graphql/access: doors may import gateway, request, jobs, services, events, ingest, quota, platform, core besides itself, not graphql',
       'src/jobs/reads-outside.ts imports ../shared/data: ../shared/data is in no layer of LAYERS',
+      'src/services/services.ts imports src/jobs/refresh: services may import events, ingest, quota, platform, core besides itself, not jobs',
+      'src/quota/quota.service.ts imports src/services/api-key.service: quota may import platform, core besides itself, not services',
     ]);
     // a new file at src's root belongs to no layer until the table says which: 'put every source file in one layer' fails on it
     expect(layerOf('src/stray.ts')).toBeUndefined();

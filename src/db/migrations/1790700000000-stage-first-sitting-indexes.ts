@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * The stage records the events refresh reports (src/jobs/stage-records.ts) are found by their first
+ * The stage records the events refresh reports (src/services/stage-records.ts) are found by their first
  * sitting date and by the day a sync first saw it: without these indexes each refresh read every
  * stage record of every bill, one statement that held the embedded database's thread for tens of
  * milliseconds with 3,000 bills and grew with the data.

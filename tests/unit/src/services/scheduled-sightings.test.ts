@@ -1,4 +1,4 @@
-import { sightingWindow } from '../../../../src/jobs/scheduled-sightings';
+import { sightingWindow } from '../../../../src/services/scheduled-sightings';
 
 describe('sightingWindow: the days of sightings a refresh announces', () => {
   it('after an earlier day, every day since it, that day included, passing over what that day announced', () => {

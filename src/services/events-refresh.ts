@@ -9,11 +9,11 @@ import { eventTimestamp, predictionEvent, stageChangedEvent, stageScheduledEvent
 import { predictionEvents } from '../events/rules';
 import { readInPages } from '../db/rows-in-pages';
 import type { Logger } from '../logger';
-import { activeThresholdTargets, evaluateThresholds } from '../services/alert.service';
-import type { ModelService } from '../services/model.service';
-import { recordSnapshots } from '../services/prediction-history';
-import type { PredictionResult } from '../services/prediction-result';
-import type { PredictionService } from '../services/prediction.service';
+import { activeThresholdTargets, evaluateThresholds } from './alert.service';
+import type { ModelService } from './model.service';
+import { recordSnapshots } from './prediction-history';
+import type { PredictionResult } from './prediction-result';
+import type { PredictionService } from './prediction.service';
 import { scheduledSightings } from './scheduled-sightings';
 import { stageRecords } from './stage-records';
 
@@ -59,7 +59,7 @@ export interface RefreshOptions {
  * the day, ending since the last refresh, or on a watchlist), compares each with its stored
  * snapshots, stores the new snapshot, evaluates every active alert threshold, and records the
  * events of the rules (src/events/rules.ts), the stage records first sitting since the last
- * refreshed day or first seen since it having sat shortly before (src/jobs/stage-records.ts), the
+ * refreshed day or first seen since it having sat shortly before (src/services/stage-records.ts), the
  * scheduled sittings first seen since and the thresholds that fired, all in
  * one transaction with the sinks' writes. After the commit the events go to the bus. Runs when
  * bill data changes (sync, replay) and when the service's day advances; one at a time in a

@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import type { ScheduledSighting } from '../events/payloads';
-import { titleBeforeRoyalAssent } from '../services/bill-title';
+import { titleBeforeRoyalAssent } from './bill-title';
 
 /**
  * Which days of sightings a refresh of `day` announces, given the day last refreshed: after a

@@ -1,7 +1,7 @@
 import { addDays, daysBetween, isCalendarDate } from '../model/dates';
 import type { ServiceClock } from '../common/clock';
 import { AppError, badInput } from '../errors';
-import type { EventRefresh } from './refresh';
+import type { EventRefresh } from './events-refresh';
 
 /** Days one replay may span: ten years of history. */
 export const MAX_REPLAY_DAYS = 3_660;
