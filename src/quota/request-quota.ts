@@ -46,6 +46,8 @@ export class RequestQuota {
   private readonly held = new Map<QuotaKind, number>();
   /** what this request took for things it delivers; settled against the response (see settleDeliveries) */
   readonly deliveries = new DeliveryLedger();
+  /** the response is known and its charges settled: nothing more is taken for it */
+  private settled = false;
 
   constructor(
     private readonly store: QuotaStore,
@@ -82,6 +84,9 @@ export class RequestQuota {
 
   /** Grants up to `amount` (fewer when the limit is near); what a batch uses for its predictions. A take of 0 just reads. */
   async takeUpTo(kind: QuotaKind, amount: number): Promise<number> {
+    // graphql-js answers as soon as an error nulls the whole result, while sibling fields' loaders may
+    // still be running: what they would take after the settlement could never be delivered
+    if (this.settled) return 0;
     const { granted, used } = await this.store.take(this.accountId, this.day, kind, Math.max(0, amount), this.limit(kind));
     this.remaining.set(kind, Math.max(0, this.limit(kind) - used));
     this.hold(kind, granted);
@@ -180,11 +185,12 @@ export class RequestQuota {
 
   /** Gives back what was charged for things the response does not hold (`data` null: the request failed as a whole). */
   async settleDeliveries(data: Record<string, unknown> | null | undefined): Promise<void> {
+    this.settled = true;
     for (const [kind, units] of this.deliveries.undelivered(data)) await this.refund(kind, units);
   }
 
   exceeded(kind: QuotaKind): AppError {
-    this.onRefused(kind);
+    if (!this.settled) this.onRefused(kind);
     const limit = this.limit(kind);
     // a Free user meets this on the website: say what the next tier would give
     const upgrade = this.tier === 'free' ? `. The pilot tier gives ${TIER_LIMITS.pilot.predictions} predictions a day and API keys: ask the service's operator to upgrade your account` : '';

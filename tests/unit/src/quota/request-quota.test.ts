@@ -48,3 +48,18 @@ describe('charging a kept answer again (RequestQuota.requireAll)', () => {
     expect([...quota.charged().values()].every((units) => units === 0)).toBe(true);
   });
 });
+
+describe('a request whose response is settled', () => {
+  it('takes nothing more: a field still running after graphql-js answered can deliver nothing', async () => {
+    const store = memoryStore();
+    const quota = new RequestQuota(store, 1, 'pilot', NOW);
+    await quota.require('predictions');
+    quota.deliveries.charged('bill 1', 'predictions', 1, ['a']);
+    await quota.settleDeliveries(null);
+    expect(store.used('predictions')).toBe(0);
+    // a sibling field's loader, finishing late, charges its nowcasts
+    const late = await quota.chargeEach('predictions', ['nowcast', 'nowcast']);
+    expect(late.every((r) => r instanceof Error)).toBe(true);
+    expect(store.used('predictions')).toBe(0);
+  });
+});
