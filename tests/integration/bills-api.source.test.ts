@@ -259,8 +259,9 @@ describe('BillsApiSource against a fake Bills API', () => {
   });
 
   it('aborts a request that outlives timeoutMs and retries it', async () => {
-    api.script('/BillTypes', { status: 200, hangMs: 400, body: { items: [], totalResults: 0, itemsPerPage: 20 } });
-    const client = new BillsApiClient({ baseUrl: api.baseUrl, sleep: noWait, timeoutMs: 50 });
+    // the retry must answer within the timeout however busy the machine: a hang far past a timeout far past a local answer
+    api.script('/BillTypes', { status: 200, hangMs: 1_500, body: { items: [], totalResults: 0, itemsPerPage: 20 } });
+    const client = new BillsApiClient({ baseUrl: api.baseUrl, sleep: noWait, timeoutMs: 300 });
     const types = await client.getAll<ApiBillType>('/BillTypes');
     expect(types.map((t) => t.id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
     expect(api.requestsTo('/BillTypes')).toHaveLength(2);
