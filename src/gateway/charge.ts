@@ -1,5 +1,6 @@
-import { type DocumentNode, type FragmentDefinitionNode, Kind, type OperationDefinitionNode, type SelectionSetNode } from 'graphql';
+import { type DocumentNode, Kind, type OperationDefinitionNode, type SelectionSetNode } from 'graphql';
 import type { BurstLimiter } from '../quota/burst-limit';
+import { fragmentsByName } from './fragments';
 import type { RequestQuota } from '../quota/request-quota';
 import type { Principal } from './principal';
 
@@ -18,7 +19,7 @@ export async function chargeCall(quota: RequestQuota | null, principal: Principa
 
 /** How many times each root field appears in the operation: aliases and fragments included. */
 export function rootFieldCopies(document: DocumentNode, operation: OperationDefinitionNode): Map<string, number> {
-  const fragments = new Map(document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]));
+  const fragments = fragmentsByName(document);
   const copies = new Map<string, number>();
   const count = (selectionSet: SelectionSetNode, visiting: ReadonlySet<string>) => {
     for (const selection of selectionSet.selections) {

@@ -1,6 +1,7 @@
-import { type DocumentNode, type FragmentDefinitionNode, Kind, parse, type SelectionSetNode } from 'graphql';
+import { type DocumentNode, Kind, parse, type SelectionSetNode } from 'graphql';
 import { badInput } from '../errors';
 import { LRUCache } from 'lru-cache';
+import { fragmentsByName } from './fragments';
 
 /**
  * Limits a GraphQL document must meet before graphql-js validates it. Validation compares the
@@ -26,8 +27,7 @@ export const DOCUMENT_LIMITS = {
  * so the copies of a response name are counted through them; each fragment is counted once.
  */
 function shapeProblem(document: DocumentNode, limits: typeof DOCUMENT_LIMITS): string | null {
-  const definitions = new Map<string, FragmentDefinitionNode>();
-  for (const definition of document.definitions) if (definition.kind === Kind.FRAGMENT_DEFINITION) definitions.set(definition.name.value, definition);
+  const definitions = fragmentsByName(document);
   if (definitions.size > limits.maxFragments) return `The query defines ${definitions.size} fragments, over the limit of ${limits.maxFragments}`;
 
   const fragmentNames = new Map<string, Map<string, number>>();

@@ -4,7 +4,6 @@ import {
   type DocumentNode,
   execute,
   type ExecutionResult,
-  type FragmentDefinitionNode,
   getOperationAST,
   GraphQLError,
   type GraphQLSchema,
@@ -15,6 +14,7 @@ import {
 import { compileQuery, isCompiledQuery } from 'graphql-jit';
 import { LRUCache } from 'lru-cache';
 import { rootFieldCopies } from './charge';
+import { fragmentsByName } from './fragments';
 
 /** A validated operation ready to run many times: compiled once, with its root fields counted for the burst limit. */
 export interface PreparedOperation {
@@ -87,7 +87,6 @@ export class OperationCache {
     setFlagsFromString('--no-compilation-cache');
   }
 
-
   private readonly shipped = new Map<string, PreparedOperation>();
   private readonly kept: LRUCache<string, KeptOperation>;
   /** keys seen once and not kept: a second sighting compiles */
@@ -114,18 +113,19 @@ export class OperationCache {
     if (known) return known;
     const operation = getOperationAST(document, operationName);
     if (!operation) throw new Error('prepare() takes a validated document with the named operation');
+    const name = operationName ?? undefined;
     if (shipped) {
-      const prepared = this.compile(key, document, operation, operationName ?? undefined, 0);
+      const prepared = this.compile(key, document, operation, name, 0);
       this.shipped.set(key, prepared);
       return prepared;
     }
     if (!this.sightings.has(key)) {
       this.sightings.set(key, true);
-      return this.interpreted(key, document, operation, operationName ?? undefined);
+      return this.interpreted(key, document, operation, name);
     }
     this.sightings.delete(key);
     const fields = resolvedFieldCount(document, operation, this.maxCompiledFields);
-    const prepared = fields > this.maxCompiledFields ? this.interpreted(key, document, operation, operationName ?? undefined) : this.compile(key, document, operation, operationName ?? undefined, fields);
+    const prepared = fields > this.maxCompiledFields ? this.interpreted(key, document, operation, name) : this.compile(key, document, operation, name, fields);
     this.kept.set(key, prepared);
     return prepared;
   }
@@ -178,8 +178,7 @@ function keyOf(hash: string, operationName: string | null | undefined): string {
  * inlines it), but each walked once; counting stops past `cap`.
  */
 export function resolvedFieldCount(document: DocumentNode, operation: OperationDefinitionNode, cap: number): number {
-  const fragments = new Map<string, FragmentDefinitionNode>();
-  for (const definition of document.definitions) if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+  const fragments = fragmentsByName(document);
   const known = new Map<string, number>();
   const ofFragment = (name: string): number => {
     const remembered = known.get(name);

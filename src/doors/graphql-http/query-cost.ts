@@ -2,7 +2,6 @@ import type { ApolloServerPlugin } from '@apollo/server';
 import {
   type DocumentNode,
   type FieldNode,
-  type FragmentDefinitionNode,
   getArgumentValues,
   getNamedType,
   getVariableValues,
@@ -24,6 +23,7 @@ import {
 import { ACCESS_EXTENSION } from '../../request/access-rules';
 import type { RequestContext } from '../../request/context';
 import { badInput } from '../../errors';
+import { fragmentsByName } from '../../gateway/fragments';
 import { ANONYMOUS_QUERY_BUDGET, introspectionWeight, KEYED_QUERY_BUDGET, LIST_SIZE_BOUNDS, type ListSizes, MAX_MUTATIONS, SIZED_ROOT_FIELDS, weightOf } from './query-weights';
 
 /*
@@ -31,9 +31,6 @@ import { ANONYMOUS_QUERY_BUDGET, introspectionWeight, KEYED_QUERY_BUDGET, LIST_S
  * times, or fragments that each spread the next twice, are walked once each: the time to check a
  * document grows with its size, never with the number of paths through its fragments.
  */
-
-const fragmentsOf = (document: DocumentNode) =>
-  new Map(document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]));
 
 export interface CostReport {
   /** in units of about 20 µs of server time (see query-weights.ts) */
@@ -105,7 +102,7 @@ export function introspectionListLengths(schema: GraphQLSchema): ReadonlyMap<str
 
 /** What an operation would cost to run, and how many mutations it holds. */
 export function operationCost(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, options: CostOptions): CostReport {
-  const fragments = fragmentsOf(document);
+  const fragments = fragmentsByName(document);
   const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], options.variables ?? {});
   const variables = 'coerced' in coerced ? coerced.coerced : {};
   const rootTypes = new Set([schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()].filter(Boolean));
@@ -259,7 +256,7 @@ const INTROSPECTION_ROOTS = new Set(['__schema', '__type']);
 
 /** How deep an operation's selections go, counting through fragments (each walked once). */
 export function operationDepth(document: DocumentNode, operation: OperationDefinitionNode): { depth: number; fragmentWalks: number } {
-  const fragments = fragmentsOf(document);
+  const fragments = fragmentsByName(document);
   const known = new Map<string, number>();
   let fragmentWalks = 0;
   const fragmentDepth = (name: string): number => {
