@@ -47,18 +47,47 @@ export function standardOutput(): pino.DestinationStream {
   return pino.destination({ fd: 1, sync: writesNeverWait });
 }
 
+type Destination = { sync?: boolean; flushSync?: () => void; end?: () => void; once?: (event: string, listener: () => void) => void };
+
+const destinationOf = (logger: Logger) => (logger as unknown as Record<symbol, Destination | undefined>)[pino.symbols.streamSym];
+
 /**
- * Writes now whatever lines the logger's destination still holds (an asynchronous one buffers
- * them), for a process about to end at once. pino (10 has no `pino.final`) flushes its own
- * destinations on exit only under conditions (main thread, no coverage run): a crash's last line
- * must not depend on them.
+ * Logs a process's last line at fatal level, writes out every line still queued, in order, then
+ * calls `done`. pino (10 has no `pino.final`) flushes its destinations on exit only under
+ * conditions (main thread, no coverage run), so a crash's last line must not depend on them.
+ * pino's `fatal` writes its destination out synchronously, which to an asynchronous one (a pipe)
+ * with a write in flight on libuv's pool puts everything after that write before it: so there the
+ * line is only queued, and the destination ended, which writes the rest after the write in
+ * flight; `done` follows its close, or `deadlineMs` if the reader stopped reading.
  */
-export function flushLogsNow(logger: Logger): void {
-  const destination = (logger as unknown as Record<symbol, { flushSync?: () => void } | undefined>)[pino.symbols.streamSym];
+export function logLastLine(logger: Logger, fields: object, message: string, done: () => void, deadlineMs = 2_000): void {
+  const destination = destinationOf(logger);
+  let called = false;
+  const finish = () => {
+    if (called) return;
+    called = true;
+    done();
+  };
+  if (!destination || destination.sync !== false || !destination.end || !destination.once) {
+    try {
+      logger.fatal(fields, message);
+    } finally {
+      finish();
+    }
+    return;
+  }
   try {
-    destination?.flushSync?.();
+    (destination as Record<string, unknown>).flushSync = undefined;
+    logger.fatal(fields, message);
+  } finally {
+    delete (destination as Record<string, unknown>).flushSync;
+  }
+  try {
+    destination.once('close', finish);
+    destination.end();
+    setTimeout(finish, deadlineMs);
   } catch {
-    // a destination that cannot be written any more: nothing is left to tell
+    finish();
   }
 }
 

@@ -1,5 +1,5 @@
 import { constants } from 'node:os';
-import { flushLogsNow, type Logger } from './logger';
+import { logLastLine, type Logger } from './logger';
 
 /** The longest a graceful shutdown may take; past it the process exits with status 1. */
 export const SHUTDOWN_DEADLINE_MS = 10_000;
@@ -68,8 +68,9 @@ export interface ExitOnCrashOptions {
 /**
  * An uncaught exception or an unhandled promise rejection ends the process with status 1, after
  * one fatal line (the error, its stack; the logger's redaction applies) written out before the
- * exit. Nothing else runs: after such an error the state is unknown, and a graceful shutdown
- * could hang on it or write from it; the supervisor restarts a clean process.
+ * exit. Nothing else is started: after such an error the state is unknown, and a graceful
+ * shutdown could hang on it or write from it; the supervisor restarts a clean process. (To a pipe,
+ * the event loop turns until the queued lines are out, in order: milliseconds.)
  */
 export function exitOnCrash(options: ExitOnCrashOptions): void {
   const { logger, target = process, exit = (code: number) => process.exit(code) } = options;
@@ -78,9 +79,8 @@ export function exitOnCrash(options: ExitOnCrashOptions): void {
     if (crashed) return;
     crashed = true;
     try {
-      logger.fatal({ err: error }, message);
-      flushLogsNow(logger);
-    } finally {
+      logLastLine(logger, { err: error }, message, () => exit(1));
+    } catch {
       exit(1);
     }
   };
