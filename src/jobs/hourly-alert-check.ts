@@ -3,7 +3,7 @@ import type { Logger } from '../logger';
 import { isConnectionFailure } from '../db/connection-failure';
 import type { QuotaService } from '../quota/quota.service';
 import type { AlertService } from '../services/alert.service';
-import { runClaimedHour, startOfHour } from './hourly-claim';
+import { runClaimedPeriod, startOfHour } from './period-claim';
 import { JobTicker } from './job-ticker';
 
 const JOB = 'pro-alert-check';
@@ -51,7 +51,7 @@ export class HourlyAlertCheck {
   private async runOnce(): Promise<HourlyRun> {
     const now = this.now();
     const result: HourlyRun = { ran: false, hour: startOfHour(now).toISOString(), accounts: 0, triggered: 0, blocked: 0 };
-    await runClaimedHour(this.dataSource, { job: JOB, advisoryLockKey: this.options.postgres ? ADVISORY_LOCK_KEY : null, now }, async () => {
+    await runClaimedPeriod(this.dataSource, { job: JOB, advisoryLockKey: this.options.postgres ? ADVISORY_LOCK_KEY : null, periodStart: startOfHour(now), now }, async () => {
       const accounts = (await this.dataSource.query(
         `SELECT DISTINCT a.id FROM account a JOIN alert_threshold t ON t.account_id = a.id WHERE a.tier = 'pro' ORDER BY a.id`,
       )) as { id: number }[];
