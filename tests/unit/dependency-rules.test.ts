@@ -58,8 +58,8 @@ const LAYERS: Record<string, { holds: string[]; mayImport: string[] }> = {
   ingest: { holds: ['src/ingest'], mayImport: ['platform', 'core'] },
   // daily quotas, the burst limit and the attempt stores: what a caller may still do
   quota: { holds: ['src/quota'], mayImport: ['platform', 'core'] },
-  // the database, configuration, errors, logs and health: no HTTP
-  platform: { holds: ['src/db', 'src/health', 'src/config.ts', 'src/errors.ts', 'src/logger.ts'], mayImport: ['core'] },
+  // the database, configuration, errors, logs, health and the service's metrics: no HTTP
+  platform: { holds: ['src/db', 'src/health', 'src/metrics', 'src/config.ts', 'src/errors.ts', 'src/logger.ts'], mayImport: ['core'] },
   // the service's words, its entities and the model: they know nothing of how they are stored, served or run
   core: { holds: ['src/db/entities', 'src/model', 'src/common', 'src/vocabulary.ts'], mayImport: [] },
   'dashboard documents': { holds: [DASHBOARD_DOCUMENTS], mayImport: [] },
