@@ -38,11 +38,11 @@ const isOwnFile = (imported: string) => imported.startsWith('../') || [...SOURCE
 const LAYERS: Record<string, { holds: string[]; mayImport: string[] }> = {
   // builds and starts the whole: it may reach anything
   composition: {
-    holds: ['src/server.ts', 'src/server-preamble.ts', 'src/start-server.ts', 'src/app.ts', 'src/shutdown.ts', 'src/cli', 'bench'],
+    holds: ['src/server.ts', 'src/server-preamble.ts', 'src/start-server.ts', 'src/app.ts', 'src/shutdown.ts', 'src/cli', 'src/admin/cli', 'bench'],
     mayImport: ['doors', 'gateway', 'graphql', 'request', 'jobs', 'services', 'events', 'ingest', 'quota', 'platform', 'core', 'dashboard documents'],
   },
-  // a door reaches the resolvers only through the gateway, which runs the schema
-  doors: { holds: ['src/doors'], mayImport: ['gateway', 'request', 'jobs', 'services', 'events', 'ingest', 'quota', 'platform', 'core'] },
+  // a door reaches the resolvers only through the gateway, which runs the schema (the admin door runs the admin commands)
+  doors: { holds: ['src/doors', 'src/admin/door'], mayImport: ['gateway', 'request', 'jobs', 'services', 'events', 'ingest', 'quota', 'platform', 'core'] },
   // the gateway reads each root field's access rule from the schema, with src/request's rules: never from src/graphql
   gateway: { holds: ['src/gateway'], mayImport: ['request', 'services', 'events', 'ingest', 'quota', 'platform', 'core', 'dashboard documents'] },
   graphql: { holds: ['src/graphql'], mayImport: ['request', 'services', 'events', 'ingest', 'quota', 'platform', 'core'] },
@@ -51,7 +51,7 @@ const LAYERS: Record<string, { holds: string[]; mayImport: string[] }> = {
   // timers that call services, nothing else: they compose the layers below, and nothing but a door or the root starts them
   jobs: { holds: ['src/jobs'], mayImport: ['services', 'events', 'ingest', 'quota', 'platform', 'core'] },
   // the domain API (and the admin commands, which are its operator's face)
-  services: { holds: ['src/services', 'src/admin'], mayImport: ['events', 'ingest', 'quota', 'platform', 'core'] },
+  services: { holds: ['src/services', 'src/admin/commands'], mayImport: ['events', 'ingest', 'quota', 'platform', 'core'] },
   // services raise events; the events' rules, payloads and delivery know no service
   events: { holds: ['src/events'], mayImport: ['platform', 'core'] },
   // the bills' sources and their sync: they write the entities, and know no service
@@ -130,7 +130,7 @@ const RULES: Rule[] = [
   {
     // the admin CLI answers in about a second because it loads neither GraphQL nor the web server
     name: 'the error core and the admin CLI never import GraphQL',
-    from: (file) => file === 'src/errors.ts' || isUnder(file, 'src/admin', 'src/doors/admin') || ['src/cli/admin.ts', 'src/cli/run-admin-command.ts', 'src/cli/run-admin-directly.ts'].includes(file),
+    from: (file) => file === 'src/errors.ts' || isUnder(file, 'src/admin'),
     forbidden: (imported) => isPackage(imported, 'graphql') || isWebPackage(imported) && !isPackage(imported, 'express'),
   },
 ];
@@ -236,7 +236,7 @@ describe('dependency rules', () => {
   it('leave reading a caller’s credential to the gateway: no other source names the credential headers', () => {
     // logger.ts names them to redact them, the OpenAPI document to describe them, CORS to let browsers
     // send them; the admin door, the CLI that calls it and /metrics use the operator's own token; the benchmark is a client
-    const allowed = new Set(['src/gateway/credential.ts', 'src/logger.ts', 'src/doors/rest/openapi/components.ts', 'src/doors/rest/cors.ts', 'src/doors/admin/admin-endpoint.ts', 'src/doors/http/http-metrics.ts', 'src/cli/run-admin-command.ts', 'bench/bench-http.ts']);
+    const allowed = new Set(['src/gateway/credential.ts', 'src/logger.ts', 'src/doors/rest/openapi/components.ts', 'src/doors/rest/cors.ts', 'src/admin/door/admin-endpoint.ts', 'src/doors/http/http-metrics.ts', 'src/admin/cli/run-admin-command.ts', 'bench/bench-http.ts']);
     const readers = FILES.filter((file) => !allowed.has(file) && /['"`](authorization|x-api-key)['"`]|headers\.authorization/i.test(readFileSync(path.join(ROOT, file), 'utf8')));
     expect(readers).toEqual([]);
   });
