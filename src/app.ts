@@ -171,7 +171,7 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   const postgres = !deps.embeddedDatabase;
   const hourlyJobs = background.hourlyJobs
     ? [
-        new HourlyAlertCheck(deps.dataSource, services.alerts, services.quotas, deps.logger, { postgres, serviceDay: () => deps.clock.today() }),
+        new HourlyAlertCheck(deps.dataSource, services.alertEvaluation, services.quotas, deps.logger, { postgres, serviceDay: () => deps.clock.today() }),
         new RetentionJob(deps.dataSource, deps.logger, { postgres, retentionDays: background.hourlyJobs.retentionDays, serviceDay: () => deps.clock.today() }),
       ]
     : [];

@@ -108,7 +108,7 @@ export class AlertResolver {
   @Mutation(() => AlertCheckResultType, { description: 'Evaluates the caller’s thresholds against today’s nowcasts now, and records what fires' })
   @Access('pilot', { requires: ['data', 'model'] })
   checkAlerts(@Ctx() { user, services, quota }: RequestContext) {
-    return services.alerts.check(user!.accountId, user!.tier, 'manual', quota!);
+    return services.alertEvaluation.check(user!.accountId, user!.tier, 'manual', quota!);
   }
 
   @Query(() => AlertHistoryType, { description: 'Triggers of the caller’s thresholds, newest first, with counts (Pro)' })

@@ -2,7 +2,7 @@ import type { DataSource } from 'typeorm';
 import type { Logger } from '../logger';
 import { isConnectionFailure } from '../db/connection-failure';
 import type { QuotaService } from '../quota/quota.service';
-import type { AlertService } from '../services/alert.service';
+import type { AlertEvaluation } from '../services/alert-evaluation';
 import { runClaimedPeriod, startOfHour } from './period-claim';
 import { JobTicker } from './job-ticker';
 
@@ -32,7 +32,7 @@ export class HourlyAlertCheck {
 
   constructor(
     private readonly dataSource: DataSource,
-    private readonly alerts: AlertService,
+    private readonly alertEvaluation: AlertEvaluation,
     /** each bill a check evaluates is one of the account's predictions for the day */
     private readonly quotas: QuotaService,
     private readonly logger: Logger,
@@ -57,7 +57,7 @@ export class HourlyAlertCheck {
       )) as { id: number }[];
       result.ran = true;
       for (const { id } of accounts) {
-        const check = await this.alerts.check(id, 'pro', 'scheduled', this.quotas.forAccount(id, 'pro'), now);
+        const check = await this.alertEvaluation.check(id, 'pro', 'scheduled', this.quotas.forAccount(id, 'pro'), now);
         result.accounts++;
         result.triggered += check.triggered.length;
         result.blocked += check.billsBlocked.length;

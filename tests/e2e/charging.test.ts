@@ -211,7 +211,7 @@ describe('an alert check charges one prediction per bill it evaluates', () => {
     const u = await user('pro');
     await watching(u, [2900, 26]);
     await u.use('predictions', FAIR_USE_CEILING - 1);
-    const job = new HourlyAlertCheck(t.db.dataSource, t.services.alerts, t.services.quotas, t.services.logger, { postgres: usingPostgres(), now: () => new Date('2030-01-01T10:00:00Z') });
+    const job = new HourlyAlertCheck(t.db.dataSource, t.services.alertEvaluation, t.services.quotas, t.services.logger, { postgres: usingPostgres(), now: () => new Date('2030-01-01T10:00:00Z') });
     const run = await job.runDue();
     expect(run.ran).toBe(true);
     expect(run.blocked).toBeGreaterThanOrEqual(1);
