@@ -5,7 +5,7 @@ import { OUTPUT_WORDS, PREDICTION_OUTPUTS, type PredictionValues, type Predictio
 import type { BillStatusAsOf, House } from './enums';
 import type { BillRisksType, PredictionType } from './prediction.type';
 
-// Worked out once: these run for every prediction delivered, where objects built from entries and
+// Worked out once: these run for every prediction answered, where objects built from entries and
 // spread into one another cost microseconds a prediction; an object filled in place costs little.
 const OUTPUT_FIELDS = OUTPUT_WORDS.map((output) => [output, PREDICTION_OUTPUTS[output].field] as const);
 const RISK_FIELDS = RISKS.map((risk) => [risk, PREDICTION_OUTPUTS[risk].field, riskLevelField(risk)] as const);

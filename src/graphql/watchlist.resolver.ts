@@ -1,6 +1,6 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Ctx, FieldResolver, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { deliverPrediction } from './deliver-prediction';
+import { chargedPrediction } from './charged-prediction';
 import { PredictionType } from './prediction.type';
 import type { RequestContext } from '../request/context';
 import { AppError, badInput } from '../errors';
@@ -137,7 +137,7 @@ export class AlertResolver {
 export class WatchlistBillResolver {
   @FieldResolver(() => PredictionType, { nullable: true })
   prediction(@Root() member: WatchlistBillType, @Ctx() context: RequestContext, @Info() info: GraphQLResolveInfo): Promise<PredictionType | null> {
-    return deliverPrediction(context, member.billId, context.services.predictions.referenceDate(null), info).catch(() => null);
+    return chargedPrediction(context, member.billId, context.services.predictions.referenceDate(null), info).catch(() => null);
   }
 
   @FieldResolver(() => String, { nullable: true })

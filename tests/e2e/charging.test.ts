@@ -53,7 +53,7 @@ describe('an API call is charged once, when the request starts, and never given 
   });
 });
 
-describe('a prediction is charged only when delivered', () => {
+describe('a prediction is charged only when in the response', () => {
   it('GraphQL: an answer with data null charges none, though some of its fields had computed a prediction', async () => {
     const u = await user('pilot');
     const res = await u.gql('{ a: prediction(billId: 2900) { royalAssent } b: prediction(billId: 999999) { royalAssent } }');
@@ -102,7 +102,7 @@ describe('a bill asked for twice in one request is computed and charged once', (
 describe('every path that reaches a prediction charges it as a prediction (issue 21)', () => {
   const IMMINENT_ALL = 'imminentBills(daysAhead: 30, minProbability: 0)';
 
-  it('GraphQL: the imminent list charges nothing; the full prediction nested in it charges one per bill delivered', async () => {
+  it('GraphQL: the imminent list charges nothing; the full prediction nested in it charges one per bill answered', async () => {
     const u = await user('pilot');
     const list = await u.gql(`{ ${IMMINENT_ALL} { count bills { billId billTitle stallRisk riskIndicators { stallRiskLevel } } } }`);
     expect(list.body.data.imminentBills.count).toBeGreaterThan(1);

@@ -15,7 +15,7 @@ export const withModelHeaders = (body: unknown, model: ModelProvenance) =>
 
 const level = (value: string) => value.toLowerCase();
 
-// Worked out once: these run for every prediction delivered, where objects built from entries and
+// Worked out once: these run for every prediction answered, where objects built from entries and
 // spread into one another cost microseconds a prediction; an object filled in place costs little.
 const OUTPUT_FIELDS = OUTPUT_WORDS.map((output) => [output, PREDICTION_OUTPUTS[output].field] as const);
 const RISK_FIELDS = RISKS.map((risk) => [risk, PREDICTION_OUTPUTS[risk].field] as const);
