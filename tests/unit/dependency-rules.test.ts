@@ -39,7 +39,7 @@ const LAYERS: Record<string, { holds: string[]; mayImport: string[] }> = {
   // builds and starts the whole: it may reach anything
   composition: {
     holds: ['src/server.ts', 'src/server-preamble.ts', 'src/start-server.ts', 'src/app.ts', 'src/shutdown.ts', 'src/cli', 'src/admin/cli', 'bench'],
-    mayImport: ['doors', 'gateway', 'graphql', 'request', 'jobs', 'services', 'events', 'ingest', 'quota', 'platform', 'core', 'dashboard documents'],
+    mayImport: ['doors', 'gateway', 'graphql', 'request', 'jobs', 'services', 'events', 'ingest', 'attempts', 'quota', 'platform', 'core', 'dashboard documents'],
   },
   // a door reaches the resolvers only through the gateway, which runs the schema (the admin door runs the admin commands)
   doors: { holds: ['src/doors', 'src/admin/door'], mayImport: ['gateway', 'request', 'jobs', 'services', 'events', 'ingest', 'quota', 'platform', 'core'] },
@@ -51,12 +51,14 @@ const LAYERS: Record<string, { holds: string[]; mayImport: string[] }> = {
   // timers that call services, nothing else: they compose the layers below, and nothing but a door or the root starts them
   jobs: { holds: ['src/jobs'], mayImport: ['services', 'events', 'ingest', 'quota', 'platform', 'core'] },
   // the domain API (and the admin commands, which are its operator's face)
-  services: { holds: ['src/services', 'src/admin/commands'], mayImport: ['events', 'ingest', 'quota', 'platform', 'core'] },
+  services: { holds: ['src/services', 'src/admin/commands'], mayImport: ['events', 'ingest', 'attempts', 'quota', 'platform', 'core'] },
   // services raise events; the events' rules, payloads and delivery know no service
   events: { holds: ['src/events'], mayImport: ['platform', 'core'] },
   // the bills' sources and their sync: they write the entities, and know no service
   ingest: { holds: ['src/ingest'], mayImport: ['platform', 'core'] },
-  // daily quotas, the burst limit and the attempt stores: what a caller may still do
+  // log-in and sign-up attempts over a sliding window: what the services' log-in throttle and sign-up limit count in
+  attempts: { holds: ['src/attempts'], mayImport: ['platform', 'core'] },
+  // daily quotas and the burst limit: what a caller may still do
   quota: { holds: ['src/quota'], mayImport: ['platform', 'core'] },
   // the database, configuration, errors, logs, health and the service's metrics: no HTTP
   platform: { holds: ['src/db', 'src/health', 'src/metrics', 'src/config.ts', 'src/errors.ts', 'src/logger.ts'], mayImport: ['core'] },
@@ -201,7 +203,7 @@ describe('dependency rules', () => {
       'src/db/bad-open.ts imports src/doors/http/not-ready-server: platform may import core besides itself, not doors',
       'src/doors/bad-door.ts imports src/graphql/access: doors may import gateway, request, jobs, services, events, ingest, quota, platform, core besides itself, not graphql',
       'src/jobs/reads-outside.ts imports ../shared/data: ../shared/data is in no layer of LAYERS',
-      'src/services/services.ts imports src/jobs/refresh: services may import events, ingest, quota, platform, core besides itself, not jobs',
+      'src/services/services.ts imports src/jobs/refresh: services may import events, ingest, attempts, quota, platform, core besides itself, not jobs',
       'src/quota/quota.service.ts imports src/services/api-key.service: quota may import platform, core besides itself, not services',
     ]);
     // a new file at src's root belongs to no layer until the table says which: 'put every source file in one layer' fails on it
