@@ -1,4 +1,4 @@
-import { outputsOf, riskLevel } from '../model/predictor';
+import { outputsOf, riskLevel } from '../model/serve/predictor';
 import type { PredictionResult } from '../services/prediction-result';
 import { timelineEtaExplanation } from '../services/scheduled-eta';
 import { OUTPUT_WORDS, PREDICTION_OUTPUTS, type PredictionValues, type PredictionValuesByField, RISKS, riskLevelField } from '../vocabulary';
