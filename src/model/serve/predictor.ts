@@ -10,7 +10,7 @@ import type { ModelArtifact } from './model-artifact';
 import { SittingCalendar } from './sitting-calendar';
 import { billAsOf } from './truncate';
 import { referenceBill } from './typical-bill';
-import { ensembleRun, ensembleRunAll, etaFromOutputs } from '../train/train';
+import { ensembleRun, ensembleRunAll, etaFromOutputs } from './ensemble';
 import type { MainStage, PredictionValues, RiskLevel } from '../../vocabulary';
 
 export type { RiskLevel };

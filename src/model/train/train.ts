@@ -11,6 +11,7 @@ import { seededRandom, withSeededRandom } from '../../common/seeded-random';
 import { SittingCalendar } from '../serve/sitting-calendar';
 import { billAsOf } from '../serve/truncate';
 import { typicalBills } from '../serve/typical-bill';
+import { type BrainNet, ensembleRun } from '../serve/ensemble';
 import { pushTo } from '../../common/multimap';
 
 export interface TrainingData {
@@ -107,8 +108,6 @@ const weightDecayOf = (output: BinaryOutput | 'timeline_eta', options: TrainingO
  * so they learn only from sessions that had ended by the cutoff. next_stage_30d waits 30 days at most.
  */
 const FATE_OUTPUTS: ReadonlySet<BinaryOutput> = new Set(['royal_assent', 'stall_risk', 'withdrawal_risk', 'amendment_risk', 'close_vote']);
-
-type BrainNet = NeuralNetwork<number[], number[]>;
 
 /** Share of the iterations at each learning rate, in order. */
 const LEARNING_RATE_STEPS: readonly [number, number][] = [
@@ -227,35 +226,6 @@ export function etaTarget(days: number): number[] {
   let bin = 0;
   while (bin < last && days > ETA_BIN_EDGES[bin + 1]) bin++;
   return ETA_BIN_EDGES.slice(1).map((_, i) => (i === bin ? 1 : 0));
-}
-
-/**
- * The ETA in days: the median of the distribution the networks' outputs give over the intervals
- * of ETA_BIN_EDGES (normalised to sum to 1, spread evenly within an interval). Median absolute
- * error is what the evaluation scores; a regression of log1p(days) with squared error gave the
- * mean of the log wait, which the long waits of private members' bills pull away from the median
- * (median absolute error / baseline's 0.829 → 0.790, docs/model-v2.md).
- */
-export function etaFromOutputs(outputs: readonly number[]): number {
-  const weights = outputs.map((x) => Math.max(0, x));
-  const total = weights.reduce((sum, x) => sum + x, 0);
-  if (!(total > 0)) return ETA_BIN_EDGES[ETA_BIN_EDGES.length - 1];
-  let below = 0;
-  for (let i = 0; i < weights.length; i++) {
-    const share = weights[i] / total;
-    if (share > 0 && below + share >= 0.5) return ETA_BIN_EDGES[i] + ((ETA_BIN_EDGES[i + 1] - ETA_BIN_EDGES[i]) * (0.5 - below)) / share;
-    below += share;
-  }
-  return ETA_BIN_EDGES[ETA_BIN_EDGES.length - 1];
-}
-
-/** The mean output of an ensemble's networks. */
-export const ensembleRun = (nets: readonly BrainNet[], features: number[]) => nets.reduce((sum, net) => sum + net.run(features)[0], 0) / nets.length;
-/** The mean of every output of an ensemble's networks. */
-export function ensembleRunAll(nets: readonly BrainNet[], features: number[]): number[] {
-  const sums = [...nets[0].run(features)];
-  for (const net of nets.slice(1)) net.run(features).forEach((x, i) => (sums[i] += x));
-  return sums.map((x) => x / nets.length);
 }
 
 /**
