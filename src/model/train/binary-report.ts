@@ -1,4 +1,4 @@
-/** What the model card writes of a set of yes/no forecasts, whichever way its samples are weighed (metrics.ts, bill-weighted.ts). */
+/** What the model card writes of a set of yes/no forecasts (bill-weighted.ts billWeightedReport). */
 
 /**
  * One bin of a reliability (calibration) table: forecasts whose probability fell in

@@ -1,7 +1,7 @@
 /**
- * Evaluation metrics for the model card: how well probabilistic yes/no forecasts
- * (e.g. "will this bill receive Royal Assent?") and point estimates (e.g. "days
- * until Royal Assent") match what actually happened.
+ * Measures of probabilistic yes/no forecasts (e.g. "will this bill receive Royal Assent?")
+ * against what happened, every sample weighing alike: the training scores its calibration
+ * period and the champion/challenger check with them, the model card its skill and numbers.
  *
  * Pure computation: no database, no I/O. Every function that averages over samples
  * returns null for an empty input instead of NaN, so a missing metric shows up as
@@ -12,8 +12,7 @@
  *
  * Each measure is the bill-weighted one (bill-weighted.ts) with every sample its own bill.
  */
-import { aucStatistic, BillSet, brierStatistic, eceStatistic, meanAbsoluteErrorStatistic, medianAbsoluteErrorStatistic, weightedReliability } from './bill-weighted';
-import type { BinaryReport, ReliabilityBin } from './binary-report';
+import { aucStatistic, BillSet, brierStatistic } from './bill-weighted';
 
 /** One probabilistic forecast of a binary event and what happened. */
 export interface BinaryOutcome {
@@ -21,12 +20,6 @@ export interface BinaryOutcome {
   p: number;
   /** 1 if the event happened, 0 if not. */
   y: 0 | 1;
-}
-
-/** One point estimate of a quantity and the value that was observed. */
-export interface RegressionOutcome {
-  predicted: number;
-  actual: number;
 }
 
 function validateBinary(samples: readonly BinaryOutcome[]): void {
@@ -38,22 +31,6 @@ function validateBinary(samples: readonly BinaryOutcome[]): void {
       throw new RangeError(`metrics: y must be 0 or 1 (got ${String(s.y)} at index ${i})`);
     }
   });
-}
-
-function validateRegression(samples: readonly RegressionOutcome[]): void {
-  samples.forEach((s, i) => {
-    if (!Number.isFinite(s.predicted) || !Number.isFinite(s.actual)) {
-      throw new RangeError(
-        `metrics: predicted and actual must be finite numbers (got ${String(s.predicted)}, ${String(s.actual)} at index ${i})`,
-      );
-    }
-  });
-}
-
-function validateBinCount(bins: number): void {
-  if (!Number.isInteger(bins) || bins < 1) {
-    throw new RangeError(`metrics: bins must be a positive integer (got ${String(bins)})`);
-  }
 }
 
 /** The samples as bills of one sample each: the bill-weighted measures then weigh every sample alike. */
@@ -106,71 +83,6 @@ export function brierSkill(model: number | null, baseline: number | null): numbe
   if (model === null || baseline === null) return null;
   if (!Number.isFinite(model) || !Number.isFinite(baseline) || baseline === 0) return null;
   return 1 - model / baseline;
-}
-
-/**
- * Reliability table: forecasts grouped into equal-width probability bins over
- * [0, 1], with the average forecast and the observed event rate in each. Plotting
- * observedRate against meanPredicted shows where the model is over- or
- * under-confident. A forecast of exactly 1 belongs to the last bin; empty bins are
- * kept (count 0, nulls) so tables from different models line up bin for bin.
- */
-export function reliabilityTable(samples: BinaryOutcome[], bins = 10): ReliabilityBin[] {
-  validateBinCount(bins);
-  validateBinary(samples);
-  return weightedReliability(ownBills(samples).samples, bins).map(({ bills: _bills, ...bin }) => bin);
-}
-
-/**
- * Expected calibration error: the average gap between forecast probability and
- * observed frequency across the reliability table's bins, weighted by how many
- * forecasts each bin holds. 0 means the forecasts mean what they say (among cases
- * forecast at 30%, about 30% happened). It ignores ranking, so read it alongside
- * AUC; and it depends on the binning, so compare values computed with the same bins.
- * Null when there are no samples.
- */
-export function expectedCalibrationError(samples: BinaryOutcome[], bins = 10): number | null {
-  validateBinCount(bins);
-  validateBinary(samples);
-  const own = ownBills(samples);
-  return eceStatistic(own.bills, own.samples, bins)(own.bills.ones());
-}
-
-/**
- * Median absolute error: the typical size of a miss, in the quantity's own units
- * (e.g. days). Half the estimates are closer than this. Robust to a few wild misses,
- * so it describes the usual case; read it with the mean to see the tail.
- * Null when there are no samples.
- */
-export function medianAbsoluteError(samples: RegressionOutcome[]): number | null {
-  validateRegression(samples);
-  const own = ownBills(samples);
-  return medianAbsoluteErrorStatistic(own.bills, own.samples)(own.bills.ones());
-}
-
-/**
- * Mean absolute error: the average size of a miss, in the quantity's own units.
- * Unlike the median it is pulled up by large misses, so a gap between the two
- * signals a heavy tail of badly wrong estimates. Null when there are no samples.
- */
-export function meanAbsoluteError(samples: RegressionOutcome[]): number | null {
-  validateRegression(samples);
-  const own = ownBills(samples);
-  return meanAbsoluteErrorStatistic(own.bills, own.samples)(own.bills.ones());
-}
-
-/** Everything the model card reports about a set of binary forecasts, from one consistent sample. */
-export function binaryReport(samples: BinaryOutcome[], bins = 10): BinaryReport {
-  validateBinCount(bins);
-  validateBinary(samples);
-  return {
-    n: samples.length,
-    positives: samples.reduce((acc, s) => acc + s.y, 0),
-    auc: auc(samples),
-    brier: brier(samples),
-    ece: expectedCalibrationError(samples, bins),
-    reliability: reliabilityTable(samples, bins),
-  };
 }
 
 /**

@@ -1,5 +1,6 @@
 /** The reliability diagram the model card draws: its SVG is well formed, scaled and deterministic. */
-import { reliabilityTable, type BinaryOutcome } from '../../../../../src/model/train/metrics';
+import type { BinaryOutcome } from '../../../../../src/model/train/metrics';
+import { reliabilityTable } from '../../../../support/sample-metrics';
 import { reliabilityDiagramSvg } from '../../../../../src/model/evaluate/reliability-svg';
 
 const s = (p: number, y: 0 | 1): BinaryOutcome => ({ p, y });

@@ -10,7 +10,8 @@ import {
   weightedReliability,
   type BillForecast,
 } from '../../../../../src/model/train/bill-weighted';
-import { auc, brier, expectedCalibrationError, medianAbsoluteError } from '../../../../../src/model/train/metrics';
+import { auc, brier } from '../../../../../src/model/train/metrics';
+import { expectedCalibrationError, medianAbsoluteError } from '../../../../support/sample-metrics';
 
 const f = (billId: number, p: number, y: 0 | 1): BillForecast => ({ billId, p, y });
 const once = (samples: BillForecast[]) => new BillSet(samples.map((s) => s.billId));

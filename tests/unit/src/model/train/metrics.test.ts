@@ -1,16 +1,6 @@
-import {
-  auc,
-  binaryReport,
-  brier,
-  brierSkill,
-  expectedCalibrationError,
-  formatMetric,
-  meanAbsoluteError,
-  medianAbsoluteError,
-  reliabilityTable,
-  type BinaryOutcome,
-} from '../../../../../src/model/train/metrics';
+import { auc, brier, brierSkill, formatMetric, type BinaryOutcome } from '../../../../../src/model/train/metrics';
 import type { ReliabilityBin } from '../../../../../src/model/train/binary-report';
+import { binaryReport, expectedCalibrationError, meanAbsoluteError, medianAbsoluteError, reliabilityTable } from '../../../../support/sample-metrics';
 
 const s = (p: number, y: 0 | 1): BinaryOutcome => ({ p, y });
 
