@@ -1,4 +1,3 @@
-import type { SessionFact } from '../serve/bill-facts';
 import { addDays, daysBetween } from '../../common/dates';
 import { BINARY_OUTPUTS, type BinaryOutput } from '../serve/labels';
 import { BillSet, billWeightedReport, type BootstrapOptions, meanAbsoluteErrorStatistic, medianAbsoluteErrorStatistic } from '../train/bill-weighted';
@@ -11,7 +10,7 @@ import { EVALUATION_STEP_DAYS, gridDates, samplesOf } from '../train/samples';
 import { billCount, estimates, forecasts, type ScoredNowcast, type SkillByKind, skillByKind } from './skill-by-kind';
 import { SittingCalendar } from '../serve/sitting-calendar';
 import { billAsOf, truncateAt } from '../serve/truncate';
-import { buildSamples, sessionsKnownAt, type TrainingData, trainModel, type TrainingOptions } from '../train/train';
+import { buildSamples, lastCompleteSessions, sessionsKnownAt, type TrainingData, trainModel, type TrainingOptions } from '../train/train';
 import { pushTo } from '../../common/multimap';
 import { type KindInSession, kindsBySession } from './session-drift';
 import { type TrustTable, trustTable } from './trust-table';
@@ -142,14 +141,6 @@ export function summarise(nowcasts: readonly ScoredNowcast[]): { outputs: Record
     return { median: medianAbsoluteErrorStatistic(bills, byBill)(bills.ones()), mean: meanAbsoluteErrorStatistic(bills, byBill)(bills.ones()) };
   };
   return { outputs, eta: { n: withEta.length, model: errors('model'), baseline: errors('baseline') } };
-}
-
-/** The last `count` sessions that had ended by the data's as-of date, oldest first. */
-export function lastCompleteSessions(sessions: readonly SessionFact[], asOf: string, count: number): SessionFact[] {
-  return sessions
-    .filter((s) => s.startDate && s.endDate && s.endDate <= asOf)
-    .sort((a, b) => (a.startDate! < b.startDate! ? -1 : 1))
-    .slice(-count);
 }
 
 /**

@@ -1,10 +1,9 @@
 import { addDays } from '../../common/dates';
-import { lastCompleteSessions } from '../evaluate/rolling-evaluation';
 import { brier, type BinaryOutcome } from './metrics';
 import type { Predictor } from '../serve/predictor';
 import { EVALUATION_STEP_DAYS, samplesOf } from './samples';
 import { SittingCalendar } from '../serve/sitting-calendar';
-import { sessionsKnownAt, type TrainingData } from './train';
+import { lastCompleteSessions, sessionsKnownAt, type TrainingData } from './train';
 
 /** The outputs a retrained version is judged on: what customers read first. */
 export const CHALLENGE_OUTPUTS = ['royal_assent', 'next_stage_30d'] as const;

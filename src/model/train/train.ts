@@ -124,6 +124,14 @@ export function sessionsKnownAt(sessions: readonly SessionFact[], date: string):
     .sort((a, b) => a.id - b.id);
 }
 
+/** The last `count` sessions that had ended by the data's as-of date, oldest first. */
+export function lastCompleteSessions(sessions: readonly SessionFact[], asOf: string, count: number): SessionFact[] {
+  return sessions
+    .filter((s) => s.startDate && s.endDate && s.endDate <= asOf)
+    .sort((a, b) => (a.startDate! < b.startDate! ? -1 : 1))
+    .slice(-count);
+}
+
 /** Every sitting date on or before the cutoff, across all bills. */
 export function sittingDatesUpTo(bills: readonly TrainingBill[], cutoff: string): string[] {
   const days = new Set<string>();
