@@ -8,7 +8,8 @@ import type { Evaluation } from './rolling-evaluation';
 import { formatMetric as f } from '../train/metrics';
 import { reliabilityDiagramSvg } from './reliability-svg';
 import type { KindInSession } from './session-drift';
-import { type GroupSkill, SKILL_OUTPUTS, type SkillByKind, WATCHED_KINDS } from './skill-by-kind';
+import { type GroupSkill, type SkillByKind, WATCHED_KINDS } from './skill-by-kind';
+import { SKILL_OUTPUTS } from '../serve/trust';
 
 const KIND_NAMES: Record<string, string> = {
   government: 'government',

@@ -13,7 +13,8 @@ import { billAsOf, truncateAt } from '../serve/truncate';
 import { buildSamples, lastCompleteSessions, sessionsKnownAt, type TrainingData, trainModel, type TrainingOptions } from '../train/train';
 import { pushTo } from '../../common/multimap';
 import { type KindInSession, kindsBySession } from './session-drift';
-import { type TrustTable, trustTable } from './trust-table';
+import { trustTable } from './trust-table';
+import type { TrustTable } from '../serve/trust';
 
 /** A baseline cell needs this many training samples; below it the kind's rate is used. */
 const MIN_CELL = 20;

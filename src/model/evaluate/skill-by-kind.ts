@@ -23,6 +23,7 @@ import {
   type WeightedReliabilityBin,
 } from '../train/bill-weighted';
 import type { BinaryOutput } from '../serve/labels';
+import { SKILL_OUTPUTS, type SkillOutput } from '../serve/trust';
 
 /** One test nowcast of the evaluation, with what the model and the baselines said and what happened. */
 export interface ScoredNowcast {
@@ -42,10 +43,6 @@ export interface ScoredNowcast {
 
 /** The kinds of bill people watch most: each has its own Royal Assent targets, reliability diagram and session-by-session record. */
 export const WATCHED_KINDS = ['government', 'pmb_ballot'] as const;
-
-/** The outputs whose skill is reported by kind, with intervals. */
-export const SKILL_OUTPUTS = ['royal_assent', 'next_stage_30d'] as const;
-export type SkillOutput = (typeof SKILL_OUTPUTS)[number];
 
 export interface BinarySkill {
   nowcasts: number;
