@@ -1,3 +1,4 @@
+/** The model card (docs/model-card.md) and its diagrams, written from a rolling evaluation by `npm run evaluate`. */
 import type { Estimate } from '../train/bill-weighted';
 import type { Evaluation, OutputEvaluation } from './rolling-evaluation';
 import { kindReliabilityDiagrams, kindReliabilitySections, kindsBySessionTable, skillSections, withInterval } from './model-card-skill';

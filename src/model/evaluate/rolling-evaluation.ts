@@ -1,3 +1,4 @@
+/** The rolling evaluation by session: train before each test session, score its bills' nowcasts against the baselines, and the leak check beside it. */
 import { addDays, daysBetween } from '../../common/dates';
 import { BINARY_OUTPUTS, type BinaryOutput } from '../serve/labels';
 import { BillSet, billWeightedReport, type BootstrapOptions, meanAbsoluteErrorStatistic, medianAbsoluteErrorStatistic } from '../train/bill-weighted';

@@ -1,3 +1,4 @@
+/** How much P(Royal Assent) moves with the training seed, for the model card. */
 import { Predictor } from '../serve/predictor';
 import { EVALUATION_STEP_DAYS, samplesOf } from '../train/samples';
 import { SittingCalendar } from '../serve/sitting-calendar';

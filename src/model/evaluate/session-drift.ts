@@ -1,3 +1,4 @@
+/** Each test session's watched kinds beside the sessions its model learned from: the drift of pass rates the card shows. */
 import { BillSet, billWeightedReport, meanForecastStatistic } from '../train/bill-weighted';
 import { kindGroup } from '../serve/features';
 import { billCount, forecasts, type ScoredNowcast, WATCHED_KINDS } from './skill-by-kind';

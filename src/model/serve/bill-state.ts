@@ -1,3 +1,4 @@
+/** A bill's state on a date from its dated facts: the main stages it reached, its sittings and divisions, its status and progress. */
 import type { BillFacts, DivisionFact, House, SessionFact } from './bill-facts';
 import { daysBetween } from '../../common/dates';
 import { type BillStatus, MAIN_STAGES, type MainStage } from '../../vocabulary';

@@ -1,3 +1,4 @@
+/** Explanations: a prediction's factors measured against a typical bill of its kind, as exact Shapley values over the parts of the bill's story. */
 import type { BillFacts, SessionFact, StageFact } from './bill-facts';
 import { isMainStage } from './bill-state';
 import { daysBetween, fromDayNumber, toDayNumber } from '../../common/dates';

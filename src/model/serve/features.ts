@@ -1,3 +1,4 @@
+/** The network's inputs for a bill as known on a date, the schema version they are stored under, and which inputs each output reads. */
 import type { BillKind, SessionFact } from './bill-facts';
 import { daysBetween, toDayNumber } from '../../common/dates';
 import type { SittingCalendar } from './sitting-calendar';

@@ -1,3 +1,4 @@
+/** The outputs the model predicts and their labels: what happened after a date as far as it was known at the cutoff, censored beyond it. */
 import type { SessionFact, TrainingBill } from './bill-facts';
 import { isMainStage } from './bill-state';
 import { addDays, daysBetween } from '../../common/dates';

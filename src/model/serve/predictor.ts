@@ -1,3 +1,4 @@
+/** The predictor: a stored model version run on a bill's facts as of a date, giving its nowcast, risk indicators and explanations. */
 import { NeuralNetwork } from 'brain.js';
 import type { BillFacts, BillKind, SessionFact } from './bill-facts';
 import type { BillState, BillStatus } from './bill-state';

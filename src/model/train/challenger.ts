@@ -1,3 +1,4 @@
+/** Champion/challenger: a retrained version's Brier scores on recent resolved outcomes, and whether it may replace the serving one. */
 import { addDays } from '../../common/dates';
 import { brier, type BinaryOutcome } from './metrics';
 import type { Predictor } from '../serve/predictor';

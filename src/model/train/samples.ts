@@ -1,3 +1,4 @@
+/** Training and evaluation samples: each bill seen on a common grid of days through its life, with its features and labels. */
 import type { BillKind, SessionFact, TrainingBill } from '../serve/bill-facts';
 import { fromDayNumber, toDayNumber } from '../../common/dates';
 import { featureVector } from '../serve/features';

@@ -1,3 +1,4 @@
+/** One training of a model version: its samples, seeded brain.js ensembles for every output, their calibration on held-out bills, and what the artifact keeps besides. */
 import { NeuralNetwork } from 'brain.js';
 import type { SessionFact, TrainingBill } from '../serve/bill-facts';
 import { calibrateForKind, fitByKind, recencyWeight } from '../serve/calibration';
