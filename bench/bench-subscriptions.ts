@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import { addDays } from '../src/model/dates';
+import { addDays } from '../src/common/dates';
 import { loadConfig } from '../src/config';
 import { replay } from '../src/services/replay';
 import { createLogger } from '../src/logger';

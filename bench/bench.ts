@@ -1,7 +1,7 @@
 import 'reflect-metadata';
-import type { BillFacts } from '../src/model/bill-facts';
-import { Predictor } from '../src/model/predictor';
-import { trainModel } from '../src/model/train';
+import type { BillFacts } from '../src/model/serve/bill-facts';
+import { Predictor } from '../src/model/serve/predictor';
+import { trainModel } from '../src/model/train/train';
 import { loadConfig } from '../src/config';
 import { loadSnapshotTrainingData } from '../src/services/training-data';
 

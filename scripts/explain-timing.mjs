@@ -11,10 +11,10 @@ import os from 'node:os';
 const require = createRequire(import.meta.url);
 const { loadConfig } = require('../dist/src/config');
 const { loadSnapshotTrainingData } = require('../dist/src/services/training-data');
-const { trainModel } = require('../dist/src/model/train');
-const { Predictor } = require('../dist/src/model/predictor');
-const { billAsOf } = require('../dist/src/model/truncate');
-const { EXPLAINED_OUTPUTS } = require('../dist/src/model/explain');
+const { trainModel } = require('../dist/src/model/train/train');
+const { Predictor } = require('../dist/src/model/serve/predictor');
+const { billAsOf } = require('../dist/src/model/serve/truncate');
+const { EXPLAINED_OUTPUTS } = require('../dist/src/model/serve/explain');
 
 const { bills, sessions, asOf } = await loadSnapshotTrainingData(loadConfig({}).snapshotDir);
 const DATES = ['2015-02-28', '2018-06-30', asOf];

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { isCalendarDate } from './model/dates';
+import { isCalendarDate } from './common/dates';
 
 /** RETENTION_DAYS when unset: how long finished webhook deliveries, the event log and older snapshots are kept (src/jobs/retention-rules.ts). */
 const DEFAULT_RETENTION_DAYS = 90;

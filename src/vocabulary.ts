@@ -48,6 +48,14 @@ export type RiskField = OutputTable[Risk]['field'];
 /** The GraphQL field of a risk's level among the risk indicators. */
 export type RiskLevelField = `${RiskField}Level`;
 export const riskLevelField = (risk: Risk): RiskLevelField => `${PREDICTION_OUTPUTS[risk].field}Level`;
+/**
+ * Each output's word with its GraphQL field, and each risk's with its level's field too: worked
+ * out once for both doors' mappers, which run them for every prediction delivered, where objects
+ * built from entries and spread into one another cost microseconds a prediction; an object filled
+ * in place costs little.
+ */
+export const OUTPUT_FIELDS: readonly (readonly [PredictionOutput, OutputTable[PredictionOutput]['field']])[] = OUTPUT_WORDS.map((output) => [output, PREDICTION_OUTPUTS[output].field]);
+export const RISK_FIELDS: readonly (readonly [Risk, RiskField, RiskLevelField])[] = RISKS.map((risk) => [risk, PREDICTION_OUTPUTS[risk].field, riskLevelField(risk)]);
 
 /** Alert threshold types (specification 4.4). */
 export const ALERT_TYPES = ['timeline_eta', 'probability', 'trend', 'spike', ...RISKS] as const;

@@ -1,12 +1,12 @@
 import 'reflect-metadata';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { evaluate } from '../model/rolling-evaluation';
-import { renderModelCard } from '../model/model-card';
+import { evaluate } from '../model/evaluate/rolling-evaluation';
+import { renderModelCard } from '../model/evaluate/model-card';
 import { CALIBRATION_FILE } from '../services/trust.service';
-import { skillSections } from '../model/model-card-skill';
-import { seedSpread } from '../model/seed-spread';
-import { DEFAULT_ENSEMBLE_SIZE, DEFAULT_HIDDEN_LAYERS } from '../model/train';
+import { skillSections } from '../model/evaluate/model-card-skill';
+import { seedSpread } from '../model/evaluate/seed-spread';
+import { DEFAULT_ENSEMBLE_SIZE, DEFAULT_HIDDEN_LAYERS } from '../model/train/train';
 import { loadConfig } from '../config';
 import { loadSnapshotTrainingData } from '../services/training-data';
 

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
-import { Predictor } from '../model/predictor';
-import { sessionsKnownAt, trainModel } from '../model/train';
+import { Predictor } from '../model/serve/predictor';
+import { sessionsKnownAt, trainModel } from '../model/train/train';
 import { loadConfig } from '../config';
 import { loadSnapshotTrainingData } from '../services/training-data';
 

@@ -1,4 +1,4 @@
-import type { Tier } from '../db/entities/account.entity';
+import type { Tier } from '../vocabulary';
 
 /**
  * Who a request is, as every layer that decides for it reads it: the gateway that admits it, the

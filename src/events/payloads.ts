@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { AlertTriggerEntity } from '../db/entities/alert-trigger.entity';
-import { type Nowcast, outputsOf } from '../model/predictor';
+import { type Nowcast, outputsOf } from '../model/serve/predictor';
 import type { ServiceEvent } from './event';
 import type { PredictionPoint } from './prediction-point';
 import { predictionsPayload } from './prediction-payload';

@@ -1,4 +1,4 @@
-import { addDays } from '../model/dates';
+import { addDays } from '../common/dates';
 import type { TimeBucket } from '../vocabulary';
 
 /**

@@ -1,6 +1,6 @@
 import { GraphQLError, GraphQLScalarType, Kind } from 'graphql';
 import { GraphQLLocalDate } from 'graphql-scalars';
-import { FIRST_YEAR, isCalendarDate, LAST_YEAR } from '../model/dates';
+import { FIRST_YEAR, isCalendarDate, LAST_YEAR } from '../common/dates';
 
 const refusal = (value: unknown) => new GraphQLError(`Date must be a calendar date from ${FIRST_YEAR}-01-01 to ${LAST_YEAR}-12-31, YYYY-MM-DD; got ${JSON.stringify(value)?.slice(0, 40)}`);
 

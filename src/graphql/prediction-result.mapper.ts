@@ -1,14 +1,9 @@
-import { outputsOf, riskLevel } from '../model/predictor';
+import { outputsOf, riskLevel } from '../model/serve/predictor';
 import type { PredictionResult } from '../services/prediction-result';
 import { timelineEtaExplanation } from '../services/scheduled-eta';
-import { OUTPUT_WORDS, PREDICTION_OUTPUTS, type PredictionValues, type PredictionValuesByField, RISKS, riskLevelField } from '../vocabulary';
+import { OUTPUT_FIELDS, type PredictionValues, type PredictionValuesByField, RISK_FIELDS } from '../vocabulary';
 import type { BillStatusAsOf, House } from './enums';
 import type { BillRisksType, PredictionType } from './prediction.type';
-
-// Worked out once: these run for every prediction answered, where objects built from entries and
-// spread into one another cost microseconds a prediction; an object filled in place costs little.
-const OUTPUT_FIELDS = OUTPUT_WORDS.map((output) => [output, PREDICTION_OUTPUTS[output].field] as const);
-const RISK_FIELDS = RISKS.map((risk) => [risk, PREDICTION_OUTPUTS[risk].field, riskLevelField(risk)] as const);
 
 /** Writes what a prediction and an item of the imminent list both say of a bill onto `target`, the risks under their GraphQL names. */
 function writeBillRisks(target: Record<string, unknown>, p: PredictionResult, values: PredictionValues): void {

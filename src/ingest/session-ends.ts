@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
-import { addDays } from '../model/dates';
+import { addDays } from '../common/dates';
 
 /** A session whose end the service worked out itself, because a later session appeared. */
 export interface InferredSessionEnd {

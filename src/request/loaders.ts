@@ -10,7 +10,7 @@ import type { RequestQuota } from '../quota/request-quota';
 import type { BillService } from '../services/bill.service';
 import type { PredictionResult } from '../services/prediction-result';
 import type { PredictionService } from '../services/prediction.service';
-import { pushTo } from '../model/multimap';
+import { pushTo } from '../common/multimap';
 
 /** One set per request, so batching and caching never cross users or requests. */
 export interface Loaders {

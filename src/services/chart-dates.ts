@@ -1,4 +1,4 @@
-import { addDays, daysBetween } from '../model/dates';
+import { addDays, daysBetween } from '../common/dates';
 
 /** Points on a bill's chart at most, besides its stage dates. */
 export const HISTORY_POINTS = 60;

@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { EventRefreshEntity } from '../db/entities/event-refresh.entity';
-import { addDays } from '../model/dates';
+import { addDays } from '../common/dates';
 import type { ServiceClock } from '../common/clock';
 import { AppError } from '../errors';
 import type { ServiceEvent } from '../events/event';

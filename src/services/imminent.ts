@@ -1,4 +1,4 @@
-import { addDays } from '../model/dates';
+import { addDays } from '../common/dates';
 import { isImminent, timeBucket } from '../events/prediction-point';
 import type { PredictionResult } from './prediction-result';
 

@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { FEATURE_SCHEMA_VERSION } from '../model/features';
+import { FEATURE_SCHEMA_VERSION } from '../model/serve/features';
 import { badInput, notFound } from '../errors';
 
 /**

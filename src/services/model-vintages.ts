@@ -1,10 +1,10 @@
 import type { DataSource } from 'typeorm';
 import { ModelVersionEntity } from '../db/entities/model-version.entity';
-import type { SessionFact } from '../model/bill-facts';
-import { addDays } from '../model/dates';
-import { FEATURE_SCHEMA_VERSION } from '../model/features';
-import { Predictor } from '../model/predictor';
-import { sessionsKnownAt } from '../model/train';
+import type { SessionFact } from '../model/serve/bill-facts';
+import { addDays } from '../common/dates';
+import { FEATURE_SCHEMA_VERSION } from '../model/serve/features';
+import { Predictor } from '../model/serve/predictor';
+import { sessionsKnownAt } from '../model/train/train';
 import { keepWithin } from '../common/bounded-map';
 
 /**

@@ -1,14 +1,14 @@
 import { availableParallelism } from 'node:os';
 import type { DataSource } from 'typeorm';
 import { ModelVersionEntity, type ModelVersionStatus } from '../db/entities/model-version.entity';
-import type { ModelArtifact } from '../model/model-artifact';
-import { FEATURE_SCHEMA_VERSION } from '../model/features';
-import { Predictor } from '../model/predictor';
-import type { TrainingData, TrainingOptions } from '../model/train';
+import type { ModelArtifact } from '../model/serve/model-artifact';
+import { FEATURE_SCHEMA_VERSION } from '../model/serve/features';
+import { Predictor } from '../model/serve/predictor';
+import type { TrainingData, TrainingOptions } from '../model/train/train';
 import type { ServiceClock } from '../common/clock';
 import { AppError } from '../errors';
 import { scoreInWorker, trainInWorker } from './train-in-worker';
-import { judgeChallenger, type ChallengeVerdict } from '../model/challenger';
+import { judgeChallenger, type ChallengeVerdict } from '../model/train/challenger';
 import { markServed, servedVersionId } from './model-versions';
 import type { Logger } from '../logger';
 import type { Readiness } from '../health/readiness';
@@ -219,7 +219,7 @@ export class ModelService {
 
   /**
    * A scheduled retrain: trains a challenger as train() does, then scores it and the serving
-   * version on the same recent, resolved nowcasts (src/model/challenger.ts). It serves only if it is no
+   * version on the same recent, resolved nowcasts (src/model/train/challenger.ts). It serves only if it is no
    * worse beyond the tolerance; otherwise it is kept as rejected, with its figures. With nothing
    * serving, it serves.
    */

@@ -1,4 +1,4 @@
-import type { Nowcast } from '../model/predictor';
+import type { Nowcast } from '../model/serve/predictor';
 import type { ModelProvenance } from './model-vintages';
 import type { ScheduledEta } from './scheduled-eta';
 

@@ -1,7 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { DataSource } from 'typeorm';
-import type { BillFacts, SessionFact } from '../model/bill-facts';
-import type { Explanations } from '../model/explain';
+import type { BillFacts, SessionFact } from '../model/serve/bill-facts';
+import type { Explanations } from '../model/serve/explain';
 import type { ServiceClock } from '../common/clock';
 import { AppError, badInput, notFound } from '../errors';
 import { titleAsOf } from './bill-title';

@@ -1,4 +1,4 @@
-import { addDays, daysBetween, isCalendarDate } from '../model/dates';
+import { addDays, daysBetween, isCalendarDate } from '../common/dates';
 import type { ServiceClock } from '../common/clock';
 import { AppError, badInput } from '../errors';
 import type { EventRefresh } from './events-refresh';

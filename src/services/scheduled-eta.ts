@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
-import { daysBetween } from '../model/dates';
-import type { Nowcast } from '../model/predictor';
+import { daysBetween } from '../common/dates';
+import type { Nowcast } from '../model/serve/predictor';
 import { isOneOf, MAIN_STAGES } from '../vocabulary';
 
 /** A date a stage was seen set down for, as the service recorded it (src/ingest/scheduled-sittings.ts). */

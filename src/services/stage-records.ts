@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { addDays } from '../model/dates';
+import { addDays } from '../common/dates';
 import type { StageRecord } from '../events/payloads';
 import { sightingWindow } from './scheduled-sightings';
 

@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { ModelArtifact } from '../model/model-artifact';
-import type { TrainingData, TrainingOptions } from '../model/train';
-import { mergeTrainedParts, partitionOutputs } from '../model/train-parts';
-import type { VersionScores } from '../model/challenger';
+import type { ModelArtifact } from '../model/serve/model-artifact';
+import type { TrainingData, TrainingOptions } from '../model/train/train';
+import { mergeTrainedParts, partitionOutputs } from '../model/train/train-parts';
+import type { VersionScores } from '../model/train/challenger';
 
 /** The compiled worker script: beside this file when built, under dist/ when this file runs as TypeScript (tests). */
 function workerScript(): string {
@@ -22,7 +22,7 @@ export interface TrainingResult {
 
 /**
  * Trains in a worker thread so the server keeps answering while brain.js runs; in `workers`
- * threads side by side when asked (each trains some outputs: src/model/train-parts.ts), for the same
+ * threads side by side when asked (each trains some outputs: src/model/train/train-parts.ts), for the same
  * model sooner. Aborting stops the workers at once (a shutdown must not wait for a training of tens
  * of seconds) and rejects; so does one worker failing.
  */
@@ -50,7 +50,7 @@ export async function trainInWorker(data: TrainingData, options: Omit<TrainingOp
   }
 }
 
-/** Scores versions on recent resolved nowcasts (src/model/challenger.ts) in a worker thread: a second or more of CPU for the whole history. */
+/** Scores versions on recent resolved nowcasts (src/model/train/challenger.ts) in a worker thread: a second or more of CPU for the whole history. */
 export async function scoreInWorker(data: TrainingData, artifacts: ModelArtifact[], asOf: string, signal?: AbortSignal): Promise<VersionScores[]> {
   return (await runWorker<{ scores: VersionScores[] }>({ task: 'score', data, artifacts, asOf }, undefined, signal)).scores;
 }

@@ -1,8 +1,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { scoreOnRecentOutcomes } from '../model/challenger';
-import type { ModelArtifact } from '../model/model-artifact';
-import { Predictor } from '../model/predictor';
-import { type TrainingData, trainModel, type TrainingOptions } from '../model/train';
+import { scoreOnRecentOutcomes } from '../model/train/challenger';
+import type { ModelArtifact } from '../model/serve/model-artifact';
+import { Predictor } from '../model/serve/predictor';
+import { type TrainingData, trainModel, type TrainingOptions } from '../model/train/train';
 
 /** Runs brain.js training, or the champion/challenger scoring of versions (both CPU-bound), off the server's event loop. */
 const task = workerData as

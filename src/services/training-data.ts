@@ -3,13 +3,13 @@ import type { BillStageEntity } from '../db/entities/bill-stage.entity';
 import { BillEntity } from '../db/entities/bill.entity';
 import { DivisionEntity } from '../db/entities/division.entity';
 import { ParliamentarySessionEntity } from '../db/entities/parliamentary-session.entity';
-import type { BillFacts, PmbSessionFacts, SessionFact, TrainingBill } from '../model/bill-facts';
-import { assignPmbSessionFacts, isPrivateMembersBill, PRIVATE_MEMBERS_KINDS, pmbSessionFacts, pmbSessionOf, type PmbSessionPeer } from '../model/pmb-session';
-import { assignBallotRanks, ballotRank, type Rankable } from '../model/ballot';
-import type { TrainingData } from '../model/train';
+import type { BillFacts, PmbSessionFacts, SessionFact, TrainingBill } from '../model/serve/bill-facts';
+import { assignPmbSessionFacts, isPrivateMembersBill, PRIVATE_MEMBERS_KINDS, pmbSessionFacts, pmbSessionOf, type PmbSessionPeer } from '../model/serve/pmb-session';
+import { assignBallotRanks, ballotRank, type Rankable } from '../model/serve/ballot';
+import type { TrainingData } from '../model/train/train';
 import { type BillRecord, type SessionRecord, sessionStartOf } from '../ingest/bill-record';
 import { SnapshotSource } from '../ingest/snapshot.source';
-import { pushTo } from '../model/multimap';
+import { pushTo } from '../common/multimap';
 import { selectJsonRows } from '../db/json-rows';
 
 // The only place stored bills become the model's inputs: facts for features, outcomes for labels.

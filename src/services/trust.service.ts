@@ -1,9 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { progressOf } from '../model/bill-state';
-import { kindGroup } from '../model/features';
-import type { SkillOutput } from '../model/skill-by-kind';
-import { type Trust, trustFor, type TrustTable } from '../model/trust-table';
+import { progressOf } from '../model/serve/bill-state';
+import { kindGroup } from '../model/serve/features';
+import { type SkillOutput, type Trust, trustFor, type TrustTable } from '../model/serve/trust';
 import type { BillKind, House } from '../vocabulary';
 
 /** Written by `npm run evaluate` beside the model card's diagrams (docs/model-card/). */

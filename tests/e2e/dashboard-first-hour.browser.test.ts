@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import { trustFor, type TrustTable } from '../../src/model/trust-table';
+import { trustFor, type TrustTable } from '../../src/model/serve/trust';
 import { runAdminCommand } from '../../src/admin/commands/admin-commands';
 import { dashboardDirectory } from '../../src/doors/http/dashboard-static';
 import { SAMPLE_BILL_IDS } from '../support/fixtures';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { trustFor, type TrustTable } from '../../src/model/trust-table';
+import { trustFor, type TrustTable } from '../../src/model/serve/trust';
 import { SAMPLE_BILL_IDS } from '../support/fixtures';
 import { startTestApp, type TestApp } from '../support/test-app';
 

@@ -4,7 +4,7 @@ import type { ServiceEvent } from '../../src/events/event';
 import { BillsApiSource } from '../../src/ingest/bills-api/bills-api.source';
 import { ingest } from '../../src/ingest/ingest.service';
 import { replay } from '../../src/services/replay';
-import { addDays } from '../../src/model/dates';
+import { addDays } from '../../src/common/dates';
 import type { Services } from '../../src/services/services';
 import { fakeApiAndDatabasePerTest, recordRoyalAssent, serviceInstance, setDownLordsThirdReading } from '../support/fixture-bills-api';
 import { usingPostgres } from '../support/test-database';

@@ -1,8 +1,8 @@
 import { ModelVersionEntity } from '../../src/db/entities/model-version.entity';
-import { featureVector } from '../../src/model/features';
-import { SittingCalendar } from '../../src/model/sitting-calendar';
-import { sessionsKnownAt } from '../../src/model/train';
-import { billAsOf } from '../../src/model/truncate';
+import { featureVector } from '../../src/model/serve/features';
+import { SittingCalendar } from '../../src/model/serve/sitting-calendar';
+import { sessionsKnownAt } from '../../src/model/train/train';
+import { billAsOf } from '../../src/model/serve/truncate';
 import { loadBillFacts, loadSessionFacts } from '../../src/services/training-data';
 import { snapshotAsKnownOn } from '../support/fixtures';
 import { startTestApp, type TestApp } from '../support/test-app';

@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import type { ModelArtifact } from '../../src/model/model-artifact';
+import type { ModelArtifact } from '../../src/model/serve/model-artifact';
 import { ServiceClock } from '../../src/common/clock';
 import { type Database, openDatabase } from '../../src/db/database';
 import { ingest } from '../../src/ingest/ingest.service';

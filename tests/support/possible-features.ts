@@ -1,4 +1,4 @@
-import { FEATURE_NAMES } from '../../src/model/features';
+import { FEATURE_NAMES } from '../../src/model/serve/features';
 
 /**
  * What no real bill's feature vector can break: each rule reads features by name and is skipped

@@ -1,4 +1,4 @@
-import type { ScoredNowcast } from '../../src/model/skill-by-kind';
+import type { ScoredNowcast } from '../../src/model/evaluate/skill-by-kind';
 
 /** A test nowcast of a bill, Royal Assent only (next stage and ETA unknown), scored in the fold of session `foldSessionId`. */
 export const royalAssentNowcast = (billId: number, kind: string, model: number, table: number, y: 0 | 1, date = '2020-01-01', foldSessionId = 35): ScoredNowcast => ({

@@ -39,31 +39,39 @@ const LAYERS: Record<string, { holds: string[]; mayImport: string[] }> = {
   // builds and starts the whole: it may reach anything
   composition: {
     holds: ['src/server.ts', 'src/server-preamble.ts', 'src/start-server.ts', 'src/app.ts', 'src/shutdown.ts', 'src/cli', 'src/admin/cli', 'bench'],
-    mayImport: ['doors', 'gateway', 'graphql', 'request', 'jobs', 'services', 'events', 'ingest', 'attempts', 'quota', 'platform', 'core', 'dashboard documents'],
+    mayImport: ['doors', 'gateway', 'graphql', 'request', 'jobs', 'services', 'events', 'ingest', 'attempts', 'quota', 'platform', 'entities', 'model evaluate', 'model train', 'model serve', 'core', 'dashboard documents'],
   },
   // a door reaches the resolvers only through the gateway, which runs the schema (the admin door runs the admin commands)
-  doors: { holds: ['src/doors', 'src/admin/door'], mayImport: ['gateway', 'request', 'jobs', 'services', 'events', 'ingest', 'quota', 'platform', 'core'] },
+  doors: { holds: ['src/doors', 'src/admin/door'], mayImport: ['gateway', 'request', 'jobs', 'services', 'events', 'ingest', 'quota', 'platform', 'entities', 'model serve', 'core'] },
   // the gateway reads each root field's access rule from the schema, with src/request's rules: never from src/graphql
-  gateway: { holds: ['src/gateway'], mayImport: ['request', 'services', 'events', 'ingest', 'quota', 'platform', 'core', 'dashboard documents'] },
-  graphql: { holds: ['src/graphql'], mayImport: ['request', 'services', 'events', 'ingest', 'quota', 'platform', 'core'] },
+  gateway: { holds: ['src/gateway'], mayImport: ['request', 'services', 'events', 'ingest', 'quota', 'platform', 'entities', 'model serve', 'core', 'dashboard documents'] },
+  graphql: { holds: ['src/graphql'], mayImport: ['request', 'services', 'events', 'ingest', 'quota', 'platform', 'entities', 'model serve', 'core'] },
   // what the gateway hands the resolvers: the request's context, its data loaders, the access rules
-  request: { holds: ['src/request'], mayImport: ['services', 'events', 'ingest', 'quota', 'platform', 'core'] },
+  request: { holds: ['src/request'], mayImport: ['services', 'events', 'ingest', 'quota', 'platform', 'entities', 'model serve', 'core'] },
   // timers that call services, nothing else: they compose the layers below, and nothing but a door or the root starts them
-  jobs: { holds: ['src/jobs'], mayImport: ['services', 'events', 'ingest', 'quota', 'platform', 'core'] },
-  // the domain API (and the admin commands, which are its operator's face)
-  services: { holds: ['src/services', 'src/admin/commands'], mayImport: ['events', 'ingest', 'attempts', 'quota', 'platform', 'core'] },
+  jobs: { holds: ['src/jobs'], mayImport: ['services', 'events', 'ingest', 'quota', 'platform', 'entities', 'model serve', 'core'] },
+  // the domain API (and the admin commands, which are its operator's face); it trains models in worker threads, so the training is below it
+  services: { holds: ['src/services', 'src/admin/commands'], mayImport: ['events', 'ingest', 'attempts', 'quota', 'platform', 'entities', 'model train', 'model serve', 'core'] },
   // services raise events; the events' rules, payloads and delivery know no service
-  events: { holds: ['src/events'], mayImport: ['platform', 'core'] },
+  events: { holds: ['src/events'], mayImport: ['platform', 'entities', 'model serve', 'core'] },
   // the bills' sources and their sync: they write the entities, and know no service
-  ingest: { holds: ['src/ingest'], mayImport: ['platform', 'core'] },
+  ingest: { holds: ['src/ingest'], mayImport: ['platform', 'entities', 'model serve', 'core'] },
   // log-in and sign-up attempts over a sliding window: what the services' log-in throttle and sign-up limit count in
   attempts: { holds: ['src/attempts'], mayImport: ['platform', 'core'] },
   // daily quotas and the burst limit: what a caller may still do
-  quota: { holds: ['src/quota'], mayImport: ['platform', 'core'] },
+  quota: { holds: ['src/quota'], mayImport: ['platform', 'entities', 'model serve', 'core'] },
   // the database, configuration, errors, logs, health and the service's metrics: no HTTP
-  platform: { holds: ['src/db', 'src/health', 'src/metrics', 'src/config.ts', 'src/errors.ts', 'src/logger.ts'], mayImport: ['core'] },
-  // the service's words, its entities and the model: they know nothing of how they are stored, served or run
-  core: { holds: ['src/db/entities', 'src/model', 'src/common', 'src/vocabulary.ts'], mayImport: [] },
+  platform: { holds: ['src/db', 'src/health', 'src/metrics', 'src/config.ts', 'src/errors.ts', 'src/logger.ts'], mayImport: ['entities', 'model serve', 'core'] },
+  // what is stored: a model version stores the model's artifact, so the entities sit above the model, which never imports them
+  entities: { holds: ['src/db/entities'], mayImport: ['model serve', 'core'] },
+  // only `npm run evaluate` reaches it: the rolling evaluation and the model card
+  'model evaluate': { holds: ['src/model/evaluate'], mayImport: ['model train', 'model serve', 'core'] },
+  // the training worker and the train command: a training, its samples, the measures it scores with, champion/challenger
+  'model train': { holds: ['src/model/train'], mayImport: ['model serve', 'core'] },
+  // what a prediction needs at request time: the features as of a date, the predictor, explanations, trust
+  'model serve': { holds: ['src/model/serve'], mayImport: ['core'] },
+  // the service's words and small general helpers: they know nothing of how they are stored, served or run
+  core: { holds: ['src/common', 'src/vocabulary.ts'], mayImport: [] },
   'dashboard documents': { holds: [DASHBOARD_DOCUMENTS], mayImport: [] },
 };
 
@@ -185,7 +193,7 @@ describe('dependency rules', () => {
   it('catch an import up the layers: entities or the model above the core, the gateway into resolvers, events into services, the database into HTTP, services into jobs, quotas into services', () => {
     const planted: Record<string, string> = {
       'src/db/entities/bad.entity.ts': "import type { House } from '../../ingest/bill-record';\nimport { Column } from 'typeorm';",
-      'src/model/bad-feature.ts': "import { openDatabase } from '../db/database';",
+      'src/model/serve/bad-feature.ts': "import { openDatabase } from '../../db/database';",
       'src/gateway/bad-step.ts': "import { accessOf } from '../graphql/access';\nimport type { RequestContext } from '../request/context';",
       'src/events/bad-rule.ts': "import { isImminent } from '../services/imminent';\nimport type { EventType } from '../vocabulary';",
       'src/db/bad-open.ts': "const { listenNotReady } = await import('../doors/http/not-ready-server');",
@@ -196,24 +204,43 @@ describe('dependency rules', () => {
       'src/quota/quota.service.ts': "import type { AuthenticatedUser } from '../services/api-key.service';",
     };
     expect(violations(Object.keys(planted), (file) => planted[file])).toEqual([
-      'src/db/entities/bad.entity.ts imports src/ingest/bill-record: core may import nothing besides itself, not ingest',
-      'src/model/bad-feature.ts imports src/db/database: core may import nothing besides itself, not platform',
-      'src/gateway/bad-step.ts imports src/graphql/access: gateway may import request, services, events, ingest, quota, platform, core, dashboard documents besides itself, not graphql',
-      'src/events/bad-rule.ts imports src/services/imminent: events may import platform, core besides itself, not services',
-      'src/db/bad-open.ts imports src/doors/http/not-ready-server: platform may import core besides itself, not doors',
-      'src/doors/bad-door.ts imports src/graphql/access: doors may import gateway, request, jobs, services, events, ingest, quota, platform, core besides itself, not graphql',
+      'src/db/entities/bad.entity.ts imports src/ingest/bill-record: entities may import model serve, core besides itself, not ingest',
+      'src/model/serve/bad-feature.ts imports src/db/database: model serve may import core besides itself, not platform',
+      'src/gateway/bad-step.ts imports src/graphql/access: gateway may import request, services, events, ingest, quota, platform, entities, model serve, core, dashboard documents besides itself, not graphql',
+      'src/events/bad-rule.ts imports src/services/imminent: events may import platform, entities, model serve, core besides itself, not services',
+      'src/db/bad-open.ts imports src/doors/http/not-ready-server: platform may import entities, model serve, core besides itself, not doors',
+      'src/doors/bad-door.ts imports src/graphql/access: doors may import gateway, request, jobs, services, events, ingest, quota, platform, entities, model serve, core besides itself, not graphql',
       'src/jobs/reads-outside.ts imports ../shared/data: ../shared/data is in no layer of LAYERS',
-      'src/services/services.ts imports src/jobs/refresh: services may import events, ingest, attempts, quota, platform, core besides itself, not jobs',
-      'src/quota/quota.service.ts imports src/services/api-key.service: quota may import platform, core besides itself, not services',
+      'src/services/services.ts imports src/jobs/refresh: services may import events, ingest, attempts, quota, platform, entities, model train, model serve, core besides itself, not jobs',
+      'src/quota/quota.service.ts imports src/services/api-key.service: quota may import platform, entities, model serve, core besides itself, not services',
     ]);
     // a new file at src's root belongs to no layer until the table says which: 'put every source file in one layer' fails on it
     expect(layerOf('src/stray.ts')).toBeUndefined();
   });
 
+  it('catch an import up the model’s parts: serving into the training, the training or a service into the evaluation, the core into the entities', () => {
+    const planted: Record<string, string> = {
+      // the imports that ran up before the model had a row for each part
+      'src/model/serve/predictor.ts': "import { ensembleRun, ensembleRunAll, etaFromOutputs } from '../train/train';",
+      'src/model/train/challenger.ts': "import { lastCompleteSessions } from '../evaluate/rolling-evaluation';\nimport type { Predictor } from '../serve/predictor';",
+      'src/services/trust.service.ts': "import { type Trust, trustFor, type TrustTable } from '../model/evaluate/trust-table';",
+      'src/common/authenticated-user.ts': "import type { Tier } from '../db/entities/account.entity';",
+      // a helper of the model's outside its parts
+      'src/model/stray-helper.ts': "import { addDays } from '../common/dates';",
+    };
+    expect(violations(Object.keys(planted), (file) => planted[file])).toEqual([
+      'src/model/serve/predictor.ts imports src/model/train/train: model serve may import core besides itself, not model train',
+      'src/model/train/challenger.ts imports src/model/evaluate/rolling-evaluation: model train may import model serve, core besides itself, not model evaluate',
+      'src/services/trust.service.ts imports src/model/evaluate/trust-table: services may import events, ingest, attempts, quota, platform, entities, model train, model serve, core besides itself, not model evaluate',
+      'src/common/authenticated-user.ts imports src/db/entities/account.entity: core may import nothing besides itself, not entities',
+      'src/model/stray-helper.ts imports src/common/dates: src/model/stray-helper.ts is in no layer of LAYERS',
+    ]);
+  });
+
   it('catch a transport below the doors, a stray express import, the model on the database and GraphQL in the admin CLI', () => {
     const planted: Record<string, string> = {
       'src/services/bad.service.ts': "import type { Request } from 'express';",
-      'src/model/bad.ts': "import { ApolloServer } from '@apollo/server';\nimport { Repository } from 'typeorm';",
+      'src/model/train/bad.ts': "import { ApolloServer } from '@apollo/server';\nimport { Repository } from 'typeorm';",
       'src/jobs/bad-job.ts': "import express from 'express';",
       'src/doors/rest/fine.router.ts': "import express from 'express';",
       'src/errors.ts': "import { GraphQLError } from 'graphql';",
@@ -224,8 +251,8 @@ describe('dependency rules', () => {
     expect(violations(Object.keys(planted), (file) => planted[file])).toEqual([
       `src/services/bad.service.ts imports express: ${TRANSPORT}`,
       'src/services/bad.service.ts imports express: only adapters import express',
-      `src/model/bad.ts imports @apollo/server: ${TRANSPORT}`,
-      'src/model/bad.ts imports typeorm: the model is pure: no ORM, database or Redis client',
+      `src/model/train/bad.ts imports @apollo/server: ${TRANSPORT}`,
+      'src/model/train/bad.ts imports typeorm: the model is pure: no ORM, database or Redis client',
       `src/jobs/bad-job.ts imports express: ${TRANSPORT}`,
       'src/jobs/bad-job.ts imports express: only adapters import express',
       'src/errors.ts imports graphql: the error core and the admin CLI never import GraphQL',

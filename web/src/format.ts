@@ -63,7 +63,7 @@ export const label = (value: string | null | undefined) => capitalise(words(valu
 
 export const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
-/** The level the service gives a risk (model/predictor.ts riskLevel): low below 0.3, high above 0.7. */
+/** The level the service gives a risk (src/model/serve/predictor.ts riskLevel): low below 0.3, high above 0.7. */
 export const riskLevel = (p: number) => (p < 0.3 ? 'low' : p > 0.7 ? 'high' : 'medium');
 
 /** A risk as its number with its level, the one way every table and report shows it: "53% (medium)". */

@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
-import type { ModelArtifact } from '../../model/model-artifact';
+import type { ModelArtifact } from '../../model/serve/model-artifact';
 
 export type ModelVersionStatus = 'accepted' | 'rejected';
 

@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import { badInput } from '../../errors';
-import { isCalendarDate } from '../../model/dates';
+import { isCalendarDate } from '../../common/dates';
 import { isId, parseIdText } from '../../common/ids';
 
 // Validation at the REST edge: every bad parameter is a 400 whose detail names it.

@@ -6,7 +6,7 @@
 import { WithHeaders } from '../../gateway/answer-cache';
 import type { ModelProvenance } from '../../services/model-vintages';
 import { predictionsPayload } from '../../events/prediction-payload';
-import { isRisk, LEVELLED_RISKS, OUTPUT_WORDS, PREDICTION_OUTPUTS, type PredictionValues, type PredictionValuesByField, type Risk, RISKS, riskLevelField, SINGLE_ANSWER_RISKS } from '../../vocabulary';
+import { isRisk, LEVELLED_RISKS, OUTPUT_FIELDS, PREDICTION_OUTPUTS, type PredictionValues, type PredictionValuesByField, type Risk, RISK_FIELDS, RISKS, riskLevelField, SINGLE_ANSWER_RISKS } from '../../vocabulary';
 import type { ImminentData, PredictBatchData, PredictionFields, PredictOneExplainedData, RiskIndicatorFields } from './generated/document-data';
 
 /** Which model answered, as headers: the specification's bodies keep their exact shapes. */
@@ -15,10 +15,7 @@ export const withModelHeaders = (body: unknown, model: ModelProvenance) =>
 
 const level = (value: string) => value.toLowerCase();
 
-// Worked out once: these run for every prediction answered, where objects built from entries and
-// spread into one another cost microseconds a prediction; an object filled in place costs little.
-const OUTPUT_FIELDS = OUTPUT_WORDS.map((output) => [output, PREDICTION_OUTPUTS[output].field] as const);
-const RISK_FIELDS = RISKS.map((risk) => [risk, PREDICTION_OUTPUTS[risk].field] as const);
+// Worked out once, as OUTPUT_FIELDS and RISK_FIELDS are: this runs for every prediction answered.
 const LEVEL_KEYS = new Map(RISKS.map((risk) => [risk, [`${risk}_level`, riskLevelField(risk)] as const]));
 
 /** A prediction's outputs by their words, read from their GraphQL fields. */

@@ -1,5 +1,5 @@
 import { type GraphQLSchema, isEnumType, isObjectType, Kind, parse, visit } from 'graphql';
-import { BINARY_OUTPUTS } from '../../../src/model/labels';
+import { BINARY_OUTPUTS } from '../../../src/model/serve/labels';
 import { buildAppSchema } from '../../../src/graphql/build-schema';
 import { ALL_DOCUMENTS } from '../../../src/doors/rest/documents';
 import { OPENAPI_DOCUMENT } from '../../../src/doors/rest/openapi/openapi-document';

@@ -1,0 +1,234 @@
+/** The rolling evaluation by session: train before each test session, score its bills' nowcasts against the baselines, and the leak check beside it. */
+import { addDays, daysBetween } from '../../common/dates';
+import { BINARY_OUTPUTS, type BinaryOutput } from '../serve/labels';
+import { BillSet, billWeightedReport, type BootstrapOptions, meanAbsoluteErrorStatistic, medianAbsoluteErrorStatistic } from '../train/bill-weighted';
+import type { BinaryReport } from '../train/binary-report';
+import { brierSkill } from '../train/metrics';
+import { kindGroup } from '../serve/features';
+import { Predictor } from '../serve/predictor';
+import type { Sample } from '../train/samples';
+import { EVALUATION_STEP_DAYS, gridDates, samplesOf } from '../train/samples';
+import { billCount, estimates, forecasts, type ScoredNowcast, type SkillByKind, skillByKind } from './skill-by-kind';
+import { SittingCalendar } from '../serve/sitting-calendar';
+import { billAsOf, truncateAt } from '../serve/truncate';
+import { buildSamples, lastCompleteSessions, sessionsKnownAt, type TrainingData, trainModel, type TrainingOptions } from '../train/train';
+import { pushTo } from '../../common/multimap';
+import { type KindInSession, kindsBySession } from './session-drift';
+import { trustTable } from './trust-table';
+import type { TrustTable } from '../serve/trust';
+
+/** A baseline cell needs this many training samples; below it the kind's rate is used. */
+const MIN_CELL = 20;
+
+export interface OutputEvaluation {
+  model: BinaryReport;
+  /** (a) the training rate for the bill's kind */
+  byKind: BinaryReport;
+  /** (b) the training rate for the bill's kind and the furthest main stage reached by the date */
+  byKindAndStage: BinaryReport;
+  skillVsKind: number | null;
+  skillVsKindAndStage: number | null;
+}
+
+export interface EtaEvaluation {
+  n: number;
+  model: { median: number | null; mean: number | null };
+  /** median days to the next stage for the kind and last stage, from the training data */
+  baseline: { median: number | null; mean: number | null };
+}
+
+export interface FoldEvaluation {
+  session: { id: number; name: string; startDate: string; endDate: string };
+  cutoff: string;
+  trainingSamples: number;
+  testSamples: number;
+  bills: number;
+  outputs: Record<BinaryOutput, OutputEvaluation>;
+  eta: EtaEvaluation;
+}
+
+export interface Evaluation {
+  folds: FoldEvaluation[];
+  /** every figure weighs each bill 1, however many nowcasts it has */
+  pooled: { outputs: Record<BinaryOutput, OutputEvaluation>; eta: EtaEvaluation; testSamples: number; bills: number };
+  /** the headline measures for all bills and by kind, with bootstrap intervals over bills */
+  skill: SkillByKind;
+  /** the nowcasts a customer would have seen on one day of each test session, as far into it as the data's as-of date is into its own */
+  snapshotDay: SnapshotDaySkill;
+  /** every test nowcast recomputed from the bill truncated at its date and the sessions known then */
+  leakCheck: { nowcasts: number; differing: number };
+  /** each test session's government and ballot bills beside the sessions its model learned from */
+  kindsBySession: KindInSession[];
+  /** reliability by kind and stage, for a page's "how far to trust this number" (docs/model-card/calibration.json) */
+  trust: TrustTable;
+}
+
+/**
+ * The nowcasts of the live bills at the data's as-of date cannot be scored: their outcomes lie
+ * after it. What can be scored is the same moment of the test sessions: the grid day as many days
+ * into each test session as the as-of date is into the running one, and the bills live then.
+ */
+export interface SnapshotDaySkill {
+  asOf: string;
+  /** days from the running session's start to the as-of date; null when no session runs at it */
+  daysIntoSession: number | null;
+  /** bills live at the as-of date, whose nowcasts there wait for their outcomes */
+  liveAtAsOf: number;
+  /** the day scored in each test session, or null when the session was shorter */
+  days: { session: string; date: string | null; bills: number }[];
+  skill: SkillByKind | null;
+}
+
+/** Rates of each output by kind and by kind × furthest stage, and median ETAs by kind × last stage. */
+function fitBaselines(training: Sample[]) {
+  const rate = (key: (s: Sample) => string, output: BinaryOutput) => {
+    const cells = new Map<string, { n: number; pos: number }>();
+    for (const s of training) {
+      const y = s.labels[output];
+      if (y === null) continue;
+      const cell = cells.get(key(s)) ?? cells.set(key(s), { n: 0, pos: 0 }).get(key(s))!;
+      cell.n++;
+      cell.pos += y;
+    }
+    return cells;
+  };
+  const kindKey = (s: Sample) => s.kind;
+  const stageKey = (s: Sample) => `${s.kind}/${s.progress}`;
+  const tables = Object.fromEntries(BINARY_OUTPUTS.map((o) => [o, { kind: rate(kindKey, o), stage: rate(stageKey, o) }])) as Record<BinaryOutput, { kind: Map<string, { n: number; pos: number }>; stage: Map<string, { n: number; pos: number }> }>;
+  const overall = Object.fromEntries(BINARY_OUTPUTS.map((o) => {
+    const known = training.filter((s) => s.labels[o] !== null);
+    return [o, known.length ? known.reduce((n, s) => n + s.labels[o]!, 0) / known.length : 0.5];
+  })) as Record<BinaryOutput, number>;
+
+  const etas = new Map<string, number[]>();
+  for (const s of training) {
+    if (s.labels.timeline_eta === null) continue;
+    for (const key of [`${s.kind}/${s.lastStage}`, s.kind]) pushTo(etas, key, s.labels.timeline_eta);
+  }
+  const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)];
+  const allEtas = [...training.filter((s) => s.labels.timeline_eta !== null).map((s) => s.labels.timeline_eta!)];
+
+  return {
+    byKind: (s: Sample, o: BinaryOutput) => {
+      const c = tables[o].kind.get(kindKey(s));
+      return c && c.n ? c.pos / c.n : overall[o];
+    },
+    byKindAndStage: (s: Sample, o: BinaryOutput) => {
+      const c = tables[o].stage.get(stageKey(s));
+      if (c && c.n >= MIN_CELL) return c.pos / c.n;
+      const k = tables[o].kind.get(kindKey(s));
+      return k && k.n ? k.pos / k.n : overall[o];
+    },
+    eta: (s: Sample) => {
+      const cell = etas.get(`${s.kind}/${s.lastStage}`);
+      if (cell && cell.length >= MIN_CELL) return median(cell);
+      const kind = etas.get(s.kind);
+      return kind?.length ? median(kind) : allEtas.length ? median(allEtas) : 30;
+    },
+  };
+}
+
+/** The point figures of every output, each bill weighing 1. */
+export function summarise(nowcasts: readonly ScoredNowcast[]): { outputs: Record<BinaryOutput, OutputEvaluation>; eta: EtaEvaluation } {
+  const outputs = {} as Record<BinaryOutput, OutputEvaluation>;
+  for (const o of BINARY_OUTPUTS) {
+    const report = (by: 'model' | 'byKind' | 'byKindAndStage') => billWeightedReport(forecasts(nowcasts, o, by));
+    const [model, byKind, byKindAndStage] = [report('model'), report('byKind'), report('byKindAndStage')];
+    outputs[o] = { model, byKind, byKindAndStage, skillVsKind: brierSkill(model.brier, byKind.brier), skillVsKindAndStage: brierSkill(model.brier, byKindAndStage.brier) };
+  }
+  const withEta = nowcasts.filter((n) => n.eta !== null);
+  const bills = new BillSet(withEta.map((n) => n.billId));
+  const errors = (by: 'model' | 'baseline') => {
+    const byBill = estimates(withEta, by);
+    return { median: medianAbsoluteErrorStatistic(bills, byBill)(bills.ones()), mean: meanAbsoluteErrorStatistic(bills, byBill)(bills.ones()) };
+  };
+  return { outputs, eta: { n: withEta.length, model: errors('model'), baseline: errors('baseline') } };
+}
+
+/**
+ * Rolling origin by session: for each test session, train on the facts dated before it began
+ * and score nowcasts of its bills at dates during the session, with labels as known at `asOf`.
+ * Baselines are fitted on the same training samples as the model. `skipLatestSessions` moves the
+ * test sessions back, to the folds that choose the design (the card reports on the latest).
+ */
+export function evaluate(
+  data: TrainingData,
+  options: { asOf: string; sessions?: number; skipLatestSessions?: number; sessionNames?: Record<number, string>; training?: Omit<TrainingOptions, 'cutoff'>; bootstrap?: BootstrapOptions; onProgress?: (message: string) => void },
+): Evaluation {
+  const progress = options.onProgress ?? (() => {});
+  const folds: FoldEvaluation[] = [];
+  const all: ScoredNowcast[] = [];
+  const knownSessions = sessionsKnownAt(data.sessions, options.asOf);
+  const running = knownSessions.find((s) => s.startDate && !s.endDate);
+  const daysIntoSession = running ? daysBetween(running.startDate!, options.asOf) : null;
+  const snapshotDays: SnapshotDaySkill['days'] = [];
+  const leakCheck = { nowcasts: 0, differing: 0 };
+  const count = options.sessions ?? 3;
+  const skip = options.skipLatestSessions ?? 0;
+  for (const session of lastCompleteSessions(knownSessions, options.asOf, count + skip).slice(0, count)) {
+    const cutoff = addDays(session.startDate!, -1);
+    const sessionName = options.sessionNames?.[session.id] ?? String(session.id);
+    progress(`session ${session.id}: training on facts up to ${cutoff}`);
+    const artifact = trainModel(data, { ...options.training, cutoff, onProgress: (m) => progress(`  ${m}`) });
+    const predictor = new Predictor(artifact);
+    const calendar = new SittingCalendar(artifact.sittingDates);
+    const baselines = fitBaselines(buildSamples(data, cutoff, calendar, EVALUATION_STEP_DAYS));
+    const testBills = data.bills.filter((b) => b.facts.introducedSessionId === session.id);
+    const test = testBills.flatMap((bill) =>
+      samplesOf(bill, { from: session.startDate!, until: session.endDate!, knownUntil: options.asOf, sessions: knownSessions, calendar, stepDays: EVALUATION_STEP_DAYS }),
+    );
+    const fold: ScoredNowcast[] = [];
+    const billsById = new Map(testBills.map((b) => [b.facts.billId, b.facts]));
+    for (const s of test) {
+      const { probabilities, etaDays } = predictor.fromFeatures(s.features, s.kind);
+      const facts = billsById.get(s.billId)!;
+      const full = JSON.stringify(predictor.nowcast(facts, s.date, knownSessions));
+      const then = JSON.stringify(predictor.nowcast(truncateAt(facts, s.date), s.date, sessionsKnownAt(data.sessions, s.date)));
+      leakCheck.nowcasts++;
+      if (full !== then) leakCheck.differing++;
+      const outputs: ScoredNowcast['outputs'] = {};
+      for (const o of BINARY_OUTPUTS) {
+        const y = s.labels[o];
+        if (y !== null) outputs[o] = { y, model: probabilities[o], byKind: baselines.byKind(s, o), byKindAndStage: baselines.byKindAndStage(s, o) };
+      }
+      const eta = s.labels.timeline_eta === null ? null : { actual: s.labels.timeline_eta, model: etaDays, baseline: baselines.eta(s) };
+      fold.push({ billId: s.billId, kind: kindGroup(s.kind), foldSessionId: session.id, date: s.date, progress: s.progress, outputs, eta });
+    }
+    all.push(...fold);
+    const snapshotDate = daysIntoSession === null ? null : gridDayOnOrBefore(addDays(session.startDate!, daysIntoSession));
+    const onSnapshotDay = snapshotDate !== null && snapshotDate <= session.endDate! ? snapshotDate : null;
+    snapshotDays.push({ session: sessionName, date: onSnapshotDay, bills: billCount(fold.filter((n) => n.date === onSnapshotDay)) });
+    folds.push({
+      session: { id: session.id, name: sessionName, startDate: session.startDate!, endDate: session.endDate! },
+      cutoff,
+      trainingSamples: artifact.sampleCounts.all,
+      testSamples: test.length,
+      bills: billCount(fold),
+      ...summarise(fold),
+    });
+    progress(`session ${session.id}: ${test.length} test nowcasts scored`);
+  }
+  progress('bootstrap intervals over bills');
+  const snapshotDates = new Set(snapshotDays.flatMap((d) => (d.date ? [d.date] : [])));
+  const onSnapshotDays = all.filter((n) => snapshotDates.has(n.date));
+  return {
+    folds,
+    pooled: { ...summarise(all), testSamples: all.length, bills: billCount(all) },
+    skill: skillByKind(all, options.bootstrap),
+    snapshotDay: {
+      asOf: options.asOf,
+      daysIntoSession,
+      liveAtAsOf: data.bills.filter((b) => billAsOf(b.facts, options.asOf, knownSessions).state.status === 'live').length,
+      days: snapshotDays,
+      skill: onSnapshotDays.length ? skillByKind(onSnapshotDays, options.bootstrap) : null,
+    },
+    leakCheck,
+    kindsBySession: kindsBySession(data, folds, all),
+    trust: trustTable(all, { testSessions: folds.map((f) => f.session.name), outcomesAsOf: options.asOf }),
+  };
+}
+
+/** The evaluation grid's day on or before `date`. */
+function gridDayOnOrBefore(date: string): string {
+  return gridDates(addDays(date, -(EVALUATION_STEP_DAYS - 1)), date, EVALUATION_STEP_DAYS)[0];
+}

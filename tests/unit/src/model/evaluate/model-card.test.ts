@@ -1,0 +1,83 @@
+import { type Evaluation, summarise } from '../../../../../src/model/evaluate/rolling-evaluation';
+import { renderModelCard } from '../../../../../src/model/evaluate/model-card';
+import { type ScoredNowcast, skillByKind } from '../../../../../src/model/evaluate/skill-by-kind';
+import { trustTable } from '../../../../../src/model/evaluate/trust-table';
+
+const nowcast = (billId: number, kind: string, model: number, table: number, y: 0 | 1, date: string): ScoredNowcast => ({
+  billId,
+  kind,
+  foldSessionId: 35,
+  date,
+  progress: 2,
+  outputs: { royal_assent: { y, model, byKind: table, byKindAndStage: table }, next_stage_30d: { y, model, byKind: table, byKindAndStage: table } },
+  eta: { actual: 20, model: 25, baseline: 40 },
+});
+
+/** Government bills forecast well; ballot bills forecast far too low (half of them pass). */
+function evaluation(): Evaluation {
+  const nowcasts = [
+    ...Array.from({ length: 30 }, (_, i) => nowcast(i, 'government', i % 2 ? 0.95 : 0.05, 0.5, i % 2 ? 1 : 0, i < 15 ? '2020-03-05' : '2020-03-19')),
+    ...Array.from({ length: 30 }, (_, i) => nowcast(100 + i, 'pmb_ballot', 0.05, 0.4, i % 2 ? 1 : 0, i < 15 ? '2020-03-05' : '2020-03-19')),
+  ];
+  const skill = skillByKind(nowcasts, { replicates: 200 });
+  const fold = { session: { id: 35, name: '2019-21', startDate: '2019-12-17', endDate: '2021-04-29' }, cutoff: '2019-12-16', trainingSamples: 1000, testSamples: nowcasts.length, bills: 60, ...summarise(nowcasts) };
+  return {
+    folds: [fold],
+    pooled: { ...summarise(nowcasts), testSamples: nowcasts.length, bills: 60 },
+    skill,
+    snapshotDay: { asOf: '2021-12-31', daysIntoSession: 234, liveAtAsOf: 150, days: [{ session: '2019-21', date: '2020-03-05', bills: 30 }], skill: skillByKind(nowcasts.filter((n) => n.date === '2020-03-05'), { replicates: 200 }) },
+    leakCheck: { nowcasts: nowcasts.length, differing: 0 },
+    kindsBySession: [
+      { session: '2019-21', kind: 'government', bills: 30, enacted: 15, modelMean: 0.5, tableMean: 0.5, modelEce: 0.05, earlier: { sessions: 9, lowestShare: 0.88, highestShare: 1 } },
+      { session: '2019-21', kind: 'pmb_ballot', bills: 30, enacted: 15, modelMean: 0.05, tableMean: 0.4, modelEce: 0.45, earlier: null },
+    ],
+    trust: trustTable(nowcasts, { testSessions: ['2019-21'], outcomesAsOf: '2021-12-31' }),
+  };
+}
+
+const card = () =>
+  renderModelCard({
+    evaluation: evaluation(),
+    dataAsOf: '2021-12-31',
+    bills: 60,
+    hiddenLayers: [6],
+    ensembleSize: 3,
+    seedSpread: { seeds: [1, 2], n: 10, meanSpread: 0.001, maxSpread: 0.01 },
+    command: 'npm run evaluate',
+  });
+
+const targetRow = (markdown: string, start: string) => markdown.split('\n').find((line) => line.startsWith(`| ${start}`));
+
+describe('the model card', () => {
+  it('sets each watched kind against its own kind × stage table, with an interval', () => {
+    const { markdown } = card();
+    expect(targetRow(markdown, 'government: royal_assent Brier / its kind × stage table’s (b) < 1')).toMatch(/\| 0\.\d{3} \(0\.\d{3}–0\.\d{3}\) \| \*\*met\*\* \|$/);
+    expect(targetRow(markdown, 'pmb_ballot: royal_assent Brier / its kind × stage table’s (b) < 1')).toMatch(/\*\*not met\*\* \|$/);
+    expect(targetRow(markdown, 'pmb_ballot: royal_assent ECE ≤ 0.08')).toMatch(/^\| [^|]+ \| 0\.450 \(.+\) \| \*\*not met\*\* \|$/);
+    expect(targetRow(markdown, 'royal_assent ECE ≤ 0.04')).toBeDefined();
+    expect(targetRow(markdown, 'at the snapshot date')).toBeDefined();
+  });
+
+  it('shows a per-kind table beside the pooled row, and says how the snapshot date is scored', () => {
+    const { markdown } = card();
+    expect(markdown).toContain('## Skill by kind');
+    expect(markdown).toMatch(/\| all bills \| 60 \| 60 \| 30 \|/);
+    expect(markdown).toMatch(/\| government \| 30 \| 30 \| 15 \|/);
+    expect(markdown).toMatch(/\| private members’ ballot \| 30 \| 30 \| 15 \|/);
+    expect(markdown).toContain('150 bills were live then, and their nowcasts on that day cannot be scored here');
+    expect(markdown).toContain('used both to choose the design');
+  });
+
+  it('sets each test session’s watched kinds beside the enacted shares of the sessions before it', () => {
+    const { markdown } = card();
+    expect(markdown).toContain('| 2019-21 | government | 30 | 15 (50%) | 0.500 | 0.500 | 0.050 | 88%–100% (9 sessions) |');
+    expect(markdown).toContain('| 2019-21 | private members’ ballot | 30 | 15 (50%) | 0.050 | 0.400 | 0.450 | — |');
+  });
+
+  it('draws Royal Assent reliability for government and ballot bills, and keeps no work diary', () => {
+    const { markdown, svgs } = card();
+    expect(Object.keys(svgs)).toEqual(expect.arrayContaining(['reliability-royal-assent-government.svg', 'reliability-royal-assent-pmb-ballot.svg']));
+    expect(markdown).toContain('](model-card/reliability-royal-assent-pmb-ballot.svg)');
+    expect(markdown).not.toMatch(/\(issue \d+\)|session \d+ of work/i);
+  });
+});
