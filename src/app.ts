@@ -10,7 +10,7 @@ import { graphqlErrorHandler, jsonErrorHandler, notFoundHandler } from './doors/
 import { graphqlDocumentGuard } from './doors/graphql-http/http-document-guard';
 import { persistedQueriesRefused } from './doors/graphql-http/persisted-queries';
 import { doorEdge, reportRefusedBeforePipeline } from './doors/http/door-edge';
-import { depthLimit, queryCostCheck, queryCostLimit } from './doors/graphql-http/query-cost';
+import { depthLimit, queryCostCheck } from './doors/graphql-http/query-cost';
 import { createHttpMetrics, type MetricsOptions } from './doors/http/http-metrics';
 import { createMetricsRegistry, registerServiceMetrics } from './metrics/service-metrics';
 import { requestLogging } from './doors/http/request-id';
@@ -86,7 +86,8 @@ async function createHttpApp(services: Services, options: HttpOptions): Promise<
   const graphql = await createApolloDoor(gateway, {
     httpServer,
     validationRules,
-    plugins: [queryCostLimit(costLimit), metrics.graphqlPlugin],
+    checkCost: costLimit,
+    operationAnswered: metrics.operationAnswered,
     logger: services.logger,
   });
   // browser GraphQL clients get the same CORS policy as REST ones, preflight included; one route

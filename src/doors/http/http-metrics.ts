@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { ApolloServerPlugin } from '@apollo/server';
+import type { OperationAnswered } from '../graphql-http/apollo.adapter';
 import type { Request, RequestHandler } from 'express';
 import type { DocumentNode, GraphQLSchema, OperationDefinitionNode } from 'graphql';
 import { rootFieldCopies } from '../../gateway/charge';
@@ -26,7 +26,8 @@ export interface HttpMetrics {
   /** GET /metrics: the Prometheus text format */
   handler: RequestHandler;
   /** counts GraphQL operations by name, type and outcome */
-  graphqlPlugin: ApolloServerPlugin<any>;
+  /** counts each GraphQL operation answered over HTTP by root field and outcome */
+  operationAnswered: OperationAnswered;
 }
 
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -135,16 +136,9 @@ export function createHttpMetrics(registry: Registry, options: MetricsOptions = 
     if (!known) operationChildren.set(key, (known = operations.labels({ operation, type, outcome })));
     return known;
   };
-  const graphqlPlugin: ApolloServerPlugin<any> = {
-    async requestDidStart() {
-      return {
-        async willSendResponse({ document, operation, schema, errors, response }) {
-          const failed = Boolean(errors?.length) || (response.body.kind === 'single' && Boolean(response.body.singleResult.errors?.length));
-          for (const field of rootFieldLabels(document, operation, schema)) operationSeries(field, operation?.operation ?? 'unknown', failed ? 'error' : 'success').inc();
-        },
-      };
-    },
+  const operationAnswered: OperationAnswered = ({ document, operation, schema, failed }) => {
+    for (const field of rootFieldLabels(document, operation, schema)) operationSeries(field, operation?.operation ?? 'unknown', failed ? 'error' : 'success').inc();
   };
 
-  return { observe, handler, graphqlPlugin };
+  return { observe, handler, operationAnswered };
 }
