@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import type { Logger } from '../logger';
-import { isConnectionFailure } from '../db/connection-failure';
+import { isConnectionFailure } from '../common/connection-failure';
 import type { QuotaService } from '../quota/quota.service';
 import type { AlertEvaluation } from '../services/alert-evaluation';
 import { runClaimedPeriod, startOfHour } from './period-claim';

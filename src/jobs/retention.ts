@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { isConnectionFailure } from '../db/connection-failure';
+import { isConnectionFailure } from '../common/connection-failure';
 import type { Logger } from '../logger';
 import { retentionRules, type RetentionRule } from './retention-rules';
 import { runClaimedPeriod, startOfHour } from './period-claim';
