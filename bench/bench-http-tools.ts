@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import autocannon from 'autocannon';
-import { readAdminEndpointFile } from '../src/doors/admin/admin-endpoint-file';
+import { readAdminEndpointFile } from '../src/admin/door/admin-endpoint-file';
 
 /** The processes and load runs of the HTTP benchmark (`npm run bench`), apart from its scenarios. */
 

@@ -6,8 +6,8 @@ import WebSocket from 'ws';
 /**
  * The subscribers of the subscriptions bench (bench/bench-subscriptions.ts): graphql-ws clients
  * over real WebSockets, in a child process of their own by default (a deployment's subscribers are
- * elsewhere: in the server's process their CPU was counted against the service), or in the
- * server's process with BENCH_CLIENTS=in-process (the figures before 2026-11-24 23:30 UTC).
+ * elsewhere: in the server's process their CPU is counted against the service), or in the
+ * server's process with BENCH_CLIENTS=in-process, to see that cost.
  * Times are the monotonic clock (process.hrtime), the same in both processes.
  */
 export type ToClients =

@@ -16,8 +16,9 @@ import { clientPool, type FromClients, monotonicMs, type ToClients } from './ben
  * account watching every bill live in the replayed days. The refresh replays day by day; latency
  * runs from the end of each refresh (its publish on the event bus, after the commit) to each
  * subscriber's receipt of the batch's first event. Figures, not assertions. The subscribers run in
- * a child process (bench/bench-subscription-clients.ts), or in this one, sharing the server's
- * thread, with BENCH_CLIENTS=in-process (how the figures before 2026-11-24 23:30 UTC were taken).
+ * a child process (bench/bench-subscription-clients.ts), as a deployment's subscribers are
+ * elsewhere; BENCH_CLIENTS=in-process runs them in this one, sharing the server's thread, to see
+ * what their CPU costs the server.
  */
 const COUNTS = (process.env.BENCH_SUBSCRIBERS ?? '100,1000').split(',').map(Number);
 const FROM = '2021-11-15';

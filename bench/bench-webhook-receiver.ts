@@ -6,9 +6,8 @@ import type { AddressInfo } from 'node:net';
 /**
  * The loopback receiver of the webhook bench (bench/bench-webhooks.ts): in a child process of
  * its own by default (a deployment's receivers are elsewhere: in the worker's process their CPU
- * was counted against the service), or in the bench's process with BENCH_RECEIVER=in-process (the
- * figures before 2026-11-24 23:40 UTC). Arrival times are the monotonic clock (process.hrtime),
- * the same in both processes.
+ * is counted against the service), or in the bench's process with BENCH_RECEIVER=in-process, to
+ * see that cost. Arrival times are the monotonic clock (process.hrtime), the same in both processes.
  */
 type ToReceiver = { expect: number } | { close: true };
 type FromReceiver = { listening: number } | { arrivals: number[] } | { closed: true };

@@ -15,13 +15,14 @@ import { monotonicMs, startReceiver } from './bench-webhook-receiver';
  * `npm run bench` (webhooks): 1,000 endpoints (100 Pilot accounts × 10, every bill) on a loopback
  * receiver, on the embedded database. A "refresh" writes its events through the outbox in one
  * transaction; latency runs from its commit to each request's arrival at the receiver. Figures,
- * not assertions. After the first 1-event and the 10-event rounds (the figures taken since
- * session 5), BENCH_WARM_ROUNDS (5) more 1-event rounds show a worker whose code is warm. The
- * receiver runs in a child process (bench/bench-webhook-receiver.ts), or in this one with
- * BENCH_RECEIVER=in-process (how the figures before 2026-11-24 23:40 UTC were taken).
+ * not assertions. After the first 1-event and the 10-event rounds, BENCH_WARM_ROUNDS (5) more
+ * 1-event rounds show a worker whose code is warm. The receiver runs in a child process
+ * (bench/bench-webhook-receiver.ts), as a deployment's receivers are elsewhere;
+ * BENCH_RECEIVER=in-process runs it in this one, to see what the receiver's CPU costs the worker.
  * PGlite runs its queries on this thread: BENCH_POSTGRES_URL=postgres://… measures on PostgreSQL instead.
  * The outbox hands its rows to the worker after the commit, as in the server; BENCH_HANDOFF=off
- * leaves them to be claimed from the database (the only way before 2026-11-25).
+ * leaves them to be claimed from the database, as rows the worker cannot hold are, to measure
+ * what the handoff saves.
  */
 const ENDPOINTS = Number(process.env.BENCH_WEBHOOK_ENDPOINTS ?? 1_000);
 const PER_ACCOUNT = 10;

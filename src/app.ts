@@ -10,8 +10,9 @@ import { graphqlErrorHandler, jsonErrorHandler, notFoundHandler } from './doors/
 import { graphqlDocumentGuard } from './doors/graphql-http/http-document-guard';
 import { persistedQueriesRefused } from './doors/graphql-http/persisted-queries';
 import { doorEdge, reportRefusedBeforePipeline } from './doors/http/door-edge';
-import { depthLimit, queryCostCheck, queryCostLimit } from './doors/graphql-http/query-cost';
-import { createMetrics, type MetricsOptions } from './doors/http/http-metrics';
+import { depthLimit, queryCostCheck } from './doors/graphql-http/query-cost';
+import { createHttpMetrics, type MetricsOptions } from './doors/http/http-metrics';
+import { createMetricsRegistry, registerServiceMetrics } from './metrics/service-metrics';
 import { requestLogging } from './doors/http/request-id';
 import { dashboardStatic } from './doors/http/dashboard-static';
 import { freshnessBody } from './doors/http/freshness-body';
@@ -64,7 +65,9 @@ async function createHttpApp(services: Services, options: HttpOptions): Promise<
   // one hop: the proxy in front of us; never a client's own X-Forwarded-For
   app.set('trust proxy', options.trustProxy ? 1 : false);
 
-  const metrics = createMetrics(services, options.metrics);
+  const metricsRegistry = createMetricsRegistry();
+  const metrics = createHttpMetrics(metricsRegistry, options.metrics);
+  registerServiceMetrics(metricsRegistry, services);
   // One pipeline for every door: who is calling, what it costs, execution, errors (src/gateway).
   const gateway = new Gateway(services, options.schema, options.gatewayHooks);
   app.use(requestLogging(services.logger, [metrics.observe, reportRefusedBeforePipeline(gateway)]));
@@ -83,7 +86,8 @@ async function createHttpApp(services: Services, options: HttpOptions): Promise<
   const graphql = await createApolloDoor(gateway, {
     httpServer,
     validationRules,
-    plugins: [queryCostLimit(costLimit), metrics.graphqlPlugin],
+    checkCost: costLimit,
+    operationAnswered: metrics.operationAnswered,
     logger: services.logger,
   });
   // browser GraphQL clients get the same CORS policy as REST ones, preflight included; one route
@@ -168,7 +172,7 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   const postgres = !deps.embeddedDatabase;
   const hourlyJobs = background.hourlyJobs
     ? [
-        new HourlyAlertCheck(deps.dataSource, services.alerts, services.quotas, deps.logger, { postgres, serviceDay: () => deps.clock.today() }),
+        new HourlyAlertCheck(deps.dataSource, services.alertEvaluation, services.quotas, deps.logger, { postgres, serviceDay: () => deps.clock.today() }),
         new RetentionJob(deps.dataSource, deps.logger, { postgres, retentionDays: background.hourlyJobs.retentionDays, serviceDay: () => deps.clock.today() }),
       ]
     : [];

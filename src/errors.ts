@@ -1,4 +1,4 @@
-import { isConnectionFailure } from './db/connection-failure';
+import { isConnectionFailure } from './common/connection-failure';
 
 /**
  * The service's one error type. Its code decides the GraphQL `extensions.code` and the HTTP status,

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
-import type { AdminDeps } from './admin/admin-commands';
-import { type AdminEndpoint, startAdminEndpoint } from './doors/admin/admin-endpoint';
-import { readAdminEndpointFile, removeAdminEndpointFile, writeAdminEndpointFile } from './doors/admin/admin-endpoint-file';
+import type { AdminDeps } from './admin/commands/admin-commands';
+import { type AdminEndpoint, startAdminEndpoint } from './admin/door/admin-endpoint';
+import { readAdminEndpointFile, removeAdminEndpointFile, writeAdminEndpointFile } from './admin/door/admin-endpoint-file';
 import { mkdirSync } from 'node:fs';
 import { type BuiltApp, buildApp } from './app';
 import { listenAcceptingInParallel, type ParallelAccept } from './doors/http/parallel-accept';

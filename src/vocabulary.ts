@@ -50,7 +50,7 @@ export type RiskLevelField = `${RiskField}Level`;
 export const riskLevelField = (risk: Risk): RiskLevelField => `${PREDICTION_OUTPUTS[risk].field}Level`;
 /**
  * Each output's word with its GraphQL field, and each risk's with its level's field too: worked
- * out once for both doors' mappers, which run them for every prediction delivered, where objects
+ * out once for both doors' mappers, which run them for every prediction answered, where objects
  * built from entries and spread into one another cost microseconds a prediction; an object filled
  * in place costs little.
  */

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { runAdminCli } from './run-admin-command';
+import { runAdminCli } from '../admin/cli/run-admin-command';
 
 /** `npm run sync [-- --snapshot DIR]`: ingest or update from a snapshot folder (else the configured source). Never retrains. */
 function main(): void {

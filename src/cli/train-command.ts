@@ -1,4 +1,4 @@
-import { runAdminCli } from './run-admin-command';
+import { runAdminCli } from '../admin/cli/run-admin-command';
 
 /**
  * `npm run train`: trains a model version on the stored data (facts up to the service's today)

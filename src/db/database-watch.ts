@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import type { DependencyHealth } from '../health/dependency-health';
-import { isConnectionFailure } from './connection-failure';
+import { isConnectionFailure } from '../common/connection-failure';
 
 /** How often PostgreSQL is asked `SELECT 1`: how soon /readyz follows an outage and a recovery. */
 export const DATABASE_PROBE_INTERVAL_MS = 2_000;

@@ -1,6 +1,6 @@
 import type { DependencyHealth } from '../health/dependency-health';
 import { type Database, type DatabaseOptions, openDatabase } from './database';
-import { isConnectionFailure } from './connection-failure';
+import { isConnectionFailure } from '../common/connection-failure';
 
 /** Waits between attempts: 0.5 s doubling to at most 10 s. */
 export const openRetryDelay = (attempt: number) => Math.min(500 * 2 ** attempt, 10_000);

@@ -9,7 +9,7 @@ import type { Principal } from './principal';
  * starts, whatever it holds, and never given back (a dashboard request, by session cookie, is no
  * API call). The burst limit is then applied to the
  * request as a whole, before any field runs. Predictions and batches are charged by the fields
- * that deliver them and settled against the response (see DeliveryLedger).
+ * that show them and settled against the response (see ChargeLedger).
  */
 export async function chargeCall(quota: RequestQuota | null, principal: Principal | null): Promise<void> {
   // the website's requests are not API calls: they charge only the predictions they show
@@ -44,5 +44,5 @@ export async function admitBurst(limiter: BurstLimiter, principal: Principal | n
 
 /** After execution: gives back what the response does not deliver. */
 export async function settleCharges(quota: RequestQuota | null, data: Record<string, unknown> | null | undefined): Promise<void> {
-  await quota?.settleDeliveries(data);
+  await quota?.settleCharges(data);
 }

@@ -1,6 +1,6 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Args, Ctx, FieldResolver, Info, Int, Query, Resolver, Root } from 'type-graphql';
-import { deliverPrediction, deliverPredictionHistory } from './deliver-prediction';
+import { chargedPrediction, chargedPredictionHistory } from './charged-prediction';
 import type { BillEntity } from '../db/entities/bill.entity';
 import type { BillStageEntity } from '../db/entities/bill-stage.entity';
 import type { RequestContext } from '../request/context';
@@ -66,14 +66,14 @@ export class BillResolver {
     @Ctx() context: RequestContext,
     @Info() info: GraphQLResolveInfo,
   ): Promise<PredictionType> {
-    return deliverPrediction(context, bill.id, context.services.predictions.referenceDate(referenceDate), info);
+    return chargedPrediction(context, bill.id, context.services.predictions.referenceDate(referenceDate), info);
   }
 
   @FieldResolver(() => [PredictionPointType], {
     description: 'Nowcasts over the bill’s life, for a chart: each uses only the facts known on its date (an honest backtest), with a point on each stage date and the day before; charged as one prediction',
   })
   predictionHistory(@Root() bill: BillEntity, @Ctx() context: RequestContext, @Info() info: GraphQLResolveInfo): Promise<PredictionPointType[]> {
-    return deliverPredictionHistory(context, bill, info);
+    return chargedPredictionHistory(context, bill, info);
   }
 
   @FieldResolver(() => [ScheduledSittingType], {

@@ -1,6 +1,6 @@
 import { type GraphQLResolveInfo, responsePathAsArray } from 'graphql';
 import { Arg, Args, Ctx, FieldResolver, Info, Int, Query, Resolver, Root } from 'type-graphql';
-import { deliverPrediction } from './deliver-prediction';
+import { chargedPrediction } from './charged-prediction';
 import type { RequestContext } from '../request/context';
 import { Access } from './access';
 import { BillType } from './bill.type';
@@ -24,7 +24,7 @@ export class PredictionResolver {
     @Ctx() context: RequestContext,
     @Info() info: GraphQLResolveInfo,
   ): Promise<PredictionType> {
-    return deliverPrediction(context, parseBillId(billId, 'billId'), context.services.predictions.referenceDate(referenceDate), info);
+    return chargedPrediction(context, parseBillId(billId, 'billId'), context.services.predictions.referenceDate(referenceDate), info);
   }
 
   @FieldResolver(() => ExplanationsType, { description: 'Why the probabilities are what they are; computed from the model on request only' })
@@ -68,7 +68,7 @@ export class PredictionResolver {
     const path = responsePathAsArray(info.path);
     const batchRequest = `batch-request@${path.join('.')}`;
     await quota?.require('batches');
-    quota?.deliveries.charged(batchRequest, 'batches', 1, path);
+    quota?.ledger.charged(batchRequest, 'batches', 1, path);
     // a bill asked for twice is computed and charged once, and answered at each place
     const unique = [...new Set(billIds)];
     const nowcasts = await services.predictions.nowcasts(unique, date);
@@ -83,11 +83,11 @@ export class PredictionResolver {
     });
     const count = (status: BatchItemStatus) => items.filter((item) => item.status === status).length;
     if (quota) {
-      const delivered = charged.filter((r) => !(r instanceof AppError)).length;
-      quota.deliveries.charged(`batch@${path.join('.')}`, 'predictions', delivered, path);
-      // a batch that delivers nothing because every prediction was blocked is not a batch request
-      if (!delivered && count(BatchItemStatus.BLOCKED)) {
-        quota.deliveries.forget(batchRequest);
+      const shown = charged.filter((r) => !(r instanceof AppError)).length;
+      quota.ledger.charged(`batch@${path.join('.')}`, 'predictions', shown, path);
+      // a batch that shows nothing because every prediction was blocked is not a batch request
+      if (!shown && count(BatchItemStatus.BLOCKED)) {
+        quota.ledger.forget(batchRequest);
         await quota.refund('batches');
       }
     }
@@ -124,11 +124,11 @@ export class PredictionResolver {
 export class ImminentBillResolver {
   /**
    * The list's own fields are the imminent list, open to every tier; the full nowcast (and its
-   * explanations) is a prediction like any other, delivered and charged by the one rule.
+   * explanations) is a prediction like any other, shown and charged by the one rule.
    */
   @FieldResolver(() => PredictionType, { nullable: true, description: 'the full nowcast as of today, with its explanations on request: charged as one prediction' })
   prediction(@Root() item: ImminentBillType, @Ctx() context: RequestContext, @Info() info: GraphQLResolveInfo): Promise<PredictionType> {
-    return deliverPrediction(context, item.billId, context.services.predictions.referenceDate(null), info);
+    return chargedPrediction(context, item.billId, context.services.predictions.referenceDate(null), info);
   }
 }
 

@@ -1,6 +1,6 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Ctx, FieldResolver, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { deliverPrediction } from './deliver-prediction';
+import { chargedPrediction } from './charged-prediction';
 import { PredictionType } from './prediction.type';
 import type { RequestContext } from '../request/context';
 import { AppError, badInput } from '../errors';
@@ -108,7 +108,7 @@ export class AlertResolver {
   @Mutation(() => AlertCheckResultType, { description: 'Evaluates the caller’s thresholds against today’s nowcasts now, and records what fires' })
   @Access('pilot', { requires: ['data', 'model'] })
   checkAlerts(@Ctx() { user, services, quota }: RequestContext) {
-    return services.alerts.check(user!.accountId, user!.tier, 'manual', quota!);
+    return services.alertEvaluation.check(user!.accountId, user!.tier, 'manual', quota!);
   }
 
   @Query(() => AlertHistoryType, { description: 'Triggers of the caller’s thresholds, newest first, with counts (Pro)' })
@@ -137,7 +137,7 @@ export class AlertResolver {
 export class WatchlistBillResolver {
   @FieldResolver(() => PredictionType, { nullable: true })
   prediction(@Root() member: WatchlistBillType, @Ctx() context: RequestContext, @Info() info: GraphQLResolveInfo): Promise<PredictionType | null> {
-    return deliverPrediction(context, member.billId, context.services.predictions.referenceDate(null), info).catch(() => null);
+    return chargedPrediction(context, member.billId, context.services.predictions.referenceDate(null), info).catch(() => null);
   }
 
   @FieldResolver(() => String, { nullable: true })

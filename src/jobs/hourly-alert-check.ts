@@ -1,9 +1,9 @@
 import type { DataSource } from 'typeorm';
 import type { Logger } from '../logger';
-import { isConnectionFailure } from '../db/connection-failure';
+import { isConnectionFailure } from '../common/connection-failure';
 import type { QuotaService } from '../quota/quota.service';
-import type { AlertService } from '../services/alert.service';
-import { runClaimedHour, startOfHour } from './hourly-claim';
+import type { AlertEvaluation } from '../services/alert-evaluation';
+import { runClaimedPeriod, startOfHour } from './period-claim';
 import { JobTicker } from './job-ticker';
 
 const JOB = 'pro-alert-check';
@@ -32,7 +32,7 @@ export class HourlyAlertCheck {
 
   constructor(
     private readonly dataSource: DataSource,
-    private readonly alerts: AlertService,
+    private readonly alertEvaluation: AlertEvaluation,
     /** each bill a check evaluates is one of the account's predictions for the day */
     private readonly quotas: QuotaService,
     private readonly logger: Logger,
@@ -51,13 +51,13 @@ export class HourlyAlertCheck {
   private async runOnce(): Promise<HourlyRun> {
     const now = this.now();
     const result: HourlyRun = { ran: false, hour: startOfHour(now).toISOString(), accounts: 0, triggered: 0, blocked: 0 };
-    await runClaimedHour(this.dataSource, { job: JOB, advisoryLockKey: this.options.postgres ? ADVISORY_LOCK_KEY : null, now }, async () => {
+    await runClaimedPeriod(this.dataSource, { job: JOB, advisoryLockKey: this.options.postgres ? ADVISORY_LOCK_KEY : null, periodStart: startOfHour(now), now }, async () => {
       const accounts = (await this.dataSource.query(
         `SELECT DISTINCT a.id FROM account a JOIN alert_threshold t ON t.account_id = a.id WHERE a.tier = 'pro' ORDER BY a.id`,
       )) as { id: number }[];
       result.ran = true;
       for (const { id } of accounts) {
-        const check = await this.alerts.check(id, 'pro', 'scheduled', this.quotas.forAccount(id, 'pro'), now);
+        const check = await this.alertEvaluation.check(id, 'pro', 'scheduled', this.quotas.forAccount(id, 'pro'), now);
         result.accounts++;
         result.triggered += check.triggered.length;
         result.blocked += check.billsBlocked.length;

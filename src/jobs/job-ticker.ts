@@ -1,4 +1,4 @@
-/** How often an hourly job looks whether a new hour has begun (runClaimedHour says whether it is its to run). */
+/** How often an hourly job looks whether a new hour has begun (runClaimedPeriod says whether it is its to run). */
 const HOURLY_LOOK_MS = 60_000;
 
 /**

@@ -1,4 +1,4 @@
-import { isConnectionFailure } from '../db/connection-failure';
+import { isConnectionFailure } from '../common/connection-failure';
 import type { BillSource } from '../ingest/bill-source';
 import type { IngestReport } from '../ingest/ingest.service';
 import { hasCompletedSync, servedDataAsOf, syncBills } from '../ingest/sync';

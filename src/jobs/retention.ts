@@ -1,8 +1,8 @@
 import type { DataSource } from 'typeorm';
-import { isConnectionFailure } from '../db/connection-failure';
+import { isConnectionFailure } from '../common/connection-failure';
 import type { Logger } from '../logger';
 import { retentionRules, type RetentionRule } from './retention-rules';
-import { runClaimedHour, startOfHour } from './hourly-claim';
+import { runClaimedPeriod, startOfHour } from './period-claim';
 import { JobTicker } from './job-ticker';
 
 const JOB = 'retention';
@@ -69,7 +69,7 @@ export class RetentionJob {
     const now = this.now();
     const result: RetentionRun = { ran: false, hour: startOfHour(now).toISOString(), removed: {}, statements: 0, ms: 0 };
     if (this.ticker.stopping) return result;
-    await runClaimedHour(this.dataSource, { job: JOB, advisoryLockKey: this.options.postgres ? ADVISORY_LOCK_KEY : null, now }, async () => {
+    await runClaimedPeriod(this.dataSource, { job: JOB, advisoryLockKey: this.options.postgres ? ADVISORY_LOCK_KEY : null, periodStart: startOfHour(now), now }, async () => {
       result.ran = true;
       const limit = this.options.batchRows ?? RETENTION_BATCH_ROWS;
       for (const rule of this.rules) {

@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { Logger } from '../logger';
 import type { ModelService, RetrainOutcome } from '../services/model.service';
-import { runClaimedPeriod } from './hourly-claim';
+import { runClaimedPeriod } from './period-claim';
 import { JobTicker } from './job-ticker';
 
 const ADVISORY_LOCK_KEY = 74_110_022;

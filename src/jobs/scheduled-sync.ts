@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { type DataFreshness, SYNC_JOB } from '../ingest/freshness';
 import type { Logger } from '../logger';
-import { runClaimedPeriod } from './hourly-claim';
+import { runClaimedPeriod } from './period-claim';
 import { JobTicker } from './job-ticker';
 
 const ADVISORY_LOCK_KEY = 74_110_020;

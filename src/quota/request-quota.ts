@@ -1,6 +1,6 @@
 import type { Tier } from '../db/entities/account.entity';
 import { AppError } from '../errors';
-import { DeliveryLedger } from './delivery-ledger';
+import { ChargeLedger } from './charge-ledger';
 import type { QuotaStore } from './quota-store';
 import type { WebsiteBillViews } from './website-bill-views';
 import { QUOTA_LABEL, type QuotaKind, TIER_LIMITS } from './tier-limits';
@@ -44,8 +44,8 @@ export class RequestQuota {
   private readonly remaining = new Map<QuotaKind, number>();
   /** units this request holds, per limit: taken less given back */
   private readonly held = new Map<QuotaKind, number>();
-  /** what this request took for things it delivers; settled against the response (see settleDeliveries) */
-  readonly deliveries = new DeliveryLedger();
+  /** what this request took for things its response shows; settled against the response (see settleCharges) */
+  readonly ledger = new ChargeLedger();
   /** the response is known and its charges settled: nothing more is taken for it */
   private settled = false;
 
@@ -85,7 +85,7 @@ export class RequestQuota {
   /** Grants up to `amount` (fewer when the limit is near); what a batch uses for its predictions. A take of 0 just reads. */
   async takeUpTo(kind: QuotaKind, amount: number): Promise<number> {
     // graphql-js answers as soon as an error nulls the whole result, while sibling fields' loaders may
-    // still be running: what they would take after the settlement could never be delivered
+    // still be running: what they would take after the settlement could never reach the response
     if (this.settled) return 0;
     const { granted, used } = await this.store.take(this.accountId, this.day, kind, Math.max(0, amount), this.limit(kind));
     this.remaining.set(kind, Math.max(0, this.limit(kind) - used));
@@ -166,7 +166,7 @@ export class RequestQuota {
     await this.require('calls');
   }
 
-  /** Gives back units taken for something that was not delivered (a prediction in a failed request, a batch whose items were all blocked). */
+  /** Gives back units taken for something the response does not show (a prediction in a failed request, a batch whose items were all blocked). */
   async refund(kind: QuotaKind, amount = 1): Promise<void> {
     if (amount <= 0) return;
     await this.store.refund(this.accountId, this.day, kind, amount);
@@ -184,9 +184,9 @@ export class RequestQuota {
   }
 
   /** Gives back what was charged for things the response does not hold (`data` null: the request failed as a whole). */
-  async settleDeliveries(data: Record<string, unknown> | null | undefined): Promise<void> {
+  async settleCharges(data: Record<string, unknown> | null | undefined): Promise<void> {
     this.settled = true;
-    for (const [kind, units] of this.deliveries.undelivered(data)) await this.refund(kind, units);
+    for (const [kind, units] of this.ledger.notShown(data)) await this.refund(kind, units);
   }
 
   exceeded(kind: QuotaKind): AppError {

@@ -29,8 +29,8 @@ export const predictionChargeId = (key: string) => `prediction@${key}`;
 
 /**
  * Nowcasts for many (bill, date) keys; each success counts as a prediction, and those past the
- * user's daily limit fail with 429. Each charge waits in the request's delivery ledger for the
- * field that shows it (see DeliveryLedger): one that never reaches the response is given back.
+ * user's daily limit fail with 429. Each charge waits in the request's charge ledger for the
+ * field that shows it (see ChargeLedger): one that never reaches the response is given back.
  */
 async function predictionsByKey(predictions: PredictionService, quota: RequestQuota | null, keys: readonly string[]): Promise<(PredictionResult | AppError)[]> {
   const byDate = new Map<string, number[]>();
@@ -45,10 +45,10 @@ async function predictionsByKey(predictions: PredictionService, quota: RequestQu
   }
   const answered = keys.map((key) => results.get(key)!);
   if (!quota) return answered;
-  // the website's bill views are charged when opened, not per field delivered
+  // the website's bill views are charged when opened, not per field shown
   if (quota.website) return quota.chargePredictions(keys.map((key) => Number(key.split('@')[0])), answered);
   const charged = await quota.chargeEach('predictions', answered);
-  charged.forEach((r, i) => !(r instanceof Error) && quota.deliveries.charged(predictionChargeId(keys[i]), 'predictions', 1));
+  charged.forEach((r, i) => !(r instanceof Error) && quota.ledger.charged(predictionChargeId(keys[i]), 'predictions', 1));
   return charged;
 }
 

@@ -1,8 +1,8 @@
 import { AppError } from '../errors';
-import type { Allowance, LoginFailureStore } from '../quota/login-failure-store';
+import type { Allowance, LoginFailureStore } from '../attempts/login-failure-store';
 
 /**
- * Attempts counted over a sliding window in a shared store (src/quota/login-failure-store.ts): the
+ * Attempts counted over a sliding window in a shared store (src/attempts/login-failure-store.ts): the
  * log-in throttle's guesses and the sign-up limit's sign-ups. An attempt takes its place before any
  * work is done for it, in one atomic step of the store, so attempts arriving together are held to
  * the limit as surely as attempts arriving one by one.

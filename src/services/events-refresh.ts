@@ -9,7 +9,7 @@ import { eventTimestamp, predictionEvent, stageChangedEvent, stageScheduledEvent
 import { predictionEvents } from '../events/rules';
 import { readInPages } from '../db/rows-in-pages';
 import type { Logger } from '../logger';
-import { activeThresholdTargets, evaluateThresholds } from './alert.service';
+import { activeThresholdTargets, evaluateThresholds } from './alert-evaluation';
 import type { ModelService } from './model.service';
 import { recordSnapshots } from './prediction-history';
 import type { PredictionResult } from './prediction-result';

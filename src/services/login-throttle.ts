@@ -1,4 +1,4 @@
-import { MemoryLoginFailureStore, type LoginFailureStore } from '../quota/login-failure-store';
+import { MemoryLoginFailureStore, type LoginFailureStore } from '../attempts/login-failure-store';
 import { AttemptLimit } from './attempt-limit';
 
 export interface LoginThrottleOptions {

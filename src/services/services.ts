@@ -6,6 +6,7 @@ import type { AccountService } from './account.service';
 import { createAccountServices } from './account-services';
 import type { ApiKeyService } from './api-key.service';
 import { AlertService } from './alert.service';
+import { AlertEvaluation } from './alert-evaluation';
 import { BillService } from './bill.service';
 import { WatchlistService } from './watchlist.service';
 import { SessionService } from './session.service';
@@ -14,9 +15,9 @@ import { DEFAULT_SIGN_UP_LIMIT, SignUpLimit } from './attempt-limit';
 import type { ScryptCost } from './password';
 import { ModelService } from './model.service';
 import { PredictionService } from './prediction.service';
-import { SqlLoginFailureStore } from '../quota/login-failure-store';
+import { SqlLoginFailureStore } from '../attempts/login-failure-store';
 import { QuotaService } from '../quota/quota.service';
-import { RedisLoginFailureStore } from '../quota/redis-login-failure-store';
+import { RedisLoginFailureStore } from '../attempts/redis-login-failure-store';
 import { RedisQuotaStore } from '../quota/redis-quota-store';
 import { BurstLimiter, type BurstLimitOptions } from '../quota/burst-limit';
 import type { EventSink } from '../events/event';
@@ -49,6 +50,8 @@ export interface Services {
   burstLimiter: BurstLimiter;
   watchlists: WatchlistService;
   alerts: AlertService;
+  /** whether an account's thresholds fire now (the alert check) */
+  alertEvaluation: AlertEvaluation;
   webhooks: WebhookService;
   /** the events module (src/events/events.ts: event log, webhook outbox and its delivery worker, bus) with the refresh that emits into it */
   events: Events & { refresh: EventRefresh };
@@ -106,7 +109,6 @@ export function createServices({ trainingOptions, redisUrl, now, burstLimit, emb
       await pipeline.close();
     },
   };
-  const alerts = new AlertService(deps.dataSource, watchlists, predictions, events.log);
   const quotas = new QuotaService(deps.dataSource, { redisUrl, embedded: embeddedDatabase, readiness: deps.readiness, logger: deps.logger }, now);
   // log-in and sign-up attempts are kept beside the quota counters, so every instance counts the same ones
   const calendar = new WatchlistCalendarService(deps.dataSource, predictions, deps.clock, publicUrl);
@@ -122,7 +124,8 @@ export function createServices({ trainingOptions, redisUrl, now, burstLimit, emb
     models,
     predictions,
     watchlists,
-    alerts,
+    alerts: new AlertService(deps.dataSource, watchlists),
+    alertEvaluation: new AlertEvaluation(deps.dataSource, watchlists, predictions, events.log),
     quotas,
     burstLimiter: new BurstLimiter(burstLimit ?? DEFAULT_BURST_LIMIT),
     webhooks: new WebhookService(deps.dataSource, secretBox, urlPolicy, realNow, events.handoff),

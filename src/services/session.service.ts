@@ -8,7 +8,7 @@ import type { AuthenticatedUser } from '../common/authenticated-user';
 import { credentialDigest } from './api-key.service';
 import { LoginThrottle } from './login-throttle';
 import { DEFAULT_SIGN_UP_LIMIT, SignUpLimit } from './attempt-limit';
-import { MemoryLoginFailureStore } from '../quota/login-failure-store';
+import { MemoryLoginFailureStore } from '../attempts/login-failure-store';
 import { decoyHash, hashPassword, PASSWORD_COST, parseNewPassword, holdPlaceToHash, type ScryptCost, verifyPassword } from './password';
 
 /** A session ends this long after it began, however active. */

@@ -53,7 +53,7 @@ describe('an API call is charged once, when the request starts, and never given 
   });
 });
 
-describe('a prediction is charged only when delivered', () => {
+describe('a prediction is charged only when in the response', () => {
   it('GraphQL: an answer with data null charges none, though some of its fields had computed a prediction', async () => {
     const u = await user('pilot');
     const res = await u.gql('{ a: prediction(billId: 2900) { royalAssent } b: prediction(billId: 999999) { royalAssent } }');
@@ -102,7 +102,7 @@ describe('a bill asked for twice in one request is computed and charged once', (
 describe('every path that reaches a prediction charges it as a prediction (issue 21)', () => {
   const IMMINENT_ALL = 'imminentBills(daysAhead: 30, minProbability: 0)';
 
-  it('GraphQL: the imminent list charges nothing; the full prediction nested in it charges one per bill delivered', async () => {
+  it('GraphQL: the imminent list charges nothing; the full prediction nested in it charges one per bill answered', async () => {
     const u = await user('pilot');
     const list = await u.gql(`{ ${IMMINENT_ALL} { count bills { billId billTitle stallRisk riskIndicators { stallRiskLevel } } } }`);
     expect(list.body.data.imminentBills.count).toBeGreaterThan(1);
@@ -211,7 +211,7 @@ describe('an alert check charges one prediction per bill it evaluates', () => {
     const u = await user('pro');
     await watching(u, [2900, 26]);
     await u.use('predictions', FAIR_USE_CEILING - 1);
-    const job = new HourlyAlertCheck(t.db.dataSource, t.services.alerts, t.services.quotas, t.services.logger, { postgres: usingPostgres(), now: () => new Date('2030-01-01T10:00:00Z') });
+    const job = new HourlyAlertCheck(t.db.dataSource, t.services.alertEvaluation, t.services.quotas, t.services.logger, { postgres: usingPostgres(), now: () => new Date('2030-01-01T10:00:00Z') });
     const run = await job.runDue();
     expect(run.ran).toBe(true);
     expect(run.blocked).toBeGreaterThanOrEqual(1);

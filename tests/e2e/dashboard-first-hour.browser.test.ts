@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { trustFor, type TrustTable } from '../../src/model/serve/trust';
-import { runAdminCommand } from '../../src/admin/admin-commands';
+import { runAdminCommand } from '../../src/admin/commands/admin-commands';
 import { dashboardDirectory } from '../../src/doors/http/dashboard-static';
 import { SAMPLE_BILL_IDS } from '../support/fixtures';
 import { startTestApp, type TestApp } from '../support/test-app';

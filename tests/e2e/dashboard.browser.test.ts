@@ -2,7 +2,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import { runAdminCommand } from '../../src/admin/admin-commands';
+import { runAdminCommand } from '../../src/admin/commands/admin-commands';
 import { dashboardDirectory } from '../../src/doors/http/dashboard-static';
 import * as WEB from '../../web/src/operations';
 import { startTestApp, type TestApp } from '../support/test-app';

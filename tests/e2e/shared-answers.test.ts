@@ -33,7 +33,7 @@ async function pilot() {
 }
 
 describe('a prediction answered from memory', () => {
-  it('is the same answer, computed once, and charged as delivered to each caller', async () => {
+  it('is the same answer, computed once, and charged as answered to each caller', async () => {
     const [ann, bob] = [await pilot(), await pilot()];
     const first = await ann.get('/predict/2900');
     const calls = computed.mock.calls.length;
@@ -101,7 +101,7 @@ describe('a GraphQL query of shared answers answered from memory', () => {
   const PREDICTION = 'query Nowcast($id: Int!) { prediction(billId: $id) { billId royalAssent nextStage30d riskIndicators { stallRiskLevel } } }';
   const ask = (key: string, query = PREDICTION, id = 2900) => t.graphql(query, { key, variables: { id } });
 
-  it('is the same answer, computed once, and charged as delivered to each caller', async () => {
+  it('is the same answer, computed once, and charged as answered to each caller', async () => {
     const [ann, bob] = [await pilot(), await pilot()];
     const first = await ask(ann.key);
     const calls = computed.mock.calls.length;

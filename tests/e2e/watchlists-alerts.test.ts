@@ -265,7 +265,7 @@ describe('checking', () => {
       await a.post('/predictions/alerts/thresholds', { watchlist_id: wl, bill_id: 2900, alert_type: 'probability', threshold_value: 0 });
     }
     let now = new Date('2026-11-22T10:15:00Z');
-    const job = new HourlyAlertCheck(t.db.dataSource, t.services.alerts, t.services.quotas, t.services.logger, { postgres: usingPostgres(), now: () => now });
+    const job = new HourlyAlertCheck(t.db.dataSource, t.services.alertEvaluation, t.services.quotas, t.services.logger, { postgres: usingPostgres(), now: () => now });
     const first = await job.runDue();
     expect(first).toMatchObject({ ran: true, hour: '2026-11-22T10:00:00.000Z' });
     now = new Date('2026-11-22T10:45:00Z');

@@ -32,8 +32,8 @@ afterAll(async () => {
 /** Packages an account command has no use for: GraphQL, the web server, Redis, the model's networks. */
 const NOT_FOR_ACCOUNTS = ['graphql', 'express', '@apollo/server', 'ioredis', 'brain.js', 'graphql-rate-limit', 'prom-client'];
 
-/** Our own code an account command has no use for: the other services, the model, ingest, quotas, both doors. */
-const REST_OF_THE_SERVICE = /^(src\/services\/(?!account|api-key)|src\/model\/(?!dates)|src\/ingest\/(?!snapshot-format-error)|src\/quota\/|src\/gateway\/|src\/graphql\/|src\/doors\/rest\/)/;
+/** Our own code an account command has no use for: the other services, the model, ingest, quotas and attempt limits, both doors. */
+const REST_OF_THE_SERVICE = /^(src\/services\/(?!account|api-key)|src\/model\/(?!dates)|src\/ingest\/(?!snapshot-format-error)|src\/quota\/|src\/attempts\/|src\/gateway\/|src\/graphql\/|src\/doors\/rest\/)/;
 
 it('creates and lists accounts loading the database and the accounts code only', async () => {
   const created = await adminCliLoading(['create-user', '--email', 'ops@example.com', '--tier', 'pilot'], env);

@@ -46,7 +46,7 @@ const settled = () => new Promise((resolve) => setImmediate(resolve));
 
 it('a manual check emits the event of each threshold it fires, once; the next refresh does not fire it again', async () => {
   const pro = await proWithThreshold('manual@example.com');
-  const check = await f.services.alerts.check(pro.accountId, 'pro', 'manual', f.services.quotas.forAccount(pro.accountId, 'pro'));
+  const check = await f.services.alertEvaluation.check(pro.accountId, 'pro', 'manual', f.services.quotas.forAccount(pro.accountId, 'pro'));
   expect(check.triggered).toHaveLength(1);
 
   const [event] = await loggedEvents(pro.accountId);
@@ -64,7 +64,7 @@ it('a manual check emits the event of each threshold it fires, once; the next re
 it('the hourly Pro check emits the events of the thresholds it fires', async () => {
   const pro = await proWithThreshold('hourly@example.com');
   const logger = createLogger('warn', new Writable({ write: (_c, _e, done) => done() }) as never);
-  const hourly = new HourlyAlertCheck(f.db.dataSource, f.services.alerts, f.services.quotas, logger, { postgres: f.db.kind !== 'pglite', now: () => new Date('2030-01-01T10:00:00Z') });
+  const hourly = new HourlyAlertCheck(f.db.dataSource, f.services.alertEvaluation, f.services.quotas, logger, { postgres: f.db.kind !== 'pglite', now: () => new Date('2030-01-01T10:00:00Z') });
   const run = await hourly.runDue();
   expect(run.triggered).toBeGreaterThanOrEqual(1);
 

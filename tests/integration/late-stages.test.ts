@@ -117,7 +117,7 @@ describe('following the API from 14 October', () => {
     await nextDay('2026-10-16');
     recordRoyalAssent(live.api, BILL, '2026-10-14', '2026-10-16T09:00:00.5');
     await sync();
-    const check = await services.alerts.check(account.id, 'pro', 'scheduled', services.quotas.forAccount(account.id, 'pro'));
+    const check = await services.alertEvaluation.check(account.id, 'pro', 'scheduled', services.quotas.forAccount(account.id, 'pro'));
     expect(check.triggered.map((t) => [t.billId, t.alertType, t.valueSeen])).toEqual([[BILL, 'probability', 1]]);
   });
 

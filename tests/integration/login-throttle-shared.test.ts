@@ -1,7 +1,7 @@
 import { DependencyHealth } from '../../src/health/dependency-health';
 import { createLogger } from '../../src/logger';
-import { LONGEST_WINDOW_MS, type LoginFailureStore, SqlLoginFailureStore } from '../../src/quota/login-failure-store';
-import { RedisLoginFailureStore } from '../../src/quota/redis-login-failure-store';
+import { LONGEST_WINDOW_MS, type LoginFailureStore, SqlLoginFailureStore } from '../../src/attempts/login-failure-store';
+import { RedisLoginFailureStore } from '../../src/attempts/redis-login-failure-store';
 import { RedisQuotaStore } from '../../src/quota/redis-quota-store';
 import { Readiness } from '../../src/health/readiness';
 import { SignUpLimit } from '../../src/services/attempt-limit';

@@ -6,7 +6,7 @@ import path from 'node:path';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const SERVER = path.join(ROOT, 'dist', 'src', 'server.js');
-const ADMIN = path.join(ROOT, 'dist', 'src', 'cli', 'admin.js');
+const ADMIN = path.join(ROOT, 'dist', 'src', 'admin', 'cli', 'admin.js');
 const SYNC = path.join(ROOT, 'dist', 'src', 'cli', 'sync-command.js');
 const TRAIN = path.join(ROOT, 'dist', 'src', 'cli', 'train-command.js');
 

@@ -1,6 +1,6 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
-/** The dashboard's failed log-ins, shared by every instance (src/quota/login-failure-store.ts). */
+/** The dashboard's failed log-ins, shared by every instance (src/attempts/login-failure-store.ts). */
 export class LoginFailures1764496800000 implements MigrationInterface {
   name = 'LoginFailures1764496800000';
 

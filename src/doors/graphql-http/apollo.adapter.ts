@@ -1,12 +1,13 @@
 import type http from 'node:http';
-import { ApolloServer, type ApolloServerOptionsWithGateway, type ApolloServerPlugin } from '@apollo/server';
-import { expressMiddleware } from '@as-integrations/express5';
+import { ApolloServer, type ApolloServerOptionsWithGateway, type ApolloServerPlugin, type GraphQLRequestListener } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import type { RequestHandler } from 'express';
-import type { ValidationRule } from 'graphql';
+import type { DocumentNode, GraphQLSchema, OperationDefinitionNode, ValidationRule } from 'graphql';
 import { gatewayRequest, graphqlDocumentOf } from '../http/gateway-request';
 import { boundedDocumentStore } from './document-store';
+import { apolloExpressMiddleware } from './express-integration';
+import type { QueryCostCheck } from './query-cost';
 import { acceptsLegacyJsonOnly } from './legacy-json';
 import type { RequestContext } from '../../request/context';
 import { badInput, ERROR_CODES } from '../../errors';
@@ -44,7 +45,21 @@ function pipelineExecutor(gateway: Gateway): GatewayInterface {
   };
 }
 
+/** What the door hears of each answered operation (the metrics count it by root field and outcome). */
+export type OperationAnswered = (answered: { document: DocumentNode | undefined; operation: OperationDefinitionNode | undefined; schema: GraphQLSchema; failed: boolean }) => void;
+
 /**
+ * The door's steps inside Apollo's request, as one plugin whose listener is the same object for
+ * every request: each plugin costs Apollo a `requestDidStart` and a round of every hook per request,
+ * and these steps keep no state of their own between hooks.
+ *
+ * Once the operation is known, before anything runs:
+ * - an operationName that picks no operation of the document is the client's 400 (Apollo leaves
+ *   `operation` unset and goes on to the executor, which cannot run "no operation");
+ * - a subscription is the WebSocket door's (src/doors/graphql-ws/graphql-ws.adapter.ts): over HTTP
+ *   it is answered 400 with where to go (graphql-js would start an event stream no HTTP answer can carry);
+ * - an operation over its cost budget is refused (query-cost.ts).
+ *
  * The HTTP head of every answer: a whole answer lost to an unavailable dependency (`data: null`, a
  * SERVICE_UNAVAILABLE error, such as a database that cannot be reached inside a resolver) is a
  * 503, as on REST, rather than Apollo's 200 for a GraphQL result; a partial answer stays 200.
@@ -52,67 +67,40 @@ function pipelineExecutor(gateway: Gateway): GatewayInterface {
  * A request error (Apollo had the document's text: `source`) answered to a client that reads only
  * the legacy media type is a 200 on the wire (see acceptsLegacyJsonOnly).
  */
-function answerHead(gateway: Gateway): ApolloServerPlugin<ApolloContext> {
-  return {
-    async requestDidStart() {
-      return {
-        async willSendResponse({ contextValue, request, response, errors, source }) {
-          const wholeAnswerFailed = response.body.kind === 'single' && response.body.singleResult.data === null;
-          if (wholeAnswerFailed && (response.http.status ?? 200) === 200 && errors?.some((error) => mapError(error).code === 'SERVICE_UNAVAILABLE')) {
-            response.http.status = ERROR_CODES.SERVICE_UNAVAILABLE;
-          }
-          // a refusal's own headers (which limit refused) come first
-          for (const [name, value] of Object.entries(gateway.headers(contextValue, contextValue.gatewayRequest))) if (!response.http.headers.has(name.toLowerCase())) response.http.headers.set(name.toLowerCase(), value);
-          if (contextValue.gatewayRequest) gateway.finish(contextValue.gatewayRequest, contextValue, response.http.status ?? 200);
-          // only the wire says 200: the gateway heard the 400 (the per-address limit counts it as failing)
-          if (response.http.status === ERROR_CODES.BAD_USER_INPUT && source !== undefined && acceptsLegacyJsonOnly(request.http?.headers.get('accept'))) response.http.status = 200;
-        },
-      };
+function doorSteps(gateway: Gateway, checkCost: QueryCostCheck, operationAnswered: OperationAnswered): ApolloServerPlugin<ApolloContext> {
+  const listener: GraphQLRequestListener<ApolloContext> = {
+    async didResolveOperation({ operation, document, request, contextValue }) {
+      if (!operation) throw unresolvedOperation(document, request.operationName);
+      if (operation.operation === 'subscription') {
+        const browser = contextValue.gatewayRequest?.browser;
+        const endpoint = browser ? `${browser.secure ? 'wss' : 'ws'}://${browser.host}/graphql` : 'ws(s)://…/graphql';
+        throw badInput(`Subscriptions are served over WebSocket only: connect to ${endpoint} with the graphql-transport-ws protocol (graphql-ws)`);
+      }
+      await checkCost(document, operation, request.variables, contextValue);
+    },
+    async willSendResponse({ contextValue, request, response, errors, source, document, operation, schema }) {
+      const singleErrors = response.body.kind === 'single' ? response.body.singleResult.errors : undefined;
+      operationAnswered({ document, operation, schema, failed: Boolean(errors?.length) || Boolean(singleErrors?.length) });
+      const wholeAnswerFailed = response.body.kind === 'single' && response.body.singleResult.data === null;
+      if (wholeAnswerFailed && (response.http.status ?? 200) === 200 && errors?.some((error) => mapError(error).code === 'SERVICE_UNAVAILABLE')) {
+        response.http.status = ERROR_CODES.SERVICE_UNAVAILABLE;
+      }
+      // a refusal's own headers (which limit refused) come first
+      for (const [name, value] of Object.entries(gateway.headers(contextValue, contextValue.gatewayRequest))) if (!response.http.headers.has(name.toLowerCase())) response.http.headers.set(name.toLowerCase(), value);
+      if (contextValue.gatewayRequest) gateway.finish(contextValue.gatewayRequest, contextValue, response.http.status ?? 200);
+      // only the wire says 200: the gateway heard the 400 (the per-address limit counts it as failing)
+      if (response.http.status === ERROR_CODES.BAD_USER_INPUT && source !== undefined && acceptsLegacyJsonOnly(request.http?.headers.get('accept'))) response.http.status = 200;
     },
   };
-}
-
-/**
- * Subscriptions are the WebSocket door's (src/doors/graphql-ws/graphql-ws.adapter.ts): over HTTP one is a client's
- * mistake, answered 400 with where to go, before anything runs (graphql-js would start an event
- * stream no HTTP answer can carry).
- */
-function subscriptionsGoToWebSocket(): ApolloServerPlugin<ApolloContext> {
-  return {
-    async requestDidStart() {
-      return {
-        async didResolveOperation({ operation, contextValue }) {
-          if (operation?.operation !== 'subscription') return;
-          const browser = contextValue.gatewayRequest?.browser;
-          const endpoint = browser ? `${browser.secure ? 'wss' : 'ws'}://${browser.host}/graphql` : 'ws(s)://…/graphql';
-          throw badInput(`Subscriptions are served over WebSocket only: connect to ${endpoint} with the graphql-transport-ws protocol (graphql-ws)`);
-        },
-      };
-    },
-  };
-}
-
-/**
- * An operationName that picks no operation of the document is the client's 400, refused before
- * anything runs: Apollo leaves `operation` unset and goes on to the executor, which cannot run
- * "no operation".
- */
-function operationMustResolve(): ApolloServerPlugin<ApolloContext> {
-  return {
-    async requestDidStart() {
-      return {
-        async didResolveOperation({ operation, document, request }) {
-          if (!operation) throw unresolvedOperation(document, request.operationName);
-        },
-      };
-    },
-  };
+  return { requestDidStart: async () => listener };
 }
 
 export interface ApolloDoorOptions {
   httpServer: http.Server;
   validationRules: ValidationRule[];
-  plugins: ApolloServerPlugin<RequestContext>[];
+  /** refuses an operation over its cost budget (throws the AppError) */
+  checkCost: QueryCostCheck;
+  operationAnswered: OperationAnswered;
   logger: Logger;
 }
 
@@ -139,25 +127,20 @@ export async function createApolloDoor(gateway: Gateway, options: ApolloDoorOpti
       // Open requests get 7 s to finish: the rest of the 10 s shutdown deadline (src/shutdown.ts)
       // is for flushing counters and closing the database, which a slow request must not starve.
       ApolloServerPluginDrainHttpServer({ httpServer: options.httpServer, stopGracePeriodMillis: REQUEST_DRAIN_MS }),
-      operationMustResolve(),
-      subscriptionsGoToWebSocket(),
-      ...(options.plugins as ApolloServerPlugin<ApolloContext>[]),
-      answerHead(gateway),
+      doorSteps(gateway, options.checkCost, options.operationAnswered),
     ],
   });
   await apollo.start();
-  const middleware = expressMiddleware(apollo, {
-    context: async ({ req }) => {
-      const request = gatewayRequest(req, { browser: true });
-      request.document = graphqlDocumentOf(req);
-      try {
-        return { ...(await gateway.start(request)), gatewayRequest: request };
-      } catch (error) {
-        // refused before Apollo's request plugins run: the gateway still hears how it ended
-        gateway.finish(request, null, mapError(error).status);
-        throw error;
-      }
-    },
+  const middleware = apolloExpressMiddleware(apollo, async ({ req }) => {
+    const request = gatewayRequest(req, { browser: true });
+    request.document = graphqlDocumentOf(req);
+    try {
+      return { ...(await gateway.start(request)), gatewayRequest: request };
+    } catch (error) {
+      // refused before Apollo's request plugins run: the gateway still hears how it ended
+      gateway.finish(request, null, mapError(error).status);
+      throw error;
+    }
   });
   return { middleware, stop: () => apollo.stop() };
 }

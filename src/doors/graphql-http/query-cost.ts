@@ -1,4 +1,3 @@
-import type { ApolloServerPlugin } from '@apollo/server';
 import {
   type DocumentNode,
   type FieldNode,
@@ -225,19 +224,6 @@ export function queryCostCheck(
       const whose = anonymous ? ' for a request without an API key' : '';
       throw badInput(`This query would cost ${cost}, over the limit of ${budget}${whose}: ask for fewer bills, fields or aliases per request`);
     }
-  };
-}
-
-/** The cost check on Apollo's /graphql, once the operation is known. */
-export function queryCostLimit(check: QueryCostCheck): ApolloServerPlugin<RequestContext> {
-  return {
-    async requestDidStart() {
-      return {
-        async didResolveOperation({ request, document, operation, contextValue }) {
-          if (operation) await check(document, operation, request.variables, contextValue);
-        },
-      };
-    },
   };
 }
 

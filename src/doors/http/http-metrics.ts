@@ -1,12 +1,16 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { ApolloServerPlugin } from '@apollo/server';
+import type { OperationAnswered } from '../graphql-http/apollo.adapter';
 import type { Request, RequestHandler } from 'express';
 import type { DocumentNode, GraphQLSchema, OperationDefinitionNode } from 'graphql';
 import { rootFieldCopies } from '../../gateway/charge';
 import type { RequestObserver } from './request-id';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { Services } from '../../services/services';
-import { registerSyncMetrics } from './sync-metrics';
+import { Counter, Histogram, type Registry } from 'prom-client';
+
+/*
+ * The HTTP doors' metrics, on the service's registry (src/metrics/service-metrics.ts): requests by
+ * route pattern and status with latency, GraphQL operations over HTTP by root field, type and
+ * outcome, and GET /metrics, which answers the whole registry to the operator only.
+ */
 
 export interface MetricsOptions {
   /**
@@ -16,14 +20,14 @@ export interface MetricsOptions {
   token?: string;
 }
 
-export interface Metrics {
+export interface HttpMetrics {
   /** told of every request answered (by requestLogging): counts it by route pattern and status, with its time */
   observe: RequestObserver;
   /** GET /metrics: the Prometheus text format */
   handler: RequestHandler;
   /** counts GraphQL operations by name, type and outcome */
-  graphqlPlugin: ApolloServerPlugin<any>;
-  registry: Registry;
+  /** counts each GraphQL operation answered over HTTP by root field and outcome */
+  operationAnswered: OperationAnswered;
 }
 
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -78,15 +82,8 @@ function bearerMatches(req: Request, token: string): boolean {
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
-/**
- * Prometheus metrics of one app (prom-client; a registry of its own, so several apps in one
- * process, as in tests, do not collide): process defaults, HTTP requests by route pattern and
- * status with latency, GraphQL operations by name, quota refusals by limit, the model served, and
- * the PostgreSQL pool's connections, events refreshes (runs, time, events by type).
- */
-export function createMetrics(services: Services, options: MetricsOptions = {}): Metrics {
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
+/** Registers the HTTP metrics on `registry`, and answers its observer, its /metrics handler and its Apollo plugin. */
+export function createHttpMetrics(registry: Registry, options: MetricsOptions = {}): HttpMetrics {
   const registers = [registry];
 
   const requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests by route pattern, method and status', labelNames: ['method', 'route', 'status'], registers });
@@ -102,107 +99,6 @@ export function createMetrics(services: Services, options: MetricsOptions = {}):
     help: 'GraphQL operations over HTTP by the root fields they ran (each once; other: not an operation of the schema), type and outcome',
     labelNames: ['operation', 'type', 'outcome'],
     registers,
-  });
-  new Counter({
-    name: 'bill_progress_quota_refusals_total',
-    help: 'Requests and batch items refused by a daily limit, by limit',
-    labelNames: ['limit'],
-    registers,
-    collect() {
-      this.reset();
-      for (const [limit, count] of Object.entries(services.quotas.refusals)) this.inc({ limit }, count);
-    },
-  });
-  new Counter({
-    name: 'bill_progress_webhook_deliveries_total',
-    help: 'Webhook delivery attempts by outcome (delivered, http_error, timeout, network_error, refused_address, aborted by a shutdown), and deliveries given up after the last retry (failed_for_good)',
-    labelNames: ['outcome'],
-    registers,
-    collect() {
-      this.reset();
-      for (const [outcome, count] of Object.entries(services.events.deliveryCounts)) this.inc({ outcome }, count);
-    },
-  });
-  new Gauge({
-    name: 'bill_progress_model_info',
-    help: 'The model version serving predictions (1), with its feature schema version',
-    labelNames: ['version', 'feature_schema_version'],
-    registers,
-    collect() {
-      this.reset();
-      const active = services.models.activeVersion();
-      if (active) this.set({ version: String(active.id), feature_schema_version: String(active.feature_schema_version) }, 1);
-    },
-  });
-  new Gauge({
-    name: 'bill_progress_model_trained_timestamp_seconds',
-    help: 'When the model version serving predictions was trained (Unix seconds)',
-    registers,
-    collect() {
-      this.reset();
-      const active = services.models.activeVersion();
-      if (active) this.set(Date.parse(active.created_at) / 1000);
-    },
-  });
-  registerSyncMetrics(registry, services.freshness);
-  const refresh = services.events.refresh.statistics;
-  new Counter({
-    name: 'bill_progress_event_refreshes_total',
-    help: 'Events refreshes that ran (a day, data or model change) in this process',
-    registers,
-    collect() {
-      this.reset();
-      this.inc(refresh.runs);
-    },
-  });
-  new Counter({
-    name: 'bill_progress_event_refresh_seconds_total',
-    help: 'Time spent in events refreshes in this process (divide by bill_progress_event_refreshes_total for the mean)',
-    registers,
-    collect() {
-      this.reset();
-      this.inc(refresh.seconds);
-    },
-  });
-  new Gauge({
-    name: 'bill_progress_event_refresh_last_seconds',
-    help: 'Duration of the last events refresh in this process',
-    registers,
-    collect() {
-      this.set(refresh.lastSeconds);
-    },
-  });
-  new Counter({
-    name: 'bill_progress_events_emitted_total',
-    help: 'Events emitted by the refreshes of this process, by type',
-    labelNames: ['type'],
-    registers,
-    collect() {
-      this.reset();
-      for (const [type, count] of Object.entries(refresh.eventsByType)) this.inc({ type }, count);
-    },
-  });
-  new Gauge({
-    name: 'bill_progress_event_subscriptions',
-    help: 'Open GraphQL event subscriptions on this process',
-    registers,
-    collect() {
-      this.set(services.events.bus.subscribers());
-    },
-  });
-  new Gauge({
-    name: 'bill_progress_db_pool_connections',
-    help: 'PostgreSQL pool connections by state (total, idle, waiting requests); absent on the embedded database',
-    labelNames: ['state'],
-    registers,
-    collect() {
-      this.reset();
-      const pool = (services.dataSource.driver as { master?: { totalCount?: number; idleCount?: number; waitingCount?: number } }).master;
-      if (typeof pool?.totalCount !== 'number') return;
-      this.set({ state: 'total' }, pool.totalCount);
-      this.set({ state: 'idle' }, pool.idleCount ?? 0);
-      this.set({ state: 'waiting' }, pool.waitingCount ?? 0);
-    },
   });
 
   // prom-client hashes a label set on every call: each series' children are looked up once
@@ -240,16 +136,9 @@ export function createMetrics(services: Services, options: MetricsOptions = {}):
     if (!known) operationChildren.set(key, (known = operations.labels({ operation, type, outcome })));
     return known;
   };
-  const graphqlPlugin: ApolloServerPlugin<any> = {
-    async requestDidStart() {
-      return {
-        async willSendResponse({ document, operation, schema, errors, response }) {
-          const failed = Boolean(errors?.length) || (response.body.kind === 'single' && Boolean(response.body.singleResult.errors?.length));
-          for (const field of rootFieldLabels(document, operation, schema)) operationSeries(field, operation?.operation ?? 'unknown', failed ? 'error' : 'success').inc();
-        },
-      };
-    },
+  const operationAnswered: OperationAnswered = ({ document, operation, schema, failed }) => {
+    for (const field of rootFieldLabels(document, operation, schema)) operationSeries(field, operation?.operation ?? 'unknown', failed ? 'error' : 'success').inc();
   };
 
-  return { observe, handler, graphqlPlugin, registry };
+  return { observe, handler, operationAnswered };
 }

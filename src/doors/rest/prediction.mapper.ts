@@ -15,7 +15,7 @@ export const withModelHeaders = (body: unknown, model: ModelProvenance) =>
 
 const level = (value: string) => value.toLowerCase();
 
-// Worked out once, as OUTPUT_FIELDS and RISK_FIELDS are: this runs for every prediction delivered.
+// Worked out once, as OUTPUT_FIELDS and RISK_FIELDS are: this runs for every prediction answered.
 const LEVEL_KEYS = new Map(RISKS.map((risk) => [risk, [`${risk}_level`, riskLevelField(risk)] as const]));
 
 /** A prediction's outputs by their words, read from their GraphQL fields. */

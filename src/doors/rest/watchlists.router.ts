@@ -45,7 +45,7 @@ export function addWatchlistRoutes(router: Router, gateway: Gateway, run: RunOpe
     '/dashboard/watchlists/:id',
     handle(async (req, context) => {
       const id = idParam(req.params.id, 'id');
-      // without predictions no bill is a prediction delivered, so none is charged
+      // without predictions no bill is a prediction answered, so none is charged
       if (!booleanQuery(req, 'predictions', true)) return watchlistDetail((await run('GetWatchlistBills', { id }, context)).watchlist);
       return watchlistDetail((await run('GetWatchlist', { id }, context)).watchlist);
     }),

@@ -1,6 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import type { DataSource } from 'typeorm';
-import { isConnectionFailure } from '../../db/connection-failure';
+import { isConnectionFailure } from '../../common/connection-failure';
 import type { Logger } from '../../logger';
 import type { ClaimedDelivery as Claimed, HandoffReceiver, Preclaim } from './handoff';
 import { CLAIM_DUE, HAND_BACK, RECORD_FAILED } from './delivery-queries';

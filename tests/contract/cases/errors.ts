@@ -91,7 +91,7 @@ export const ERROR_CASES: ContractCase<any>[] = [
   },
   { name: 'answers FORBIDDEN to a Free account’s key', tier: 'free', ...predict(2900), expect: { error: 'FORBIDDEN' }, charge: {} },
 
-  // 404: the bill does not exist, and no prediction was delivered
+  // 404: the bill does not exist, and no prediction was answered
   { name: 'answers NOT_FOUND for a bill that does not exist', ...predict(999999), expect: { error: 'NOT_FOUND' }, charge: { calls: 1 } },
   { name: 'answers NOT_FOUND for a bill that does not exist, as of a reference date', ...predict(999999, '2021-11-25'), expect: { error: 'NOT_FOUND' }, charge: { calls: 1 } },
 

@@ -50,12 +50,12 @@ describe('charging a kept answer again (RequestQuota.requireAll)', () => {
 });
 
 describe('a request whose response is settled', () => {
-  it('takes nothing more: a field still running after graphql-js answered can deliver nothing', async () => {
+  it('takes nothing more: a field still running after graphql-js answered can show nothing', async () => {
     const store = memoryStore();
     const quota = new RequestQuota(store, 1, 'pilot', NOW);
     await quota.require('predictions');
-    quota.deliveries.charged('bill 1', 'predictions', 1, ['a']);
-    await quota.settleDeliveries(null);
+    quota.ledger.charged('bill 1', 'predictions', 1, ['a']);
+    await quota.settleCharges(null);
     expect(store.used('predictions')).toBe(0);
     // a sibling field's loader, finishing late, charges its nowcasts
     const late = await quota.chargeEach('predictions', ['nowcast', 'nowcast']);

@@ -1,4 +1,4 @@
-import { type Allowance, MemoryLoginFailureStore } from '../../../../src/quota/login-failure-store';
+import { type Allowance, MemoryLoginFailureStore } from '../../../../src/attempts/login-failure-store';
 import { AttemptLimit } from '../../../../src/services/attempt-limit';
 
 /** The memory store, counting its round trips and the keys of each, in order. */

@@ -1,4 +1,4 @@
-import { MemoryLoginFailureStore } from '../../../../src/quota/login-failure-store';
+import { MemoryLoginFailureStore } from '../../../../src/attempts/login-failure-store';
 import { LoginThrottle } from '../../../../src/services/login-throttle';
 
 describe('LoginThrottle', () => {

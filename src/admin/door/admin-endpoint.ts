@@ -3,10 +3,12 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type Response, type Router } from 'express';
 import { AppError, mapAppError } from '../../errors';
-import { jsonErrorHandler, notFoundHandler } from '../http/http-errors';
+import { jsonErrorHandler, notFoundHandler } from '../../doors/http/http-errors';
 import type { Logger } from '../../logger';
-import { type AdminDeps, runAdminCommand } from '../../admin/admin-commands';
+import { type AdminDeps, runAdminCommand } from '../commands/admin-commands';
 import { newAdminToken, PROGRESS_STREAM } from './admin-endpoint-file';
+
+/* The loopback admin endpoint a running server answers the admin CLI on. */
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 

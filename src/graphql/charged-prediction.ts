@@ -8,16 +8,18 @@ import type { BillStatusAsOf } from './enums';
 import { toPredictionType } from './prediction-result.mapper';
 import type { PredictionPointType, PredictionType } from './prediction.type';
 
+/* How a resolver answers a prediction: loaded once per request, charged to the caller's quota, and given back if the response does not show it. */
+
 /**
  * A bill's nowcast for the field being resolved, through the request's loader (a bill and date
- * asked for twice is computed and charged once), marked as delivered at this field's place in
+ * asked for twice is computed and charged once), charged at this field's place in
  * the response: if that place ends up null, the charge is given back.
  */
-export async function deliverPrediction({ loaders, quota }: RequestContext, billId: number, referenceDate: string, info: GraphQLResolveInfo): Promise<PredictionType> {
+export async function chargedPrediction({ loaders, quota }: RequestContext, billId: number, referenceDate: string, info: GraphQLResolveInfo): Promise<PredictionType> {
   const key = `${billId}@${referenceDate}`;
   const result = await loaders.prediction.load(key);
   if (result instanceof AppError) throw result;
-  quota?.deliveries.deliveredAt(predictionChargeId(key), responsePathAsArray(info.path));
+  quota?.ledger.shownAt(predictionChargeId(key), responsePathAsArray(info.path));
   return toPredictionType(result);
 }
 
@@ -26,7 +28,7 @@ export async function deliverPrediction({ loaders, quota }: RequestContext, bill
  * prediction: on the website as the bill's one opening of the day (with its other predictions),
  * on the API as one prediction given back if the field does not reach the response.
  */
-export async function deliverPredictionHistory({ services, loaders, quota }: RequestContext, bill: BillEntity, info: GraphQLResolveInfo): Promise<PredictionPointType[]> {
+export async function chargedPredictionHistory({ services, loaders, quota }: RequestContext, bill: BillEntity, info: GraphQLResolveInfo): Promise<PredictionPointType[]> {
   // refused before anything is computed: a chart is some 60 nowcasts. A website opening is charged
   // now; should the chart then fail, the bill is open for the day, so reopening it costs nothing.
   if (quota?.website) {
@@ -40,7 +42,7 @@ export async function deliverPredictionHistory({ services, loaders, quota }: Req
   const points = await services.predictions.nowcastsOfBill(bill.id, historyDates(first, historyEnd(today, current.status === 'live', stageDates.at(-1) ?? null), stageDates));
   if (quota && !quota.website) {
     const path = responsePathAsArray(info.path);
-    quota.deliveries.charged(`history@${path.join('.')}`, 'predictions', 1, path);
+    quota.ledger.charged(`history@${path.join('.')}`, 'predictions', 1, path);
   }
   return points.map((p) => ({ referenceDate: p.referenceDate, status: p.status as BillStatusAsOf, royalAssent: p.probabilities.royal_assent, nextStage30d: p.probabilities.next_stage_30d, model: p.model }));
 }

@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
+/* The file that tells the admin CLI where a running server's admin endpoint is, and its token. */
+
 /**
  * While a server holds an embedded database no other process may open it, so the admin CLI and
  * `npm run sync` ask the server to act for them. The server writes where it listens and a fresh

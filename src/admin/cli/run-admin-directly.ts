@@ -1,12 +1,14 @@
 import 'reflect-metadata';
 import { readFileSync } from 'node:fs';
-import { collectStats } from '../admin/admin-stats';
-import { runAdminCommand } from '../admin/admin-commands';
-import type { Config } from '../config';
-import { openDatabase, type Database } from '../db/database';
-import { AppError, badInput } from '../errors';
-import type { Logger } from '../logger';
-import { createAccountServices } from '../services/account-services';
+import { collectStats } from '../commands/admin-stats';
+import { runAdminCommand } from '../commands/admin-commands';
+import type { Config } from '../../config';
+import { openDatabase, type Database } from '../../db/database';
+import { AppError, badInput } from '../../errors';
+import type { Logger } from '../../logger';
+import { createAccountServices } from '../../services/account-services';
+
+/* The admin commands run on the database itself, with no server: loaded only when no server answers. */
 
 /**
  * Trains a model version on the stored data: the model, the clock and the prediction services,
@@ -14,10 +16,10 @@ import { createAccountServices } from '../services/account-services';
  */
 async function trainDirectly(config: Config, db: Database, logger: Logger, options: { vintages: boolean }): Promise<object> {
   const [{ ServiceClock }, { servedDataAsOf }, { Readiness }, { createServices }] = await Promise.all([
-    import('../common/clock'),
-    import('../ingest/sync'),
-    import('../health/readiness'),
-    import('../services/services'),
+    import('../../common/clock'),
+    import('../../ingest/sync'),
+    import('../../health/readiness'),
+    import('../../services/services'),
   ]);
   const clock = new ServiceClock(config.serviceDate);
   clock.setDataAsOf(await servedDataAsOf(db.dataSource));
@@ -45,13 +47,13 @@ export async function runDirectly(config: Config, command: string, args: Record<
         sessions: {
           // the password code (scrypt, the log-in limiter) is loaded by set-password only
           setPassword: async (email, password) => {
-            const { SessionService } = await import('../services/session.service');
+            const { SessionService } = await import('../../services/session.service');
             return new SessionService(db.dataSource, accountServices.accounts).setPassword(email, password);
           },
         },
         dataSource: db.dataSource,
         sync: async (dir) => {
-          const { billSourceFor, syncBills } = await import('../ingest/sync');
+          const { billSourceFor, syncBills } = await import('../../ingest/sync');
           return syncBills(db.dataSource, billSourceFor(config, dir), logger, undefined, config.serviceDate);
         },
         train: (options) => trainDirectly(config, db, logger, options),

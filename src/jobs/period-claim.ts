@@ -1,36 +1,30 @@
 import type { DataSource } from 'typeorm';
 import { whileHoldingAdvisoryLock } from '../db/advisory-lock';
 
-/** The hour `at` falls in, as the start of that hour: what a job claims and reports. */
+/*
+ * Which instance runs a recurring job's period (an hour of the alert check, an interval of the
+ * sync, a retrain's days): the one that claims the period first.
+ */
+
+/** The hour `at` falls in, as the start of that hour: the period an hourly job claims and reports. */
 export const startOfHour = (at: Date): Date => new Date(Math.floor(at.getTime() / 3_600_000) * 3_600_000);
 
-export interface HourlyClaim {
+export interface PeriodClaim {
   /** the job's name in job_run */
   job: string;
   /** PostgreSQL: several instances share the database, so the claim is made holding this advisory lock */
-  advisoryLockKey: number | null;
-  now: Date;
-}
-
-/**
- * Runs `work` if this hour of the job has not been claimed yet, by anyone: the hour is claimed in
- * job_run (an update that only succeeds for a later hour), on PostgreSQL while holding an advisory
- * lock on a connection of its own, so that of several instances one runs it. The lock is let go
- * only by the instance that got it. Returns whether `work` ran.
- */
-export function runClaimedHour(dataSource: DataSource, claim: HourlyClaim, work: () => Promise<void>): Promise<boolean> {
-  return runClaimedPeriod(dataSource, { job: claim.job, advisoryLockKey: claim.advisoryLockKey, periodStart: startOfHour(claim.now), now: claim.now }, work);
-}
-
-export interface PeriodClaim {
-  job: string;
   advisoryLockKey: number | null;
   /** the start of the period claimed: a claim succeeds only for a period later than the last one claimed */
   periodStart: Date;
   now: Date;
 }
 
-/** runClaimedHour for periods of any length (e.g. the sync interval). */
+/**
+ * Runs `work` if this period of the job has not been claimed yet, by anyone: the period is claimed
+ * in job_run (an update that only succeeds for a later period), on PostgreSQL while holding an
+ * advisory lock on a connection of its own, so that of several instances one runs it. The lock is
+ * let go only by the instance that got it. Returns whether `work` ran.
+ */
 export async function runClaimedPeriod(dataSource: DataSource, claim: PeriodClaim, work: () => Promise<void>): Promise<boolean> {
   const claimAndRun = async () => {
     const claimed = (await dataSource.query(

@@ -1,5 +1,7 @@
 import type { DataSource } from 'typeorm';
 
+/* The `stats` command: counts, the serving model and the last sync. */
+
 export interface AdminStats {
   bills: number;
   users: number;

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { badInput } from '../errors';
+import { badInput } from '../../errors';
+
+/* The `backup` command: the embedded database written to a file. */
 
 export const USE_PG_TOOLS = 'backup and restore are for the embedded database; with DATABASE_URL use pg_dump and pg_restore (see docs/operations.md)';
 

@@ -1,6 +1,8 @@
 import type { DataSource } from 'typeorm';
 import { keepWithin } from '../common/bounded-map';
 
+/* Where log-in and sign-up attempts are counted: the store's interface, in memory, and in the database. */
+
 /** At most `limit` attempts under `key` within the window. */
 export interface Allowance {
   key: string;

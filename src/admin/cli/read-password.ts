@@ -1,6 +1,8 @@
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
 
+/* How `set-password` reads a password: a hidden prompt, or stdin. */
+
 /** Asks on the terminal without echoing the answer (the prompt goes to stderr: stdout holds only the JSON result). */
 function askHidden(question: string): Promise<string> {
   return new Promise((resolve) => {

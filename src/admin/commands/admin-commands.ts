@@ -1,13 +1,15 @@
 import type { DataSource } from 'typeorm';
-import { badInput } from '../errors';
-import { SnapshotFormatError } from '../ingest/snapshot-format-error';
-import type { IngestReport } from '../ingest/ingest.service';
-import type { AccountService } from '../services/account.service';
-import type { ApiKeyService } from '../services/api-key.service';
-import type { SessionService } from '../services/session.service';
+import { badInput } from '../../errors';
+import { SnapshotFormatError } from '../../ingest/snapshot-format-error';
+import type { IngestReport } from '../../ingest/ingest.service';
+import type { AccountService } from '../../services/account.service';
+import type { ApiKeyService } from '../../services/api-key.service';
+import type { SessionService } from '../../services/session.service';
 import { collectStats } from './admin-stats';
 import { writeBackup } from './backup';
-import type { ReplayDay } from '../services/replay';
+import type { ReplayDay } from '../../services/replay';
+
+/* The admin commands themselves, one implementation whether the CLI runs them or a running server does. */
 
 export interface AdminDeps {
   accounts: AccountService;
@@ -81,9 +83,9 @@ export async function runAdminCommand(deps: AdminDeps, command: string, args: Re
     // the choice is stored: every instance serves a promoted version within its 2 s poll.
     // Loaded when run: an account command loads no model code.
     case 'models':
-      return (await import('../services/model-versions')).listModelVersions(deps.dataSource);
+      return (await import('../../services/model-versions')).listModelVersions(deps.dataSource);
     case 'promote':
-      return (await import('../services/model-versions')).promoteModelVersion(deps.dataSource, args.version);
+      return (await import('../../services/model-versions')).promoteModelVersion(deps.dataSource, args.version);
     default:
       throw badInput(`unknown command "${command}"; commands: ${ADMIN_COMMANDS.join(', ')}`);
   }

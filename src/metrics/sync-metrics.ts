@@ -1,14 +1,19 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
-import type { DataFreshness } from '../../ingest/freshness';
 
 /** Seconds: a sync that finds nothing new takes about a second; a full first sync minutes. */
 const SYNC_BUCKETS = [0.25, 0.5, 1, 2, 5, 10, 30, 60, 300, 900];
+
+/** What the sync metrics read of the data's freshness (src/ingest/freshness.ts's DataFreshness). */
+export interface SyncFreshness {
+  report(): { lastSuccessAt: Date | null };
+  onSyncEnded(listener: (outcome: 'synced' | 'failed', seconds: number) => void): void;
+}
 
 /**
  * The freshness of the data as metrics: when a sync last succeeded (any instance), and the
  * scheduled syncs this process ran, by outcome and time.
  */
-export function registerSyncMetrics(registry: Registry, freshness: DataFreshness): void {
+export function registerSyncMetrics(registry: Registry, freshness: SyncFreshness): void {
   const registers = [registry];
   new Gauge({
     name: 'bill_progress_sync_last_success_timestamp_seconds',

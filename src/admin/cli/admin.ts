@@ -2,6 +2,8 @@ import { parseArgs } from 'node:util';
 import { readPassword } from './read-password';
 import { runAdminCli } from './run-admin-command';
 
+/* `npm run admin`: the operator's entry, its help and its arguments. */
+
 interface CommandHelp {
   options: readonly ('email' | 'tier' | 'name' | 'prefix' | 'to' | 'from')[];
   synopsis: string;

@@ -6,30 +6,30 @@ export type ResponsePath = readonly (string | number)[];
 interface Charge {
   kind: QuotaKind;
   units: number;
-  /** where in the response what was charged appears; it was delivered if any of them holds a value */
+  /** where in the response what was charged appears; it reached the response if any of them holds a value */
   paths: ResponsePath[];
 }
 
 /**
- * What a request took from its quotas for things it delivers (predictions, a batch), and where in
- * the response each appears. When the response is known, whatever did not reach it (its request
- * failed as a whole, or its field was nulled by an error beside it) is given back, so what is
- * charged equals what is delivered. API calls are not in it: a call is charged when it starts.
+ * What a request took from its quotas for things its response shows (predictions, a batch), and
+ * where in the response each appears. When the response is known, whatever did not reach it (its
+ * request failed as a whole, or its field was nulled by an error beside it) is given back, so what
+ * is charged equals what the response shows. API calls are not in it: a call is charged when it starts.
  */
-export class DeliveryLedger {
+export class ChargeLedger {
   private readonly charges = new Map<string, Charge>();
 
-  /** Units taken under `id` (one id per thing delivered: a bill's nowcast on a date, a batch field). */
+  /** Units taken under `id` (one id per thing shown: a bill's nowcast on a date, a batch field). */
   charged(id: string, kind: QuotaKind, units: number, path?: ResponsePath): void {
     if (units <= 0) return;
     const known = this.charges.get(id);
     if (known) known.units += units;
     else this.charges.set(id, { kind, units, paths: [] });
-    if (path) this.deliveredAt(id, path);
+    if (path) this.shownAt(id, path);
   }
 
   /** Another place in the response where the thing charged under `id` appears. */
-  deliveredAt(id: string, path: ResponsePath): void {
+  shownAt(id: string, path: ResponsePath): void {
     this.charges.get(id)?.paths.push(path);
   }
 
@@ -39,7 +39,7 @@ export class DeliveryLedger {
   }
 
   /** Units per kind that never reached the response, and forgets them; `data` null means nothing did. */
-  undelivered(data: Record<string, unknown> | null | undefined): Map<QuotaKind, number> {
+  notShown(data: Record<string, unknown> | null | undefined): Map<QuotaKind, number> {
     const refunds = new Map<QuotaKind, number>();
     for (const [id, charge] of this.charges) {
       if (data && charge.paths.some((path) => valueAt(data, path) != null)) continue;

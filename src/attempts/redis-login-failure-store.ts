@@ -1,6 +1,15 @@
 import { randomBytes } from 'node:crypto';
+import type { Redis } from 'ioredis';
 import type { Allowance, LoginFailureStore, Reservation } from './login-failure-store';
-import type { RedisQuotaStore } from './redis-quota-store';
+
+/*
+ * The attempts in Redis, when the quota counters are there: every instance counts the same ones.
+ */
+
+/** A Redis connection with its rules for a Redis that is down: the quota counters' (src/quota/redis-quota-store.ts), named by shape so attempts know no quota. */
+export interface RedisConnection {
+  withConnection<T>(use: (redis: Redis) => Promise<T>): Promise<T>;
+}
 
 const keyOf = (key: string) => `bill-progress:login-failures:${key}`;
 
@@ -32,7 +41,7 @@ return 0
  * 503): a sorted set per key, scored by time, trimmed to the window and expiring with it.
  */
 export class RedisLoginFailureStore implements LoginFailureStore {
-  constructor(private readonly quotas: RedisQuotaStore) {}
+  constructor(private readonly quotas: RedisConnection) {}
 
   async reserve(allowances: Allowance[], at: number, since: number): Promise<Reservation> {
     // a member of its own: two attempts in the same millisecond are two

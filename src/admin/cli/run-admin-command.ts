@@ -1,12 +1,14 @@
 import path from 'node:path';
 import pino from 'pino';
-import { PROGRESS_STREAM, readAdminEndpointFile } from '../doors/admin/admin-endpoint-file';
-import { requiredString } from '../admin/admin-commands';
-import { USE_PG_TOOLS } from '../admin/backup';
-import { type Config, loadConfig } from '../config';
-import { DataDirLockedError, lockHolder } from '../db/data-dir-lock';
-import { mapAppError } from '../errors';
-import { createLogger, type Logger } from '../logger';
+import { PROGRESS_STREAM, readAdminEndpointFile } from '../door/admin-endpoint-file';
+import { requiredString } from '../commands/admin-commands';
+import { USE_PG_TOOLS } from '../commands/backup';
+import { type Config, loadConfig } from '../../config';
+import { DataDirLockedError, lockHolder } from '../../db/data-dir-lock';
+import { mapAppError } from '../../errors';
+import { createLogger, type Logger } from '../../logger';
+
+/* Runs an admin command for the CLI: through the running server that holds the database, or itself. */
 
 class CliError extends Error {}
 
