@@ -53,11 +53,25 @@ const envSchema = z.object({
     .min(MIN_RETENTION_DAYS, `must be at least ${MIN_RETENTION_DAYS} (the dashboard re-sends the failed deliveries of the last 30 days)`)
     .max(36_500)
     .default(DEFAULT_RETENTION_DAYS),
+  PUBLIC_URL: z
+    .string()
+    .refine(isPublicUrl, 'must be an http or https URL without a query or fragment, e.g. https://bills.example.com')
+    .optional(),
   TRUST_PROXY: z
     .enum(['true', 'false', '1', '0'], { message: 'must be true or false' })
     .default('false')
     .transform((value) => value === 'true' || value === '1'),
 });
+
+/** Where clients reach the service: scheme, host, optional port and path prefix; links the service gives out start with it. */
+function isPublicUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return (url.protocol === 'https:' || url.protocol === 'http:') && !url.search && !url.hash && !url.username && !url.password;
+  } catch {
+    return false;
+  }
+}
 
 /** A browser origin exactly as a browser sends it in the Origin header: scheme://host[:port], nothing after. */
 function isOrigin(text: string): boolean {
@@ -114,6 +128,8 @@ export interface Config {
   trustProxy: boolean;
   /** days finished webhook deliveries, the event log and older prediction snapshots are kept (src/jobs/retention-rules.ts) */
   retentionDays: number;
+  /** PUBLIC_URL, without a trailing slash: the start of the links the service gives out (watchlists' feed addresses, bill pages); default http://localhost:PORT */
+  publicUrl: string;
 }
 
 /** BILLS_SNAPSHOT's value that selects the live Bills API. */
@@ -165,5 +181,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookSecretKey: e.WEBHOOK_SECRET_KEY ? Buffer.from(e.WEBHOOK_SECRET_KEY, 'base64') : undefined,
     trustProxy: e.TRUST_PROXY,
     retentionDays: e.RETENTION_DAYS,
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
   };
 }

@@ -60,6 +60,7 @@ export async function startServer(config: Config, logger: Logger, options: { tra
       corsOrigins: config.corsOrigins,
       trustProxy: config.trustProxy,
       metricsToken: config.metricsToken,
+      publicUrl: config.publicUrl,
       background: {
         webhookDelivery: true,
         hourlyJobs: { retentionDays: config.retentionDays },

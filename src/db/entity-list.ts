@@ -23,6 +23,8 @@ import { ScheduledSittingEntity } from './entities/scheduled-sitting.entity';
 import { SyncStateEntity } from './entities/sync-state.entity';
 import { DashboardSessionEntity } from './entities/dashboard-session.entity';
 import { WebsiteBillViewEntity } from './entities/website-bill-view.entity';
+import { WatchlistFeedEntity } from './entities/watchlist-feed.entity';
+import { CalendarEventVersionEntity } from './entities/calendar-event-version.entity';
 
 /** Every entity, listed (not globbed) so the same list works compiled and under ts-jest. */
 export const ENTITIES = [
@@ -51,4 +53,6 @@ export const ENTITIES = [
   EventRefreshEntity,
   DashboardSessionEntity,
   WebsiteBillViewEntity,
+  WatchlistFeedEntity,
+  CalendarEventVersionEntity,
 ];

@@ -27,6 +27,9 @@ import { loadSecretBox, type SecretBox } from '../events/webhooks/secret-box';
 import type { UrlPolicy } from '../events/webhooks/url-safety';
 import { WebhookService } from './webhook.service';
 import { DataFreshness } from '../ingest/freshness';
+import { WatchlistFeedService } from './watchlist-feed.service';
+import { WatchlistCalendarService } from './watchlist-calendar';
+import { WatchlistEventsFeed } from './watchlist-events-feed';
 
 /** The domain API every door (GraphQL, REST, admin, CLI) uses; none of it sees a request. */
 export interface Services {
@@ -52,6 +55,8 @@ export interface Services {
   webhooks: WebhookService;
   /** the events module (src/events/events.ts: event log, webhook outbox and its delivery worker, bus) with the refresh that emits into it */
   events: Events & { refresh: EventRefresh };
+  /** watchlists' secret feed addresses, and the calendar and Atom feed they open (issue 33) */
+  feeds: { tokens: WatchlistFeedService; calendar: WatchlistCalendarService; events: WatchlistEventsFeed };
 }
 
 export interface ServiceDeps {
@@ -78,11 +83,13 @@ export interface ServiceDeps {
   eventChannel?: string;
   /** scrypt's cost for new passwords: lower only in tests (see src/services/password.ts) */
   passwordCost?: ScryptCost;
+  /** PUBLIC_URL: the address the service is reached at, for links it gives out (feed addresses, bill pages) */
+  publicUrl?: string;
 }
 
 export const DEFAULT_BURST_LIMIT: BurstLimitOptions = { max: 300, windowSeconds: 10 };
 
-export function createServices({ trainingOptions, redisUrl, now, burstLimit, embeddedDatabase, webhooks, eventSinks, eventChannel, passwordCost, freshness, ...deps }: ServiceDeps): Services {
+export function createServices({ trainingOptions, redisUrl, now, burstLimit, embeddedDatabase, webhooks, eventSinks, eventChannel, passwordCost, freshness, publicUrl = 'http://localhost:4000', ...deps }: ServiceDeps): Services {
   const { accounts, apiKeys } = createAccountServices(deps.dataSource, { embedded: embeddedDatabase });
   const bills = new BillService(deps.dataSource, deps.clock);
   const models = new ModelService(deps.dataSource, deps.readiness, deps.clock, deps.logger, trainingOptions, undefined, !embeddedDatabase);
@@ -104,6 +111,8 @@ export function createServices({ trainingOptions, redisUrl, now, burstLimit, emb
   };
   const quotas = new QuotaService(deps.dataSource, { redisUrl, embedded: embeddedDatabase, readiness: deps.readiness, logger: deps.logger }, now);
   // log-in and sign-up attempts are kept beside the quota counters, so every instance counts the same ones
+  const calendar = new WatchlistCalendarService(deps.dataSource, predictions, deps.clock, publicUrl);
+  const feeds = { tokens: new WatchlistFeedService(deps.dataSource, watchlists, secretBox, publicUrl), calendar, events: new WatchlistEventsFeed(deps.dataSource, (id) => calendar.billPage(id)) };
   const loginFailures = quotas.store instanceof RedisQuotaStore ? new RedisLoginFailureStore(quotas.store) : new SqlLoginFailureStore(deps.dataSource);
   return {
     ...deps,
@@ -121,5 +130,6 @@ export function createServices({ trainingOptions, redisUrl, now, burstLimit, emb
     burstLimiter: new BurstLimiter(burstLimit ?? DEFAULT_BURST_LIMIT),
     webhooks: new WebhookService(deps.dataSource, secretBox, urlPolicy, realNow, events.handoff),
     events,
+    feeds,
   };
 }

@@ -152,7 +152,10 @@ export function comparable(value: unknown): unknown {
   if (value && typeof value === 'object') {
     const entries = Object.entries(value).filter(([k]) => k !== 'executionTimeMs');
     return Object.fromEntries(
-      entries.map(([k, v]) => [k, RESOURCE_ID.test(k) && typeof v === 'number' ? '<id>' : /At$/.test(k) && typeof v === 'string' ? '<time>' : comparable(v)]),
+      entries.map(([k, v]) => [
+        k,
+        RESOURCE_ID.test(k) && typeof v === 'number' ? '<id>' : /At$/.test(k) && typeof v === 'string' ? '<time>' : /Url$/.test(k) && typeof v === 'string' ? v.replace(/[A-Za-z0-9_-]{43}/, '<token>') : comparable(v),
+      ]),
     );
   }
   return value;

@@ -159,7 +159,7 @@ export function graphqlImminent(data: any) {
 
 // ---------- watchlists ----------
 
-export const WATCHLIST_SELECTION = 'id name description billCount createdAt updatedAt';
+export const WATCHLIST_SELECTION = 'id name description billCount createdAt updatedAt calendarUrl feedUrl';
 export const WATCHLIST_BILLS_SELECTION = `${WATCHLIST_SELECTION} bills { billId addedAt bill { title } }`;
 
 export const aWatchlist = (id: number | unknown, name: string, billCount: number, description: string | null = null) => ({
@@ -169,6 +169,8 @@ export const aWatchlist = (id: number | unknown, name: string, billCount: number
   billCount,
   createdAt: expect.any(String),
   updatedAt: expect.any(String),
+  calendarUrl: expect.stringMatching(/^http:\/\/localhost:4000\/api\/v1\/calendar\/[A-Za-z0-9_-]{43}\.ics$/),
+  feedUrl: expect.stringMatching(/^http:\/\/localhost:4000\/api\/v1\/feeds\/[A-Za-z0-9_-]{43}\.atom$/),
 });
 
 export const aWatchlistBill = (billId: number) => ({ billId, title: expect.any(String), addedAt: expect.any(String) });

@@ -7,6 +7,8 @@ import { Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm'
 @Entity('service_event')
 @Index('idx_service_event_day', ['serviceDay'])
 @Index('idx_service_event_recorded', ['recordedAt'])
+// a watchlist's Atom feed: its bills' newest events
+@Index('idx_service_event_bill_occurred', ['billId', 'occurredAt'])
 export class ServiceEventEntity {
   /** `evt_…`, the id every channel carries */
   @PrimaryColumn({ type: 'text' })

@@ -62,7 +62,7 @@ ${MODEL_FIELDS}`,
 } as const;
 
 
-const WATCHLIST_FIELDS = `fragment WatchlistFields on Watchlist { id name description billCount createdAt updatedAt }`;
+const WATCHLIST_FIELDS = `fragment WatchlistFields on Watchlist { id name description billCount createdAt updatedAt calendarUrl feedUrl }`;
 const THRESHOLD_FIELDS = `fragment ThresholdFields on AlertThreshold { id watchlistId billId alertType thresholdValue comparison createdAt lastTriggeredAt armed quietBillIds active inactiveReason }`;
 const TRIGGER_FIELDS = `fragment TriggerFields on AlertTrigger { id thresholdId watchlistId watchlistName billId alertType comparison thresholdValue valueSeen referenceDate triggeredAt source }`;
 const WATCHLIST_WITH_BILLS = `{ ...WatchlistFields bills { billId addedAt bill { title } } }`;
@@ -108,5 +108,19 @@ export const WEBHOOK_DOCUMENTS = {
   RecoverWebhookDeliveries: `mutation RecoverWebhookDeliveries($id: Int!, $since: DateTimeISO!) { recoverWebhookDeliveries(id: $id, since: $since) }`,
 } as const;
 
-export const ALL_DOCUMENTS = { ...DOCUMENTS, ...WATCHLIST_DOCUMENTS, ...WEBHOOK_DOCUMENTS };
+/** Issue 33: the CSV exports (webhook deliveries reuse WebhookDeliveries) and the watchlists' feed addresses. */
+export const CHANNEL_DOCUMENTS = {
+  // Bill.prediction, not WatchlistBill.prediction: it takes a reference date, and fails the export
+  // as a whole (charging nothing) rather than leaving rows empty
+  ExportWatchlist: `query ExportWatchlist($id: Int!, $referenceDate: Date) {
+  watchlist(id: $id) { id bills { billId bill { title prediction(referenceDate: $referenceDate) { ...PredictionFields } } } }
+} ${PREDICTION_FIELDS}`,
+  ExportPredictionHistory: `query ExportPredictionHistory($billId: Int!) {
+  bill(id: $billId) { id title predictionHistory { referenceDate status royalAssent nextStage30d model { version outOfSample } } }
+}`,
+  RotateFeedToken: `mutation RotateFeedToken($id: Int!) { rotateWatchlistFeedToken(id: $id) { ...WatchlistFields } } ${WATCHLIST_FIELDS}`,
+  RevokeFeedToken: `mutation RevokeFeedToken($id: Int!) { revokeWatchlistFeedToken(id: $id) }`,
+} as const;
+
+export const ALL_DOCUMENTS = { ...DOCUMENTS, ...WATCHLIST_DOCUMENTS, ...WEBHOOK_DOCUMENTS, ...CHANNEL_DOCUMENTS };
 export type OperationName = keyof typeof ALL_DOCUMENTS;

@@ -11,6 +11,8 @@ import { addPredictionRoutes } from './predictions.router';
 import { restErrors } from './rest-errors';
 import { addWatchlistRoutes } from './watchlists.router';
 import { addWebhookRoutes } from './webhooks.router';
+import { addExportRoutes } from './exports.router';
+import { addFeedRoutes } from './feeds.router';
 
 export { docsRouter } from './docs.router';
 
@@ -40,6 +42,8 @@ export function createRestRouter(gateway: Gateway, options: RestOptions = {}): R
   addPredictionRoutes(router, gateway, run);
   addWatchlistRoutes(router, gateway, run);
   addWebhookRoutes(router, gateway, run);
+  addExportRoutes(router, gateway, run);
+  addFeedRoutes(router, gateway, run);
   router.use(restErrors);
   return router;
 }

@@ -4,6 +4,7 @@ import type { RequestContext } from '../../request/context';
 import { SharedAnswer, WithHeaders } from '../../gateway/answer-cache';
 import type { Gateway } from '../../gateway/pipeline';
 import { gatewayRequest } from '../http/gateway-request';
+import { TextBody } from './text-body';
 
 export type Handler = (req: express.Request, context: RequestContext) => Promise<unknown>;
 
@@ -42,7 +43,8 @@ export function route(gateway: Gateway, handler: Handler): RequestHandler {
       const body = await handler(req, context);
       res.set(gateway.headers(context, request));
       if (body instanceof SharedAnswer || body instanceof WithHeaders) res.set(body.headers);
-      if (body instanceof WithHeaders) res.status(200).json(body.body);
+      if (body instanceof TextBody) res.status(200).set(body.headers).type(body.contentType).send(body.text);
+      else if (body instanceof WithHeaders) res.status(200).json(body.body);
       else if (body instanceof SharedAnswer && body.etag) sendShared(req, res, body, body.etag);
       else if (body instanceof SharedAnswer) res.status(200).type('application/json').send(body.json);
       else res.status(200).json(body);

@@ -9,7 +9,7 @@ const lower = (value: string | null) => (value === null ? null : value.toLowerCa
 type WatchlistWithBills = GetWatchlistData['watchlist'] | CreateWatchlistData['createWatchlist'];
 
 export function watchlistSummary(w: WatchlistFields) {
-  return { id: w.id, name: w.name, description: w.description, bill_count: w.billCount, created_at: w.createdAt, updated_at: w.updatedAt };
+  return { id: w.id, name: w.name, description: w.description, bill_count: w.billCount, created_at: w.createdAt, updated_at: w.updatedAt, calendar_url: w.calendarUrl, feed_url: w.feedUrl };
 }
 
 /** A watchlist's bills carry today's predictions and risk indicators exactly as GET /predict/{bill_id} gives them. */

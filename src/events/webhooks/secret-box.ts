@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { keepWithin } from '../../common/bounded-map';
@@ -44,6 +44,15 @@ export class SecretBox {
     const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv, 'base64'));
     decipher.setAuthTag(Buffer.from(tag, 'base64'));
     return Buffer.concat([decipher.update(Buffer.from(data, 'base64')), decipher.final()]).toString('utf8');
+  }
+
+  /**
+   * A key of its own for another secret the service derives (a watchlist's feed address), made
+   * from this one: one setting (WEBHOOK_SECRET_KEY, or the key file) keys them all, and no two
+   * purposes share a key.
+   */
+  subkey(purpose: string): Buffer {
+    return createHmac('sha256', this.key).update(`bill-progress subkey: ${purpose}`).digest();
   }
 
   /** The secrets that sign an attempt made at `at`: the current one, and the previous one within 24 hours of a rotation. */

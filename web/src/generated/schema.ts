@@ -687,8 +687,12 @@ export interface Watchlist {
   billCount: number;
   /** its bills, oldest first, each with today’s nowcast */
   bills: WatchlistBill[];
+  /** the watchlist’s calendar (iCalendar) at its secret address, for calendar apps to subscribe to; null once revoked (rotateWatchlistFeedToken makes a new one) */
+  calendarUrl: string | null;
   createdAt: string;
   description: string | null;
+  /** the watchlist’s events as an Atom feed at its secret address; null once revoked */
+  feedUrl: string | null;
   id: number;
   name: string;
   updatedAt: string;

@@ -109,6 +109,8 @@ export type WatchlistFields = {
   billCount: number;
   createdAt: string;
   updatedAt: string;
+  calendarUrl: string | null;
+  feedUrl: string | null;
 };
 
 /** fragment WebhookFields on WebhookEndpoint */
@@ -369,6 +371,44 @@ export type RecoverWebhookDeliveriesData = {
   recoverWebhookDeliveries: number;
 };
 
+export type ExportWatchlistData = {
+  watchlist: {
+    id: number;
+    bills: {
+      billId: number;
+      bill: {
+        title: string;
+        prediction: PredictionFields;
+      } | null;
+    }[];
+  };
+};
+
+export type ExportPredictionHistoryData = {
+  bill: {
+    id: number;
+    title: string;
+    predictionHistory: {
+      referenceDate: string;
+      status: BillStatusAsOf;
+      royalAssent: number;
+      nextStage30d: number;
+      model: {
+        version: number;
+        outOfSample: boolean;
+      };
+    }[];
+  } | null;
+};
+
+export type RotateFeedTokenData = {
+  rotateWatchlistFeedToken: WatchlistFields;
+};
+
+export type RevokeFeedTokenData = {
+  revokeWatchlistFeedToken: boolean;
+};
+
 /** Each REST document's data, by operation name. */
 export interface DocumentData {
   PredictOne: PredictOneData;
@@ -396,4 +436,8 @@ export interface DocumentData {
   TestWebhook: TestWebhookData;
   WebhookDeliveries: WebhookDeliveriesData;
   RecoverWebhookDeliveries: RecoverWebhookDeliveriesData;
+  ExportWatchlist: ExportWatchlistData;
+  ExportPredictionHistory: ExportPredictionHistoryData;
+  RotateFeedToken: RotateFeedTokenData;
+  RevokeFeedToken: RevokeFeedTokenData;
 }

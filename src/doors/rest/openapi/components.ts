@@ -192,8 +192,17 @@ export const COMPONENTS = {
     WatchlistBillsRequest: { type: 'object', additionalProperties: false, properties: { bill_id: { type: 'integer', minimum: 1 }, bill_ids: { ...integerList, minItems: 1 } } },
     Watchlist: {
       type: 'object',
-      required: ['id', 'name', 'description', 'bill_count', 'created_at', 'updated_at'],
-      properties: { id: { type: 'integer' }, name: { type: 'string' }, description: { type: ['string', 'null'] }, bill_count: { type: 'integer' }, created_at: timestamp, updated_at: timestamp },
+      required: ['id', 'name', 'description', 'bill_count', 'created_at', 'updated_at', 'calendar_url', 'feed_url'],
+      properties: {
+        id: { type: 'integer' },
+        name: { type: 'string' },
+        description: { type: ['string', 'null'] },
+        bill_count: { type: 'integer' },
+        created_at: timestamp,
+        updated_at: timestamp,
+        calendar_url: { type: ['string', 'null'], description: 'the watchlist’s calendar at its secret address (GET /calendar/{token}.ics), for calendar apps; null once revoked' },
+        feed_url: { type: ['string', 'null'], description: 'its events as an Atom feed at the same secret token (GET /feeds/{token}.atom); null once revoked' },
+      },
     },
     WatchlistList: { type: 'object', required: ['watchlists'], properties: { watchlists: { type: 'array', items: { $ref: '#/components/schemas/Watchlist' } } } },
     WatchlistBill: {

@@ -3,6 +3,7 @@ import { COMPONENTS } from './components';
 import { PREDICTION_PATHS } from './predictions-paths';
 import { WATCHLIST_PATHS } from './watchlists-paths';
 import { WEBHOOK_PATHS, WEBHOOK_SCHEMAS } from './webhooks-paths';
+import { CHANNEL_PATHS } from './channels-paths';
 
 /**
  * The OpenAPI 3.1 description of every /api/v1 path, served at /api/v1/openapi.json and committed
@@ -37,6 +38,7 @@ export const OPENAPI_DOCUMENT = {
     ...WATCHLIST_PATHS,
     ...ALERT_PATHS,
     ...WEBHOOK_PATHS,
+    ...CHANNEL_PATHS,
     '/openapi.json': {
       get: { operationId: 'openapi', summary: 'This document', security: [], responses: { '200': { description: 'OpenAPI 3.1', content: { 'application/json': {} } } } },
     },

@@ -5,7 +5,16 @@ import { PREDICTION_EXAMPLES } from './predictions-paths';
 
 const { predictions, risk_indicators } = PREDICTION_EXAMPLES.PREDICTION_EXAMPLE;
 
-const WATCHLIST_EXAMPLE = { id: 7, name: 'Marriage law', description: 'PMBs on marriage', bill_count: 1, created_at: '2026-11-22T12:00:00.000Z', updated_at: '2026-11-22T12:00:00.000Z' };
+const WATCHLIST_EXAMPLE = {
+  id: 7,
+  name: 'Marriage law',
+  description: 'PMBs on marriage',
+  bill_count: 1,
+  created_at: '2026-11-22T12:00:00.000Z',
+  updated_at: '2026-11-22T12:00:00.000Z',
+  calendar_url: 'http://localhost:4000/api/v1/calendar/yK2pQ8vN3sL7dF1gH5jR9tW4xZ0bC6mA2eU8iO1nV7q.ics',
+  feed_url: 'http://localhost:4000/api/v1/feeds/yK2pQ8vN3sL7dF1gH5jR9tW4xZ0bC6mA2eU8iO1nV7q.atom',
+};
 const CREATED_EXAMPLE = { ...WATCHLIST_EXAMPLE, bills: [{ bill_id: 2900, title: 'Marriage and Civil Partnership (Minimum Age) Bill', added_at: '2026-11-22T12:00:00.000Z' }] };
 const DETAIL_EXAMPLE = {
   ...WATCHLIST_EXAMPLE,

@@ -1,0 +1,91 @@
+/**
+ * A watchlist's events as feed entries (issue 33): the event log (`service_event`, what webhooks
+ * deliver from) read for the watchlist's bills, newest first, each with a sentence that says what
+ * happened. The REST door writes it out as Atom.
+ */
+import type { DataSource } from 'typeorm';
+import { receivesEvent } from '../events/audience';
+import type { ServiceEvent } from '../events/event';
+import type { FeedOwner } from './watchlist-feed.service';
+
+/** Entries a feed holds: readers poll, and keep what they have seen. */
+export const FEED_ENTRIES = 50;
+
+export interface FeedEntry {
+  /** the event's id (`evt_…`), the same as on every other channel */
+  eventId: string;
+  type: string;
+  billId: number;
+  title: string;
+  /** what happened, in words, then the event's data as JSON */
+  content: string;
+  occurredAt: Date;
+  url: string;
+}
+
+const words = (stage: unknown) => (typeof stage === 'string' ? stage.replace(/_/g, ' ') : 'a stage');
+const house = (h: unknown) => (h === 'Commons' || h === 'Lords' ? ` (${h})` : '');
+const pct = (p: unknown) => (typeof p === 'number' ? `${Math.round(p * 100)}%` : '?');
+const probabilityOf = (data: Record<string, unknown>, output: string) => (data.predictions as Record<string, { probability?: number }> | undefined)?.[output]?.probability;
+
+/** The sentence each event type is told in; an unknown type still gets one. */
+function sentence(type: string, title: string, data: Record<string, unknown>): string {
+  switch (type) {
+    case 'bill.stage_changed':
+      return `${title}: ${words(data.stage)}${house(data.house)} on ${String(data.date)}`;
+    case 'bill.stage_scheduled':
+      return `${title}: ${words(data.stage)}${house(data.house)} set down for ${String(data.scheduled_for)}`;
+    case 'prediction.updated':
+      return `${title}: prediction updated (Royal Assent ${pct(probabilityOf(data, 'royal_assent'))}, next stage within 30 days ${pct(probabilityOf(data, 'next_stage_30d'))})`;
+    case 'prediction.imminent_stage_change':
+      return `${title}: next stage likely within a week (${pct(probabilityOf(data, 'next_stage_30d'))} within 30 days)`;
+    case 'prediction.high_probability':
+      return `${title}: Royal Assent now likely (${pct(probabilityOf(data, 'royal_assent'))})`;
+    case 'prediction.probability_spike':
+      return `${title}: a probability spike (Royal Assent ${pct(probabilityOf(data, 'royal_assent'))}, next stage within 30 days ${pct(probabilityOf(data, 'next_stage_30d'))})`;
+    case 'prediction.trending_up':
+      return `${title}: Royal Assent trending up (${pct(probabilityOf(data, 'royal_assent'))})`;
+    case 'prediction.crossed_threshold':
+      return `${title}: alert threshold crossed (${String(data.alert_type)} ${String(data.comparison).replace('_', ' ')} ${String(data.threshold_value)}; seen ${String(data.value)})`;
+    default:
+      return `${title}: ${type}`;
+  }
+}
+
+export class WatchlistEventsFeed {
+  constructor(
+    private readonly dataSource: DataSource,
+    /** a bill's page on the dashboard */
+    private readonly billPage: (billId: number) => string,
+  ) {}
+
+  /**
+   * The newest events of the watchlist's bills that its owner receives on every other channel
+   * (src/events/audience.ts: Pro-only types only on Pro); an event for one account only (a
+   * threshold crossed) only when it is the owner's and about this watchlist.
+   */
+  async entriesOf(owner: FeedOwner): Promise<{ name: string; entries: FeedEntry[] }> {
+    const { name } = owner;
+    if (!owner.billIds.length) return { name, entries: [] };
+    // more than a page is read, as some are the owner's to miss (another account's, a tier's)
+    const rows = (await this.dataSource.query(
+      `SELECT e.id, e.type, e.bill_id, e.account_id, e.occurred_at, e.data, b.title
+         FROM service_event e JOIN bill b ON b.id = e.bill_id
+        WHERE e.bill_id = ANY($1) AND e.type <> 'webhook.test' AND (e.account_id IS NULL OR e.account_id = $2)
+        ORDER BY e.occurred_at DESC, e.id DESC LIMIT $3`,
+      [owner.billIds, owner.accountId, FEED_ENTRIES * 2],
+    )) as { id: string; type: string; bill_id: number; account_id: number | null; occurred_at: Date; data: Record<string, unknown>; title: string }[];
+    const recipient = { accountId: owner.accountId, tier: owner.tier, bills: new Set(owner.billIds) };
+    const entries = rows
+      .filter((r) => {
+        const event = { id: r.id, type: r.type, timestamp: '', data: { ...r.data, bill_id: r.bill_id }, ...(r.account_id === null ? {} : { accountId: r.account_id }) } as ServiceEvent;
+        return receivesEvent(event, recipient) && (r.account_id === null || r.data.watchlist_id === owner.watchlistId);
+      })
+      .slice(0, FEED_ENTRIES)
+      .map((r) => {
+        const title = sentence(r.type, r.title, r.data);
+        return { eventId: r.id, type: r.type, billId: r.bill_id, title, content: `${title}.\n\n${JSON.stringify({ id: r.id, type: r.type, data: r.data })}`, occurredAt: new Date(r.occurred_at), url: this.billPage(r.bill_id) };
+      });
+    return { name, entries };
+  }
+}
