@@ -4,7 +4,7 @@ import { ModelVersionEntity, type ModelVersionStatus } from '../db/entities/mode
 import type { ModelArtifact } from '../model/serve/model-artifact';
 import { FEATURE_SCHEMA_VERSION } from '../model/serve/features';
 import { Predictor } from '../model/serve/predictor';
-import type { TrainingData, TrainingOptions } from '../model/train/train';
+import type { TrainingOptions } from '../model/train/train';
 import type { ServiceClock } from '../common/clock';
 import { AppError } from '../errors';
 import { scoreInWorker, trainInWorker } from './train-in-worker';
@@ -12,8 +12,8 @@ import { judgeChallenger, type ChallengeVerdict } from '../model/train/challenge
 import { markServed, servedVersionId } from './model-versions';
 import type { Logger } from '../logger';
 import type { Readiness } from '../health/readiness';
-import { SyncStateEntity } from '../db/entities/sync-state.entity';
-import { loadSessionFacts, loadTrainingData } from './training-data';
+import { loadSessionFacts, readTrainingSet, type TrainingSet } from './training-data';
+import type { TrainingPages } from './training-pages';
 import { type ModelProvenance, plannedVintages, type VintagePlan, VintageShelf } from './model-vintages';
 import { whileHoldingAdvisoryLock } from '../db/advisory-lock';
 
@@ -51,12 +51,6 @@ export interface RetrainOutcome {
   version: ModelVersionSummary;
   promoted: boolean;
   verdict: ChallengeVerdict | null;
-}
-
-/** What a version trains on: the bills, and the fingerprint of the data state they were read in. */
-interface TrainingSet {
-  data: TrainingData;
-  fingerprint: string;
 }
 
 /** The advisory lock class of vintage training; the second key is the vintage's cutoff in days since 1970. */
@@ -254,33 +248,32 @@ export class ModelService {
   }
 
   private async trainAndSave(
-    decide: (artifact: ModelArtifact, data: TrainingData, asOf: string) => Promise<{ status: ModelVersionStatus; extra: Record<string, unknown> }>,
+    decide: (artifact: ModelArtifact, data: TrainingPages, asOf: string) => Promise<{ status: ModelVersionStatus; extra: Record<string, unknown> }>,
   ): Promise<{ saved: ModelVersionEntity }> {
     const cutoff = this.clock.today();
     const set = await this.trainingSet();
-    if (!set.data.bills.length) throw new AppError('SERVICE_UNAVAILABLE', 'there are no bills to train on: run npm run sync first');
+    if (!set.data.billCount) throw new AppError('SERVICE_UNAVAILABLE', 'there are no bills to train on: run npm run sync first');
     return this.trainAndSaveOn(set, cutoff, this.stopping.signal, decide);
   }
 
-  /** The bills to train on and the fingerprint of the data they are, read together: a version records what it learned from. */
-  private async trainingSet(): Promise<TrainingSet> {
-    const [data, state] = await Promise.all([loadTrainingData(this.dataSource), this.dataSource.getRepository(SyncStateEntity).find({ order: { completedAt: 'DESC' }, take: 1 })]);
-    return { data, fingerprint: state[0]?.dataFingerprint ?? 'none' };
+  /** The data to train on, as pages its worker parses, and the fingerprint of the data state they are, read together: a version records what it learned from. */
+  private trainingSet(): Promise<TrainingSet> {
+    return readTrainingSet(this.dataSource);
   }
 
   private async trainAndSaveOn(
     { data, fingerprint }: TrainingSet,
     cutoff: string,
     signal: AbortSignal,
-    decide: (artifact: ModelArtifact, data: TrainingData, asOf: string) => Promise<{ status: ModelVersionStatus; extra: Record<string, unknown> }>,
+    decide: (artifact: ModelArtifact, data: TrainingPages, asOf: string) => Promise<{ status: ModelVersionStatus; extra: Record<string, unknown> }>,
     /** set for a session's vintage, which never serves today: its log lines must not read as the serving model's */
     vintage?: { session_id: number; session: string | null },
   ): Promise<{ saved: ModelVersionEntity }> {
     // Nothing serves yet (a first start): every core trains, as no request is answered meanwhile.
     // Once a version serves, one worker trains, beside the requests.
     const workers = this.active ? 1 : FIRST_TRAINING_WORKERS;
-    if (vintage) this.logger.info({ vintage, cutoff, bills: data.bills.length, workers }, `vintage training started: session ${vintage.session ?? vintage.session_id}, on the facts through ${cutoff} (for past dates; today's model already serves)`);
-    else this.logger.info({ cutoff, bills: data.bills.length, workers }, 'training started');
+    if (vintage) this.logger.info({ vintage, cutoff, bills: data.billCount, workers }, `vintage training started: session ${vintage.session ?? vintage.session_id}, on the facts through ${cutoff} (for past dates; today's model already serves)`);
+    else this.logger.info({ cutoff, bills: data.billCount, workers }, 'training started');
     const { artifact, durationMs } = await this.trainer(data, { ...this.trainingOptions, cutoff }, (message) => this.logger.info({ progress: message }, 'training'), signal, workers);
     const { status, extra } = await decide(artifact, data, cutoff);
     const saved = await this.dataSource.getRepository(ModelVersionEntity).save({

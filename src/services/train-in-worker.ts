@@ -2,9 +2,10 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { ModelArtifact } from '../model/serve/model-artifact';
-import type { TrainingData, TrainingOptions } from '../model/train/train';
+import type { TrainingOptions } from '../model/train/train';
 import { mergeTrainedParts, partitionOutputs } from '../model/train/train-parts';
 import type { VersionScores } from '../model/train/challenger';
+import type { TrainingInput } from './training-pages';
 
 /** The compiled worker script: beside this file when built, under dist/ when this file runs as TypeScript (tests). */
 function workerScript(): string {
@@ -24,9 +25,10 @@ export interface TrainingResult {
  * Trains in a worker thread so the server keeps answering while brain.js runs; in `workers`
  * threads side by side when asked (each trains some outputs: src/model/train/train-parts.ts), for the same
  * model sooner. Aborting stops the workers at once (a shutdown must not wait for a training of tens
- * of seconds) and rejects; so does one worker failing.
+ * of seconds) and rejects; so does one worker failing. Stored data goes as its pages
+ * (training-pages.ts): each worker parses them, and this thread only copies the strings.
  */
-export async function trainInWorker(data: TrainingData, options: Omit<TrainingOptions, 'onProgress'>, onProgress?: (message: string) => void, signal?: AbortSignal, workers = 1): Promise<TrainingResult> {
+export async function trainInWorker(data: TrainingInput, options: Omit<TrainingOptions, 'onProgress'>, onProgress?: (message: string) => void, signal?: AbortSignal, workers = 1): Promise<TrainingResult> {
   const parts = partitionOutputs(workers, options.ensembleSize);
   if (parts.length === 1) return runWorker<TrainingResult>({ data, options }, onProgress, signal);
   const started = Date.now();
@@ -51,7 +53,7 @@ export async function trainInWorker(data: TrainingData, options: Omit<TrainingOp
 }
 
 /** Scores versions on recent resolved nowcasts (src/model/train/challenger.ts) in a worker thread: a second or more of CPU for the whole history. */
-export async function scoreInWorker(data: TrainingData, artifacts: ModelArtifact[], asOf: string, signal?: AbortSignal): Promise<VersionScores[]> {
+export async function scoreInWorker(data: TrainingInput, artifacts: ModelArtifact[], asOf: string, signal?: AbortSignal): Promise<VersionScores[]> {
   return (await runWorker<{ scores: VersionScores[] }>({ task: 'score', data, artifacts, asOf }, undefined, signal)).scores;
 }
 

@@ -2,17 +2,22 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { scoreOnRecentOutcomes } from '../model/train/challenger';
 import type { ModelArtifact } from '../model/serve/model-artifact';
 import { Predictor } from '../model/serve/predictor';
-import { type TrainingData, trainModel, type TrainingOptions } from '../model/train/train';
+import { trainModel, type TrainingOptions } from '../model/train/train';
+import { trainingDataOf, type TrainingInput } from './training-pages';
 
-/** Runs brain.js training, or the champion/challenger scoring of versions (both CPU-bound), off the server's event loop. */
+/**
+ * Runs brain.js training, or the champion/challenger scoring of versions (both CPU-bound), off the
+ * server's event loop; the stored data comes as pages of JSON rows, parsed and joined here too.
+ */
 const task = workerData as
-  | { task?: 'train'; data: TrainingData; options: Omit<TrainingOptions, 'onProgress'> }
-  | { task: 'score'; data: TrainingData; artifacts: ModelArtifact[]; asOf: string };
+  | { task?: 'train'; data: TrainingInput; options: Omit<TrainingOptions, 'onProgress'> }
+  | { task: 'score'; data: TrainingInput; artifacts: ModelArtifact[]; asOf: string };
 const started = Date.now();
+const data = trainingDataOf(task.data);
 if (task.task === 'score') {
-  const scores = task.artifacts.map((artifact) => scoreOnRecentOutcomes(new Predictor(artifact), task.data, task.asOf));
+  const scores = task.artifacts.map((artifact) => scoreOnRecentOutcomes(new Predictor(artifact), data, task.asOf));
   parentPort!.postMessage({ type: 'done', scores, durationMs: Date.now() - started });
 } else {
-  const artifact = trainModel(task.data, { ...task.options, onProgress: (message) => parentPort!.postMessage({ type: 'progress', message }) });
+  const artifact = trainModel(data, { ...task.options, onProgress: (message) => parentPort!.postMessage({ type: 'progress', message }) });
   parentPort!.postMessage({ type: 'done', artifact, durationMs: Date.now() - started });
 }

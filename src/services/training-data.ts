@@ -1,18 +1,19 @@
 import type { DataSource } from 'typeorm';
-import type { BillStageEntity } from '../db/entities/bill-stage.entity';
 import { BillEntity } from '../db/entities/bill.entity';
 import { DivisionEntity } from '../db/entities/division.entity';
 import { ParliamentarySessionEntity } from '../db/entities/parliamentary-session.entity';
+import { SyncStateEntity } from '../db/entities/sync-state.entity';
 import type { BillFacts, PmbSessionFacts, SessionFact, TrainingBill } from '../model/serve/bill-facts';
-import { assignPmbSessionFacts, isPrivateMembersBill, PRIVATE_MEMBERS_KINDS, pmbSessionFacts, pmbSessionOf, type PmbSessionPeer } from '../model/serve/pmb-session';
-import { assignBallotRanks, ballotRank, type Rankable } from '../model/serve/ballot';
+import { assignPmbSessionFacts, isPrivateMembersBill, PRIVATE_MEMBERS_KINDS, pmbSessionFacts } from '../model/serve/pmb-session';
+import { assignBallotRanks, type Rankable } from '../model/serve/ballot';
 import type { TrainingData } from '../model/train/train';
 import { type BillRecord, type SessionRecord, sessionStartOf } from '../ingest/bill-record';
 import { SnapshotSource } from '../ingest/snapshot.source';
-import { pushTo } from '../common/multimap';
 import { selectJsonRows } from '../db/json-rows';
+import { readJsonPages } from '../db/rows-in-pages';
+import { asPmbPeers, billFacts, groupByBill, rankable, type StageRow, trainingDataFromPages, type TrainingPages } from './training-pages';
 
-// The only place stored bills become the model's inputs: facts for features, outcomes for labels.
+// With training-pages.ts, the only place stored bills become the model's inputs: facts for features, outcomes for labels.
 
 export const sessionFactFromRecord = (s: SessionRecord): SessionFact => ({ id: s.sessionId, startDate: sessionStartOf(s), endDate: s.endDate });
 
@@ -38,12 +39,6 @@ export function trainingBillFromRecord(r: BillRecord): TrainingBill {
   };
 }
 
-function groupBy<T extends { billId: number }>(rows: T[]): Map<number, T[]> {
-  const groups = new Map<number, T[]>();
-  for (const row of rows) pushTo(groups, row.billId, row);
-  return groups;
-}
-
 /**
  * What bills' facts read from the other bills of their sessions, by session: the ballot bills a
  * ballot bill's rank counts among, and the private members' bill facts. Read once per session for
@@ -66,35 +61,11 @@ export async function loadBillFacts(dataSource: DataSource, ids?: number[], peer
     stagesOfBills(dataSource, ids ?? null),
     dataSource.getRepository(DivisionEntity).createQueryBuilder('d').where(ids ? 'd.billId = ANY(:ids)' : '1=1', { ids }).getMany(),
   ]);
-  const stagesOf = groupBy(stages);
-  const divisionsOf = groupBy(divisions);
+  const stagesOf = groupByBill(stages);
+  const divisionsOf = groupByBill(divisions);
   const [ballotPeers, pmbSessions] = await Promise.all([ballotBillsOf(dataSource, bills, !ids, peers), pmbSessionsOf(dataSource, bills, ids ? null : stagesOf, peers)]);
-  const result = new Map(
-    bills.map((bill) => [
-      bill.id,
-      {
-        bill,
-        facts: {
-          billId: bill.id,
-          kind: bill.kind,
-          originatingHouse: bill.originatingHouse,
-          introducedDate: bill.introducedDate,
-          introducedSessionId: bill.introducedSessionId,
-          leadSponsorPartyInGovernment: bill.leadSponsorPartyInGovernment,
-          stages: (stagesOf.get(bill.id) ?? []).map((s) => ({ seq: s.seq, stage: s.stage, house: s.house, dates: s.sittingDates })),
-          divisions: (divisionsOf.get(bill.id) ?? []).map((d) => ({ date: d.date, ayes: d.ayes, noes: d.noes })),
-          withdrawnDate: bill.withdrawnDate,
-          ballotRank: ballotRank(rankable(bill), ballotPeers),
-          pmbSession: pmbSessionOf(pmbSessions, bill),
-        },
-      },
-    ]),
-  );
-  return result;
+  return new Map(bills.map((bill) => [bill.id, { bill, facts: billFacts(bill, stagesOf.get(bill.id) ?? [], divisionsOf.get(bill.id) ?? [], ballotPeers, pmbSessions) }]));
 }
-
-/** What a bill's facts take from a stage record. */
-type StageRow = Pick<BillStageEntity, 'billId' | 'seq' | 'stage' | 'house' | 'sittingDates'>;
 
 /** The stage records of the given bills (all when null), each bill's in order: thousands for a session's private members' bills or for training. */
 const stagesOfBills = (dataSource: DataSource, ids: readonly number[] | null): Promise<StageRow[]> =>
@@ -104,8 +75,6 @@ const stagesOfBills = (dataSource: DataSource, ids: readonly number[] | null): P
     [ids],
     'r."billId", r.seq',
   );
-
-const rankable = (b: BillEntity): Rankable => ({ billId: b.id, kind: b.kind, introducedDate: b.introducedDate, introducedSessionId: b.introducedSessionId });
 
 const sessionsOf = (bills: readonly BillEntity[]) => [...new Set(bills.map((b) => b.introducedSessionId))];
 
@@ -131,20 +100,16 @@ async function ballotBillsOf(dataSource: DataSource, bills: BillEntity[], all: b
 async function pmbSessionsOf(dataSource: DataSource, bills: BillEntity[], allStagesOf: Map<number, StageRow[]> | null, known: SessionPeers): Promise<Map<number, PmbSessionFacts>> {
   const pmbs = bills.filter((b) => isPrivateMembersBill(b.kind));
   if (!pmbs.length) return new Map();
-  if (allStagesOf) return pmbSessionFacts(asPeers(pmbs, allStagesOf));
+  if (allStagesOf) return pmbSessionFacts(asPmbPeers(pmbs, allStagesOf));
   const sessions = sessionsOf(pmbs);
   const unread = sessions.filter((id) => !known.pmb.has(id));
   if (unread.length) {
     const peers = await dataSource.getRepository(BillEntity).createQueryBuilder('b').select(['b.id', 'b.kind', 'b.introducedSessionId']).where('b.kind = ANY(:kinds) AND b.introducedSessionId = ANY(:sessions)', { kinds: PRIVATE_MEMBERS_KINDS, sessions: unread }).getMany();
     const stages = await stagesOfBills(dataSource, peers.map((p) => p.id));
-    const facts = pmbSessionFacts(asPeers(peers, groupBy(stages)));
+    const facts = pmbSessionFacts(asPmbPeers(peers, groupByBill(stages)));
     for (const id of unread) known.pmb.set(id, facts.get(id));
   }
   return new Map(sessions.flatMap((id) => (known.pmb.get(id) ? [[id, known.pmb.get(id)!] as const] : [])));
-}
-
-function asPeers(bills: readonly BillEntity[], stagesOf: Map<number, StageRow[]>): PmbSessionPeer[] {
-  return bills.map((p) => ({ kind: p.kind, introducedSessionId: p.introducedSessionId, stages: (stagesOf.get(p.id) ?? []).map((s) => ({ stage: s.stage, house: s.house, dates: s.sittingDates })) }));
 }
 
 export async function loadSessionFacts(dataSource: DataSource): Promise<SessionFact[]> {
@@ -152,19 +117,46 @@ export async function loadSessionFacts(dataSource: DataSource): Promise<SessionF
   return sessions.map((s) => ({ id: s.id, startDate: s.firstSittingDate, endDate: s.endDate }));
 }
 
-/** Everything stored, as training data: facts and the outcomes labels are made from. */
+/** What a version trains on: the stored data as pages for its worker, and the fingerprint of the data state they were read in. */
+export interface TrainingSet {
+  data: TrainingPages;
+  fingerprint: string;
+}
+
+/**
+ * Everything stored, as pages of JSON rows for a training's worker thread to parse and join
+ * (training-pages.ts), with the sessions and the data's fingerprint, all in one repeatable-read
+ * transaction: a version records the data it learned from. The event loop turns between pages; on
+ * the embedded database a read of every bill, stage and division at once, and the joining of them,
+ * held it (and every request) for a second or more, at every restart whose vintages were still to train.
+ */
+export function readTrainingSet(dataSource: DataSource): Promise<TrainingSet> {
+  return dataSource.transaction('REPEATABLE READ', async (manager) => {
+    const bills = await readJsonPages(
+      manager,
+      'bill',
+      `id, ctid::text AS at, kind, originating_house AS "originatingHouse", introduced_date AS "introducedDate", introduced_session_id AS "introducedSessionId",
+       lead_sponsor_party_in_government AS "leadSponsorPartyInGovernment", withdrawn_date AS "withdrawnDate", outcome, royal_assent_date AS "royalAssentDate",
+       session_ids AS "sessionIds", stage_history AS "stageHistory"`,
+    );
+    const stages = await readJsonPages(manager, 'bill_stage', `id, bill_id AS "billId", seq, stage, house, sitting_dates AS "sittingDates"`);
+    const divisions = await readJsonPages(manager, 'division', `id, ctid::text AS at, bill_id AS "billId", date, ayes, noes`);
+    const sessions = await manager.getRepository(ParliamentarySessionEntity).find({ order: { id: 'ASC' } });
+    const [state] = await manager.getRepository(SyncStateEntity).find({ order: { completedAt: 'DESC' }, take: 1 });
+    return {
+      data: {
+        pages: { bills: bills.pages, stages: stages.pages, divisions: divisions.pages },
+        sessions: sessions.map((s) => ({ id: s.id, startDate: s.firstSittingDate, endDate: s.endDate })),
+        billCount: bills.rows,
+      },
+      fingerprint: state?.dataFingerprint ?? 'none',
+    };
+  });
+}
+
+/** Everything stored, as training data in this thread (tests, tools): a training hands the pages to its worker instead. */
 export async function loadTrainingData(dataSource: DataSource): Promise<TrainingData> {
-  const [facts, sessions] = await Promise.all([loadBillFacts(dataSource), loadSessionFacts(dataSource)]);
-  const bills = [...facts.values()].map(({ facts: f, bill }) => ({
-    facts: f,
-    outcome: {
-      outcome: bill.outcome,
-      royalAssentDate: bill.royalAssentDate,
-      finalSessionId: Math.max(bill.introducedSessionId, ...bill.sessionIds),
-      fullStageHistory: bill.stageHistory === 'full',
-    },
-  }));
-  return { bills, sessions };
+  return trainingDataFromPages((await readTrainingSet(dataSource)).data);
 }
 
 /** A snapshot folder read straight into training data, without a database (evaluation, benchmarks). */
