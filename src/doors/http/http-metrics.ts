@@ -25,7 +25,6 @@ export interface HttpMetrics {
   observe: RequestObserver;
   /** GET /metrics: the Prometheus text format */
   handler: RequestHandler;
-  /** counts GraphQL operations by name, type and outcome */
   /** counts each GraphQL operation answered over HTTP by root field and outcome */
   operationAnswered: OperationAnswered;
 }
@@ -82,7 +81,7 @@ function bearerMatches(req: Request, token: string): boolean {
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
-/** Registers the HTTP metrics on `registry`, and answers its observer, its /metrics handler and its Apollo plugin. */
+/** Registers the HTTP metrics on `registry`, and answers its observer, its /metrics handler and what the GraphQL door tells of each operation it answers. */
 export function createHttpMetrics(registry: Registry, options: MetricsOptions = {}): HttpMetrics {
   const registers = [registry];
 
