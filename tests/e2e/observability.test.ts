@@ -1,6 +1,8 @@
 import { Readiness } from '../../src/health/readiness';
 import { listenNotReady } from '../../src/doors/http/not-ready-server';
 import { startTestApp, type TestApp } from '../support/test-app';
+import { type AdminDeps } from '../../src/admin/commands/admin-commands';
+import { startAdminEndpoint } from '../../src/admin/door/admin-endpoint';
 
 let t: TestApp;
 let key: string;
@@ -71,6 +73,18 @@ describe('X-Content-Type-Options: nosniff', () => {
       expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     } finally {
       await held.close();
+    }
+  });
+
+  it('is on the loopback admin endpoint’s answers, refusals included', async () => {
+    const endpoint = await startAdminEndpoint({} as AdminDeps, t.services.logger);
+    try {
+      const unauthorised = await fetch(`${endpoint.url}/admin/commands/list-users`, { method: 'POST' });
+      const missing = await fetch(`${endpoint.url}/no/such/path`);
+      expect([unauthorised.status, missing.status]).toEqual([401, 404]);
+      for (const res of [unauthorised, missing]) expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    } finally {
+      await endpoint.close();
     }
   });
 });

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import express, { type Response, type Router } from 'express';
 import { AppError, mapAppError } from '../../errors';
 import { jsonErrorHandler, notFoundHandler } from '../../doors/http/http-errors';
+import { answerHeaders } from '../../doors/http/request-id';
 import type { Logger } from '../../logger';
 import { type AdminDeps, runAdminCommand } from '../commands/admin-commands';
 import { newAdminToken, PROGRESS_STREAM } from './admin-endpoint-file';
@@ -67,6 +68,11 @@ export async function startAdminEndpoint(deps: AdminDeps, logger: Logger): Promi
   const token = newAdminToken();
   const app = express();
   app.disable('x-powered-by');
+  // the same headers as the service's own answers: a refusal echoes the path it was asked for
+  app.use((req, res, next) => {
+    answerHeaders(req, res);
+    next();
+  });
   app.use('/admin', adminRouter(token, deps));
   app.use(notFoundHandler);
   app.use(jsonErrorHandler(logger));
