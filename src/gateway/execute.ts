@@ -15,6 +15,7 @@ import { compileQuery, isCompiledQuery } from 'graphql-jit';
 import { LRUCache } from 'lru-cache';
 import { rootFieldCopies } from './charge';
 import { fragmentsByName } from './fragments';
+import { RepeatFilter } from '../common/repeat-filter';
 
 /** A validated operation ready to run many times: compiled once, with its root fields counted for the burst limit. */
 export interface PreparedOperation {
@@ -89,8 +90,8 @@ export class OperationCache {
 
   private readonly shipped = new Map<string, PreparedOperation>();
   private readonly kept: LRUCache<string, KeptOperation>;
-  /** keys seen once and not kept: a second sighting compiles */
-  private readonly sightings = new LRUCache<string, true>({ max: SIGHTINGS_KEPT });
+  /** a client's document is compiled and kept when it comes again */
+  private readonly repeats = new RepeatFilter(SIGHTINGS_KEPT);
   private readonly maxCompiledFields: number;
   private readonly jitCompile: NonNullable<OperationCacheOptions['jitCompile']>;
 
@@ -119,11 +120,7 @@ export class OperationCache {
       this.shipped.set(key, prepared);
       return prepared;
     }
-    if (!this.sightings.has(key)) {
-      this.sightings.set(key, true);
-      return this.interpreted(key, document, operation, name);
-    }
-    this.sightings.delete(key);
+    if (!this.repeats.repeated(key)) return this.interpreted(key, document, operation, name);
     const fields = resolvedFieldCount(document, operation, this.maxCompiledFields);
     const prepared = fields > this.maxCompiledFields ? this.interpreted(key, document, operation, name) : this.compile(key, document, operation, name, fields);
     this.kept.set(key, prepared);
