@@ -15,6 +15,7 @@ import { createHttpMetrics, type MetricsOptions } from './doors/http/http-metric
 import { createMetricsRegistry, registerServiceMetrics } from './metrics/service-metrics';
 import { requestLogging } from './doors/http/request-id';
 import { dashboardStatic } from './doors/http/dashboard-static';
+import { emailPages } from './doors/http/email-pages';
 import { freshnessBody } from './doors/http/freshness-body';
 import { buildAppSchema } from './graphql/build-schema';
 import { AddressLimiter, addressLimitHooks } from './gateway/address-limit';
@@ -107,6 +108,8 @@ async function createHttpApp(services: Services, options: HttpOptions): Promise<
   const restRouter = createRestRouter(gateway, { corsOrigins: options.corsOrigins });
   app.use('/api/v1', restRouter);
   app.use('/docs', docsRouter({ openapiUrl: '/api/v1/openapi.json' }));
+  // the pages an email's links open (verification), without a log-in
+  app.use(emailPages(services.accountEmail, services.logger));
   // the account dashboard: a single-page app over /graphql, signed in by a session cookie (src/gateway)
   app.use(dashboardStatic());
 
@@ -134,11 +137,11 @@ export interface AppOptions extends ServiceDeps {
   /** METRICS_TOKEN: who may read /metrics */
   metricsToken?: string;
   /**
-   * what `start()` begins: sending webhooks; the hourly jobs (alert checks, and retention after
+   * what `start()` begins: sending webhooks; sending the mail outbox; the hourly jobs (alert checks, and retention after
    * RETENTION_DAYS); the data's lifecycle (src/jobs/lifecycle.ts: a first start's ingest, the models,
    * scheduled syncs and retrains, vintages, the poll of what other processes changed)
    */
-  background?: { webhookDelivery?: boolean; hourlyJobs?: { retentionDays: number }; lifecycle?: LifecycleOptions };
+  background?: { webhookDelivery?: boolean; mailDelivery?: boolean; hourlyJobs?: { retentionDays: number }; lifecycle?: LifecycleOptions };
 }
 
 /** The app as built: its services (events included), its HTTP server with every door (not listening yet), its background work. */
@@ -183,6 +186,7 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
       const lifecycleStopped = lifecycle?.stop();
       // attempts under way finish (or are handed back) while the rest shuts down; close() waits for them
       void services.events.deliveries.stop().catch(() => undefined);
+      void services.mail.worker.stop().catch(() => undefined);
       for (const job of hourlyJobs) await job.stop();
       await lifecycleStopped;
     })());
@@ -194,6 +198,7 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
       lifecycle?.start();
       for (const job of hourlyJobs) job.start();
       if (background.webhookDelivery) await services.events.startDeliveries();
+      if (background.mailDelivery) await services.mail.worker.start();
     },
     stopBackground,
     async close() {
@@ -203,6 +208,7 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
       await services.models.idle();
       await services.quotas.close();
       await services.events.close();
+      await services.mail.worker.stop();
     },
   };
   try {

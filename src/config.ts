@@ -57,6 +57,16 @@ const envSchema = z.object({
     .string()
     .refine(isPublicUrl, 'must be an http or https URL without a query or fragment, e.g. https://bills.example.com')
     .optional(),
+  /** smtp://user:pass@host:587 (STARTTLS when offered) or smtps://…:465; unset: mail goes to the local mailbox */
+  SMTP_URL: z
+    .string()
+    .refine(isSmtpUrl, 'must be an smtp:// or smtps:// URL such as smtp://user:pass@mail.example.com:587')
+    .optional(),
+  /** the From of every email: an address, or `Name <address>` */
+  MAIL_FROM: z
+    .string()
+    .refine((text) => /^(?:[^<>\r\n]*<[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+)$/.test(text.trim()), 'must be an email address, or a name and <address>, e.g. Bill Progress <alerts@bills.example.com>')
+    .optional(),
   TRUST_PROXY: z
     .enum(['true', 'false', '1', '0'], { message: 'must be true or false' })
     .default('false')
@@ -68,6 +78,16 @@ function isPublicUrl(text: string): boolean {
   try {
     const url = new URL(text);
     return (url.protocol === 'https:' || url.protocol === 'http:') && !url.search && !url.hash && !url.username && !url.password;
+  } catch {
+    return false;
+  }
+}
+
+/** An SMTP server's address: smtp or smtps, a host, no path beyond `/`. */
+function isSmtpUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return (url.protocol === 'smtp:' || url.protocol === 'smtps:') && Boolean(url.hostname) && (url.pathname === '' || url.pathname === '/');
   } catch {
     return false;
   }
@@ -128,6 +148,10 @@ export interface Config {
   trustProxy: boolean;
   /** days finished webhook deliveries, the event log and older prediction snapshots are kept (src/jobs/retention-rules.ts) */
   retentionDays: number;
+  /** SMTP_URL: where mail is sent; undefined: the local mailbox (never log it: it may hold credentials) */
+  smtpUrl: string | undefined;
+  /** MAIL_FROM; default `Bill Progress <no-reply@` PUBLIC_URL's host `>` */
+  mailFrom: string;
   /** PUBLIC_URL, without a trailing slash: the start of the links the service gives out (watchlists' feed addresses, bill pages); default http://localhost:PORT */
   publicUrl: string;
 }
@@ -182,5 +206,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY,
     retentionDays: e.RETENTION_DAYS,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM?.trim() ?? `Bill Progress <no-reply@${new URL(e.PUBLIC_URL ?? 'http://localhost').hostname}>`,
   };
 }

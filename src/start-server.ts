@@ -61,8 +61,10 @@ export async function startServer(config: Config, logger: Logger, options: { tra
       trustProxy: config.trustProxy,
       metricsToken: config.metricsToken,
       publicUrl: config.publicUrl,
+      mail: { smtpUrl: config.smtpUrl, from: config.mailFrom },
       background: {
         webhookDelivery: true,
+        mailDelivery: true,
         hourlyJobs: { retentionDays: config.retentionDays },
         lifecycle: {
           billSource: (snapshotDir) => billSourceFor(config, snapshotDir),
@@ -99,7 +101,8 @@ export async function startServer(config: Config, logger: Logger, options: { tra
     throw error;
   }
   const port = (app.httpServer.address() as AddressInfo).port;
-  logger.info({ port, database: db.kind, today: clock.today(), acceptors: parallelAccept.acceptors }, 'listening');
+  logger.info({ port, database: db.kind, today: clock.today(), acceptors: parallelAccept.acceptors, mail: services.mail.destination }, 'listening');
+  logger.info({ mail: services.mail.destination }, `mail goes to ${services.mail.destination}`);
 
   // the first start's ingest, the models, scheduled syncs and retrains, the polls; the hourly jobs and webhook delivery
   await built.start();

@@ -125,6 +125,10 @@ export const EVENT_TYPES = [
 ] as const;
 export type EventType = ValueOf<typeof EVENT_TYPES>;
 /** The event types the Pro tier alone receives. */
+/** An account's email address: mailed only once VERIFIED; SUPPRESSED after a permanent (5xx) refusal, until verified again (issue 33). */
+export const EMAIL_STATUSES = ['UNVERIFIED', 'VERIFIED', 'SUPPRESSED'] as const;
+export type EmailStatus = (typeof EMAIL_STATUSES)[number];
+
 export const PRO_EVENT_TYPES = ['prediction.probability_spike', 'prediction.trending_up', 'prediction.crossed_threshold'] as const satisfies readonly EventType[];
 
 /** Whether a value is one of a vocabulary's words (narrowing it). */

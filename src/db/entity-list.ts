@@ -25,6 +25,9 @@ import { DashboardSessionEntity } from './entities/dashboard-session.entity';
 import { WebsiteBillViewEntity } from './entities/website-bill-view.entity';
 import { WatchlistFeedEntity } from './entities/watchlist-feed.entity';
 import { CalendarEventVersionEntity } from './entities/calendar-event-version.entity';
+import { MailMessageEntity } from './entities/mail-message.entity';
+import { LocalMailboxEntity } from './entities/local-mailbox.entity';
+import { EmailVerificationEntity } from './entities/email-verification.entity';
 
 /** Every entity, listed (not globbed) so the same list works compiled and under ts-jest. */
 export const ENTITIES = [
@@ -55,4 +58,7 @@ export const ENTITIES = [
   WebsiteBillViewEntity,
   WatchlistFeedEntity,
   CalendarEventVersionEntity,
+  MailMessageEntity,
+  LocalMailboxEntity,
+  EmailVerificationEntity,
 ];

@@ -1,10 +1,10 @@
-import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../request/context';
 import { AppError } from '../errors';
 import type { IssuedSession } from '../services/session.service';
 import { Access } from './access';
-import { AccountType, ApiKeyType, CreatedApiKeyType, CredentialsInput, DashboardSessionType, UsageType } from './account.type';
-import type { Tier } from './enums';
+import { AccountType, ApiKeyType, CreatedApiKeyType, CredentialsInput, DashboardSessionType, OutboxMessageType, UsageType } from './account.type';
+import { EmailStatus, type Tier } from './enums';
 
 /** The browser's side of a request; sign-up and log-in refuse a page of another site (login CSRF). */
 function browserOf(context: RequestContext, { sameSiteOnly = false } = {}) {
@@ -23,6 +23,30 @@ export class AccountResolver {
   @Access('authenticated')
   me(@Ctx() { user }: RequestContext): AccountType {
     return { id: user!.accountId, email: user!.email, tier: user!.tier as Tier };
+  }
+
+  @FieldResolver(() => EmailStatus, { description: 'Whether alerts are emailed to the address: only once VERIFIED (see docs/api.md, "Email")' })
+  emailStatus(@Root() account: AccountType, @Ctx() { services }: RequestContext): Promise<EmailStatus> {
+    return services.accountEmail.statusOf(account.id);
+  }
+
+  @FieldResolver(() => [OutboxMessageType], { description: 'The local mailbox’s newest 100 emails to the account, newest first: what would have been sent (empty when the service sends over SMTP)' })
+  outbox(@Root() account: AccountType, @Ctx() { services }: RequestContext): Promise<OutboxMessageType[]> {
+    return services.accountEmail.outbox(account.id);
+  }
+
+  @Mutation(() => Boolean, { description: 'Sends a new verification link to the account’s address (at most 3 an hour); refused once the address is verified' })
+  @Access('authenticated')
+  async resendVerificationEmail(@Ctx() { user, services }: RequestContext): Promise<boolean> {
+    await services.accountEmail.resend(user!.accountId);
+    return true;
+  }
+
+  @Mutation(() => AccountType, { description: 'Dashboard: changes the account’s address once the current password is confirmed; UNVERIFIED until the link mailed to the new address is opened' })
+  @Access('dashboard')
+  async changeEmail(@Arg('email', () => String) email: string, @Arg('currentPassword', () => String) currentPassword: string, @Ctx() context: RequestContext): Promise<AccountType> {
+    const account = await context.services.sessions.changeEmail(context.user!.accountId, email, currentPassword, context.browser?.clientAddress);
+    return { ...account, tier: account.tier as Tier };
   }
 
   @Query(() => DashboardSessionType, {

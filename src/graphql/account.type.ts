@@ -13,6 +13,30 @@ export class AccountType {
   tier: Tier;
 }
 
+@ObjectType('OutboxMessage', { description: 'An email the service would have sent, kept in the local mailbox (the service has no SMTP server configured)' })
+export class OutboxMessageType {
+  @Field(() => Int)
+  id: number;
+
+  @Field(() => String, { description: 'the address it was for' })
+  to: string;
+
+  @Field(() => String)
+  subject: string;
+
+  @Field(() => String, { description: 'the plain-text part' })
+  text: string;
+
+  @Field(() => String, { description: 'its Message-ID header' })
+  messageId: string;
+
+  @Field(() => String, { description: 'its X-Bill-Progress-Event-Id header: the event it tells of, or the email’s own id (mail_…)' })
+  eventId: string;
+
+  @Field(() => Date)
+  deliveredAt: Date;
+}
+
 @ObjectType('DashboardSession', { description: 'The account dashboard’s signed-in browser' })
 export class DashboardSessionType {
   @Field(() => AccountType, { description: 'The account signed in' })

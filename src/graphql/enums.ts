@@ -7,6 +7,7 @@ import {
   BILL_OUTCOMES,
   BILL_STATUSES,
   COMPARISONS,
+  EMAIL_STATUSES,
   EVENT_TYPES,
   HOUSES,
   MAIN_STAGES,
@@ -72,3 +73,5 @@ export const ComparisonEnum = graphqlEnum(COMPARISONS, 'Comparison');
 export type ComparisonEnum = Words.Comparison;
 export const EventTypeEnum = graphqlEnum(EVENT_TYPES, 'EventType', 'Event types of webhooks and subscriptions; PREDICTION_PROBABILITY_SPIKE, PREDICTION_TRENDING_UP and PREDICTION_CROSSED_THRESHOLD need the pro tier');
 export type EventTypeEnum = Words.EventType;
+export const EmailStatus = graphqlEnum(EMAIL_STATUSES, 'EmailStatus', 'UNVERIFIED until a verification link is opened (only the verification email is sent meanwhile); VERIFIED; SUPPRESSED after the address was refused for good (a 5xx), until verified again');
+export type EmailStatus = Words.EmailStatus;

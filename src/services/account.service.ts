@@ -1,4 +1,4 @@
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { AccountEntity } from '../db/entities/account.entity';
 import { AlertTriggerEntity } from '../db/entities/alert-trigger.entity';
 import { QuotaCounterEntity } from '../db/entities/quota-counter.entity';
@@ -35,6 +35,11 @@ export class AccountService {
     private readonly onCredentialsChange: () => void = () => {},
   ) {}
 
+  /** Cached authentications hold the email: drop them after it changes (SessionService.changeEmail). */
+  credentialsChanged(): void {
+    this.onCredentialsChange();
+  }
+
   private get repo() {
     return this.dataSource.getRepository(AccountEntity);
   }
@@ -46,14 +51,23 @@ export class AccountService {
     return row;
   }
 
-  /** As `create`, but an existing account of that email is left as it is: the new one, or null. */
-  createIfAbsent(email: unknown, tier: unknown, passwordHash: string | null = null): Promise<AccountView | null> {
-    return this.insert(email, tier, passwordHash);
+  /**
+   * As `create`, but an existing account of that email is left as it is: the new one, or null.
+   * `andThen` runs for a new account in the insert's transaction (a sign-up's verification mail).
+   */
+  async createIfAbsent(email: unknown, tier: unknown, passwordHash: string | null = null, andThen?: (manager: EntityManager, account: AccountView) => Promise<void>): Promise<AccountView | null> {
+    if (!andThen) return this.insert(email, tier, passwordHash);
+    return this.dataSource.transaction(async (manager) => {
+      const account = await this.insert(email, tier, passwordHash, manager);
+      if (account) await andThen(manager, account);
+      return account;
+    });
   }
 
-  private async insert(email: unknown, tier: unknown, passwordHash: string | null): Promise<AccountView | null> {
+  private async insert(email: unknown, tier: unknown, passwordHash: string | null, manager: EntityManager = this.dataSource.manager): Promise<AccountView | null> {
     const account = { email: parseEmail(email), tier: parseTier(tier), passwordHash };
-    const inserted = await this.repo
+    const inserted = await manager
+      .getRepository(AccountEntity)
       .createQueryBuilder()
       .insert()
       .values(account)

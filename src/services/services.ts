@@ -30,6 +30,9 @@ import { DataFreshness } from '../ingest/freshness';
 import { WatchlistFeedService } from './watchlist-feed.service';
 import { WatchlistCalendarService } from './watchlist-calendar';
 import { WatchlistEventsFeed } from './watchlist-events-feed';
+import { createMail, DEFAULT_MAIL_FROM, type Mail } from '../events/mail/mail';
+import type { MailTransport } from '../events/mail/transport';
+import { AccountEmailService } from './account-email.service';
 
 /** The domain API every door (GraphQL, REST, admin, CLI) uses; none of it sees a request. */
 export interface Services {
@@ -57,6 +60,10 @@ export interface Services {
   events: Events & { refresh: EventRefresh };
   /** watchlists' secret feed addresses, and the calendar and Atom feed they open (issue 33) */
   feeds: { tokens: WatchlistFeedService; calendar: WatchlistCalendarService; events: WatchlistEventsFeed };
+  /** the email channel (src/events/mail/: outbox, transport, worker) */
+  mail: Mail;
+  /** accounts' email status, verification links and local mailbox */
+  accountEmail: AccountEmailService;
 }
 
 export interface ServiceDeps {
@@ -85,11 +92,13 @@ export interface ServiceDeps {
   passwordCost?: ScryptCost;
   /** PUBLIC_URL: the address the service is reached at, for links it gives out (feed addresses, bill pages) */
   publicUrl?: string;
+  /** SMTP_URL and MAIL_FROM (the local mailbox without an SMTP URL); `transport`: a test's own */
+  mail?: { smtpUrl?: string; from?: string; transport?: MailTransport };
 }
 
 export const DEFAULT_BURST_LIMIT: BurstLimitOptions = { max: 300, windowSeconds: 10 };
 
-export function createServices({ trainingOptions, redisUrl, now, burstLimit, embeddedDatabase, webhooks, eventSinks, eventChannel, passwordCost, freshness, publicUrl = 'http://localhost:4000', ...deps }: ServiceDeps): Services {
+export function createServices({ trainingOptions, redisUrl, now, burstLimit, embeddedDatabase, webhooks, eventSinks, eventChannel, passwordCost, freshness, publicUrl = 'http://localhost:4000', mail: mailOptions, ...deps }: ServiceDeps): Services {
   const { accounts, apiKeys } = createAccountServices(deps.dataSource, { embedded: embeddedDatabase });
   const bills = new BillService(deps.dataSource, deps.clock);
   const models = new ModelService(deps.dataSource, deps.readiness, deps.clock, deps.logger, trainingOptions, undefined, !embeddedDatabase);
@@ -114,12 +123,15 @@ export function createServices({ trainingOptions, redisUrl, now, burstLimit, emb
   const calendar = new WatchlistCalendarService(deps.dataSource, predictions, deps.clock, publicUrl);
   const feeds = { tokens: new WatchlistFeedService(deps.dataSource, watchlists, secretBox, publicUrl), calendar, events: new WatchlistEventsFeed(deps.dataSource, (id) => calendar.billPage(id)) };
   const loginFailures = quotas.store instanceof RedisQuotaStore ? new RedisLoginFailureStore(quotas.store) : new SqlLoginFailureStore(deps.dataSource);
+  const mail = createMail({ dataSource: deps.dataSource, embedded: embeddedDatabase, logger: deps.logger, now, smtpUrl: mailOptions?.smtpUrl, from: mailOptions?.from ?? DEFAULT_MAIL_FROM, transport: mailOptions?.transport });
+  // verification resends are counted beside the log-in attempts, so every instance counts the same
+  const accountEmail = new AccountEmailService(deps.dataSource, mail, publicUrl, loginFailures, realNow);
   return {
     ...deps,
     freshness: freshness ?? new DataFreshness('snapshot', 0),
     accounts,
     apiKeys,
-    sessions: new SessionService(deps.dataSource, accounts, new LoginThrottle(DEFAULT_LOGIN_THROTTLE, loginFailures), new SignUpLimit(DEFAULT_SIGN_UP_LIMIT, loginFailures), Date.now, passwordCost),
+    sessions: new SessionService(deps.dataSource, accounts, new LoginThrottle(DEFAULT_LOGIN_THROTTLE, loginFailures), new SignUpLimit(DEFAULT_SIGN_UP_LIMIT, loginFailures), Date.now, passwordCost, accountEmail),
     bills,
     models,
     predictions,
@@ -131,5 +143,7 @@ export function createServices({ trainingOptions, redisUrl, now, burstLimit, emb
     webhooks: new WebhookService(deps.dataSource, secretBox, urlPolicy, realNow, events.handoff),
     events,
     feeds,
+    mail,
+    accountEmail,
   };
 }

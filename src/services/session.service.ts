@@ -4,6 +4,7 @@ import { AccountEntity } from '../db/entities/account.entity';
 import { DashboardSessionEntity } from '../db/entities/dashboard-session.entity';
 import { AppError } from '../errors';
 import { type AccountService, type AccountView, accountView, parseEmail } from './account.service';
+import type { AccountEmailService } from './account-email.service';
 import type { AuthenticatedUser } from '../common/authenticated-user';
 import { credentialDigest } from './api-key.service';
 import { LoginThrottle } from './login-throttle';
@@ -41,6 +42,8 @@ export class SessionService {
     private readonly signUps: SignUpLimit = new SignUpLimit(DEFAULT_SIGN_UP_LIMIT, new MemoryLoginFailureStore()),
     private readonly now: () => number = Date.now,
     private readonly passwordCost: ScryptCost = PASSWORD_COST,
+    /** the verification mail of a new account or a new address, in the transaction that makes it (AccountEmailService) */
+    private readonly verification?: Pick<AccountEmailService, 'sendVerification' | 'queued'>,
   ) {}
 
   private get sessions() {
@@ -66,7 +69,36 @@ export class SessionService {
       await place.release();
       throw error;
     });
-    await this.accounts.createIfAbsent(normalised, 'free', hash);
+    const verification = this.verification;
+    const created = await this.accounts.createIfAbsent(normalised, 'free', hash, verification && ((manager, account) => verification.sendVerification(manager, account)));
+    if (created) verification?.queued();
+  }
+
+  /**
+   * Changes the account's address once the current password is confirmed (throttled as log-ins
+   * are): UNVERIFIED until the link mailed to the new address is opened; nothing is mailed to it
+   * before. An address another account has is refused with the same words as any taken one.
+   */
+  async changeEmail(accountId: number, newEmail: unknown, currentPassword: unknown, address: string | undefined): Promise<AccountView> {
+    const email = parseEmail(newEmail);
+    const account = await this.dataSource.getRepository(AccountEntity).createQueryBuilder('a').addSelect('a.passwordHash').where('a.id = :id', { id: accountId }).getOne();
+    if (!account) throw new AppError('UNAUTHENTICATED', 'Your session has ended: log in again');
+    const attempt = await this.throttle.admit(account.email, address);
+    if (typeof currentPassword !== 'string' || !account.passwordHash || !(await verifyPassword(currentPassword, account.passwordHash))) {
+      throw new AppError('BAD_USER_INPUT', 'The current password is wrong', { field: 'currentPassword' });
+    }
+    await attempt.succeeded();
+    if (email === account.email) throw new AppError('BAD_USER_INPUT', 'That is the account’s address already', { field: 'email' });
+    const changed = await this.dataSource.transaction(async (manager) => {
+      const rows = (await manager.query(`UPDATE account SET email = $2, email_status = 'UNVERIFIED', updated_at = now() WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM account WHERE email = $2) RETURNING id`, [accountId, email])) as unknown[];
+      if (!rows.length) return false;
+      await this.verification?.sendVerification(manager, { id: accountId, email });
+      return true;
+    });
+    if (!changed) throw new AppError('BAD_USER_INPUT', 'That address cannot be used for this account', { field: 'email' });
+    this.verification?.queued();
+    this.accounts.credentialsChanged();
+    return { id: accountId, email, tier: account.tier };
   }
 
   async logIn(email: unknown, password: unknown, address: string | undefined): Promise<{ account: AccountView; session: IssuedSession }> {

@@ -61,8 +61,9 @@ export interface LiveOptions {
 /** `anonRateLimit`: the per-address limit of requests without a valid key or failing (off unless given: tests make many from one address). */
 /** `snapshotDir`: a snapshot folder to load instead of the named real bills. */
 /** `deliverWebhooks`: the app's delivery worker sends the outbox, as in production (off: tests that drive a worker of their own). */
+/** `deliverMail`: the app's mail worker sends the mail outbox (to `smtpUrl`, else the local mailbox). */
 /** `live`: the lifecycle of `npm start` on a Bills API (see LiveOptions). */
-export async function startTestApp(options: { billIds?: number[]; snapshotDir?: string; trainModel?: boolean; redisUrl?: string; burstLimit?: number; anonRateLimit?: number; corsOrigins?: string[]; metricsToken?: string; webhookUrlPolicy?: UrlPolicy; deliverWebhooks?: boolean; live?: LiveOptions } = {}): Promise<TestApp> {
+export async function startTestApp(options: { billIds?: number[]; snapshotDir?: string; trainModel?: boolean; redisUrl?: string; burstLimit?: number; anonRateLimit?: number; corsOrigins?: string[]; metricsToken?: string; webhookUrlPolicy?: UrlPolicy; deliverWebhooks?: boolean; deliverMail?: boolean; smtpUrl?: string; publicUrl?: string; live?: LiveOptions } = {}): Promise<TestApp> {
   const { live } = options;
   const db = await openTestDatabase();
   if (!live) await ingest(db.dataSource, new SnapshotSource(options.snapshotDir ?? makeSnapshot(options.billIds ?? SAMPLE_BILL_IDS)));
@@ -87,8 +88,11 @@ export async function startTestApp(options: { billIds?: number[]; snapshotDir?: 
     anonRateLimit: options.anonRateLimit,
     corsOrigins: options.corsOrigins,
     metricsToken: options.metricsToken,
+    publicUrl: options.publicUrl,
+    mail: { smtpUrl: options.smtpUrl, from: 'Bill Progress <alerts@bills.test>' },
     background: {
       webhookDelivery: options.deliverWebhooks,
+      mailDelivery: options.deliverMail,
       lifecycle: live && {
         billSource: (snapshotDir) => billSourceFor({ billsApiUrl: live.billsApiUrl, snapshotDir: undefined }, snapshotDir),
         syncIntervalSeconds: live.syncIntervalSeconds ?? 0,

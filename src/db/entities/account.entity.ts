@@ -1,6 +1,6 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 
-import type { Tier } from '../../vocabulary';
+import type { EmailStatus, Tier } from '../../vocabulary';
 
 export type { Tier };
 
@@ -20,6 +20,10 @@ export class AccountEntity {
   /** scrypt hash of the dashboard password (src/services/password.ts); null for an account made by the admin command */
   @Column({ type: 'text', nullable: true, select: false })
   passwordHash: string | null;
+
+  /** whether the address may be mailed (src/services/email-verification.service.ts): only the verification mail goes to one not VERIFIED */
+  @Column({ type: 'text', default: 'UNVERIFIED' })
+  emailStatus: EmailStatus;
 
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt: Date;

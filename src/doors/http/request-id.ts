@@ -44,6 +44,10 @@ export type RequestObserver = (req: Request, res: Response, elapsedMs: number) =
 /** Health and readiness probes: logged at debug unless they fail with an error of ours (a 500). */
 const PROBES = new Set(['/healthz', '/readyz']);
 
+/** Paths whose last segment is a secret token (an email's links): logged with `:token` in its place. */
+const TOKEN_PATHS = /^(\/account\/verify-email\/)[^/]+$/;
+const loggedPath = (path: string) => path.replace(TOKEN_PATHS, '$1:token');
+
 export function requestLogging(logger: Logger, observers: readonly RequestObserver[] = []): RequestHandler {
   // The line holds the id, method, path (no query string), status and time, none of which any
   // redaction path names: pino's redaction, which walks every entry, is left out of this one.
@@ -55,7 +59,7 @@ export function requestLogging(logger: Logger, observers: readonly RequestObserv
     res.once('close', () => {
       const status = res.statusCode;
       const elapsed = performance.now() - started;
-      const entry = { req: { id, method: req.method, path: (req.originalUrl ?? req.url).split('?')[0] }, res: { status }, responseTime: Math.round(elapsed) };
+      const entry = { req: { id, method: req.method, path: loggedPath((req.originalUrl ?? req.url).split('?')[0]) }, res: { status }, responseTime: Math.round(elapsed) };
       if (!res.writableFinished) return requests.info(entry, 'request aborted');
       if (status >= 500 && status !== 503) requests.error(entry, 'request errored');
       // a supervisor polls these every second or so: at info they buried a start's own lines (a readiness change is logged where it happens)

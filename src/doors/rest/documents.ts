@@ -122,5 +122,12 @@ export const CHANNEL_DOCUMENTS = {
   RevokeFeedToken: `mutation RevokeFeedToken($id: Int!) { revokeWatchlistFeedToken(id: $id) }`,
 } as const;
 
-export const ALL_DOCUMENTS = { ...DOCUMENTS, ...WATCHLIST_DOCUMENTS, ...WEBHOOK_DOCUMENTS, ...CHANNEL_DOCUMENTS };
+/** Issue 33, email: the calling account with its email status, its local mailbox, a new verification link. */
+export const ACCOUNT_DOCUMENTS = {
+  GetAccount: `query GetAccount { me { id email tier emailStatus } }`,
+  GetOutbox: `query GetOutbox { me { outbox { id to subject text messageId eventId deliveredAt } } }`,
+  ResendVerificationEmail: `mutation ResendVerificationEmail { resendVerificationEmail }`,
+} as const;
+
+export const ALL_DOCUMENTS = { ...DOCUMENTS, ...WATCHLIST_DOCUMENTS, ...WEBHOOK_DOCUMENTS, ...CHANNEL_DOCUMENTS, ...ACCOUNT_DOCUMENTS };
 export type OperationName = keyof typeof ALL_DOCUMENTS;

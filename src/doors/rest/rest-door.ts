@@ -13,6 +13,7 @@ import { addWatchlistRoutes } from './watchlists.router';
 import { addWebhookRoutes } from './webhooks.router';
 import { addExportRoutes } from './exports.router';
 import { addFeedRoutes } from './feeds.router';
+import { addAccountRoutes } from './account.router';
 
 export { docsRouter } from './docs.router';
 
@@ -44,6 +45,7 @@ export function createRestRouter(gateway: Gateway, options: RestOptions = {}): R
   addWebhookRoutes(router, gateway, run);
   addExportRoutes(router, gateway, run);
   addFeedRoutes(router, gateway, run);
+  addAccountRoutes(router, gateway, run);
   router.use(restErrors);
   return router;
 }

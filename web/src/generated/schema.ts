@@ -3,7 +3,11 @@
 /** The calling account */
 export interface Account {
   email: string;
+  /** Whether alerts are emailed to the address: only once VERIFIED (see docs/api.md, "Email") */
+  emailStatus: EmailStatus;
   id: number;
+  /** The local mailbox’s newest 100 emails to the account, newest first: what would have been sent (empty when the service sends over SMTP) */
+  outbox: OutboxMessage[];
   tier: Tier;
 }
 
@@ -294,6 +298,9 @@ export interface Division {
   title: string;
 }
 
+/** UNVERIFIED until a verification link is opened (only the verification email is sent meanwhile); VERIFIED; SUPPRESSED after the address was refused for good (a 5xx), until verified again */
+export type EmailStatus = 'SUPPRESSED' | 'UNVERIFIED' | 'VERIFIED';
+
 /** An event in the payload every channel carries (webhooks too): docs/api.md#events */
 export interface Event {
   /** the payload's data, as a webhook receives it: {"bill_id": …, …} */
@@ -401,6 +408,21 @@ export interface LastStage {
 
 /** A main stage of a bill’s passage; procedural motions are not among them */
 export type MainStage = 'COMMITTEE' | 'CONSIDERATION_OF_AMENDMENTS' | 'FIRST_READING' | 'REPORT' | 'ROYAL_ASSENT' | 'SECOND_READING' | 'THIRD_READING';
+
+/** An email the service would have sent, kept in the local mailbox (the service has no SMTP server configured) */
+export interface OutboxMessage {
+  deliveredAt: string;
+  /** its X-Bill-Progress-Event-Id header: the event it tells of, or the email’s own id (mail_…) */
+  eventId: string;
+  id: number;
+  /** its Message-ID header */
+  messageId: string;
+  subject: string;
+  /** the plain-text part */
+  text: string;
+  /** the address it was for */
+  to: string;
+}
 
 export interface PageInfo {
   /** pass as `after` to get the next page */

@@ -11,6 +11,9 @@ export type BillStatusAsOf = 'ENACTED' | 'FELL' | 'LIVE' | 'WITHDRAWN';
 
 export type Comparison = 'GREATER_THAN' | 'LESS_THAN';
 
+/** UNVERIFIED until a verification link is opened (only the verification email is sent meanwhile); VERIFIED; SUPPRESSED after the address was refused for good (a 5xx), until verified again */
+export type EmailStatus = 'SUPPRESSED' | 'UNVERIFIED' | 'VERIFIED';
+
 /** Event types of webhooks and subscriptions; PREDICTION_PROBABILITY_SPIKE, PREDICTION_TRENDING_UP and PREDICTION_CROSSED_THRESHOLD need the pro tier */
 export type EventType = 'BILL_STAGE_CHANGED' | 'BILL_STAGE_SCHEDULED' | 'PREDICTION_CROSSED_THRESHOLD' | 'PREDICTION_HIGH_PROBABILITY' | 'PREDICTION_IMMINENT_STAGE_CHANGE' | 'PREDICTION_PROBABILITY_SPIKE' | 'PREDICTION_TRENDING_UP' | 'PREDICTION_UPDATED';
 
@@ -22,6 +25,9 @@ export type MainStage = 'COMMITTEE' | 'CONSIDERATION_OF_AMENDMENTS' | 'FIRST_REA
 
 /** low below 0.3, medium from 0.3 to 0.7, high above 0.7 */
 export type RiskLevel = 'HIGH' | 'LOW' | 'MEDIUM';
+
+/** Subscription tier */
+export type Tier = 'FREE' | 'PILOT' | 'PRO';
 
 /** today < 1 day, week ≤ 7, two_weeks ≤ 14, month ≤ 30; null beyond */
 export type TimeBucket = 'MONTH' | 'TODAY' | 'TWO_WEEKS' | 'WEEK';
@@ -409,6 +415,33 @@ export type RevokeFeedTokenData = {
   revokeWatchlistFeedToken: boolean;
 };
 
+export type GetAccountData = {
+  me: {
+    id: number;
+    email: string;
+    tier: Tier;
+    emailStatus: EmailStatus;
+  } | null;
+};
+
+export type GetOutboxData = {
+  me: {
+    outbox: {
+      id: number;
+      to: string;
+      subject: string;
+      text: string;
+      messageId: string;
+      eventId: string;
+      deliveredAt: string;
+    }[];
+  } | null;
+};
+
+export type ResendVerificationEmailData = {
+  resendVerificationEmail: boolean;
+};
+
 /** Each REST document's data, by operation name. */
 export interface DocumentData {
   PredictOne: PredictOneData;
@@ -440,4 +473,7 @@ export interface DocumentData {
   ExportPredictionHistory: ExportPredictionHistoryData;
   RotateFeedToken: RotateFeedTokenData;
   RevokeFeedToken: RevokeFeedTokenData;
+  GetAccount: GetAccountData;
+  GetOutbox: GetOutboxData;
+  ResendVerificationEmail: ResendVerificationEmailData;
 }

@@ -4,6 +4,7 @@ import { PREDICTION_PATHS } from './predictions-paths';
 import { WATCHLIST_PATHS } from './watchlists-paths';
 import { WEBHOOK_PATHS, WEBHOOK_SCHEMAS } from './webhooks-paths';
 import { CHANNEL_PATHS } from './channels-paths';
+import { ACCOUNT_PATHS } from './account-paths';
 
 /**
  * The OpenAPI 3.1 description of every /api/v1 path, served at /api/v1/openapi.json and committed
@@ -39,6 +40,7 @@ export const OPENAPI_DOCUMENT = {
     ...ALERT_PATHS,
     ...WEBHOOK_PATHS,
     ...CHANNEL_PATHS,
+    ...ACCOUNT_PATHS,
     '/openapi.json': {
       get: { operationId: 'openapi', summary: 'This document', security: [], responses: { '200': { description: 'OpenAPI 3.1', content: { 'application/json': {} } } } },
     },
