@@ -17,6 +17,11 @@ export const SIGN_UP = 'mutation SignUp($input: Credentials!) { signUp(input: $i
 export const LOG_IN = 'mutation LogIn($input: Credentials!) { logIn(input: $input) { email tier } }';
 export const LOG_OUT = 'mutation LogOut { logOut }';
 export const CHANGE_PASSWORD = 'mutation ChangePassword($c: String!, $n: String!) { changePassword(currentPassword: $c, newPassword: $n) }';
+// email (issue 33): the address's status, a new verification link, a change of address, the local mailbox
+export const EMAIL_STATUS = 'query EmailStatus { me { email emailStatus } }';
+export const RESEND_VERIFICATION = 'mutation ResendVerification { resendVerificationEmail }';
+export const CHANGE_EMAIL = 'mutation ChangeEmail($email: String!, $c: String!) { changeEmail(email: $email, currentPassword: $c) { email } }';
+export const OUTBOX = 'query Outbox { me { outbox { id to subject text messageId eventId deliveredAt } } }';
 
 // bills
 export const BILL_BY_ID = `query BillById($id: Int!) { bill(id: $id) { ${BILL_FIELDS} } }`;
