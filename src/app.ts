@@ -108,8 +108,8 @@ async function createHttpApp(services: Services, options: HttpOptions): Promise<
   const restRouter = createRestRouter(gateway, { corsOrigins: options.corsOrigins });
   app.use('/api/v1', restRouter);
   app.use('/docs', docsRouter({ openapiUrl: '/api/v1/openapi.json' }));
-  // the pages an email's links open (verification), without a log-in
-  app.use(emailPages(services.accountEmail, services.logger));
+  // the pages an email's links open (verification, unsubscribe), without a log-in
+  app.use(emailPages(services.accountEmail, services.notifications, services.logger));
   // the account dashboard: a single-page app over /graphql, signed in by a session cookie (src/gateway)
   app.use(dashboardStatic());
 

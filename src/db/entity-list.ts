@@ -28,6 +28,8 @@ import { CalendarEventVersionEntity } from './entities/calendar-event-version.en
 import { MailMessageEntity } from './entities/mail-message.entity';
 import { LocalMailboxEntity } from './entities/local-mailbox.entity';
 import { EmailVerificationEntity } from './entities/email-verification.entity';
+import { WatchlistNotificationEntity } from './entities/watchlist-notification.entity';
+import { MailDeferredEventEntity } from './entities/mail-deferred-event.entity';
 
 /** Every entity, listed (not globbed) so the same list works compiled and under ts-jest. */
 export const ENTITIES = [
@@ -61,4 +63,6 @@ export const ENTITIES = [
   MailMessageEntity,
   LocalMailboxEntity,
   EmailVerificationEntity,
+  WatchlistNotificationEntity,
+  MailDeferredEventEntity,
 ];

@@ -24,6 +24,8 @@ export class EventLog {
      * the rows waited for the next look.
      */
     private readonly handoff?: OutboxHandoff,
+    /** told once the emitter's transaction has committed, as the handoff is: the mail worker looks for the alert emails the sinks wrote */
+    private readonly afterCommit?: () => void,
   ) {}
 
   /** Records `events` of the service day `serviceDay` in `manager`'s transaction; a sink that throws rolls it back. */
@@ -41,6 +43,7 @@ export class EventLog {
   publish(events: readonly ServiceEvent[]): void {
     try {
       if (events.length) this.handoff?.committed(events);
+      if (events.length) this.afterCommit?.();
     } finally {
       // subscribers get the events even if handing the outbox rows over failed (the rows stay in the database, due once their claim lapses)
       this.bus.publish(events);

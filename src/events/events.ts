@@ -48,6 +48,8 @@ export interface EventsOptions {
   channel?: string;
   /** written in each emitter's transaction after the webhook outbox */
   sinks?: EventSink[];
+  /** told after each emitter's transaction committed (the mail worker looks for the alert emails a sink wrote) */
+  afterCommit?: () => void;
   webhooks: { urlPolicy: UrlPolicy; secretBox: SecretBox };
 }
 
@@ -67,7 +69,7 @@ export function createEvents(options: EventsOptions): Events {
   handoff.attach(deliveries);
   const outbox = webhookOutbox({ now, handoff });
   const bus = createEventBus({ redisUrl: options.redisUrl, channel: options.channel });
-  const log = new EventLog([outbox, ...(options.sinks ?? [])], bus, handoff);
+  const log = new EventLog([outbox, ...(options.sinks ?? [])], bus, handoff, options.afterCommit);
   return {
     log,
     outbox,

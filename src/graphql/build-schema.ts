@@ -11,8 +11,9 @@ import { SessionResolver } from './session.resolver';
 import { AlertResolver, WatchlistBillResolver, WatchlistResolver } from './watchlist.resolver';
 import { WebhookResolver } from './webhook.resolver';
 import { WatchlistFeedResolver } from './watchlist-feed.resolver';
+import { WatchlistNotificationResolver } from './watchlist-notification.resolver';
 
-export const RESOLVERS = [BillResolver, StageResolver, SessionResolver, AccountResolver, ServiceStatusResolver, PredictionResolver, BatchPredictionItemResolver, ImminentBillResolver, WatchlistResolver, WatchlistBillResolver, WatchlistFeedResolver, AlertResolver, WebhookResolver, EventResolver] as const;
+export const RESOLVERS = [BillResolver, StageResolver, SessionResolver, AccountResolver, ServiceStatusResolver, PredictionResolver, BatchPredictionItemResolver, ImminentBillResolver, WatchlistResolver, WatchlistBillResolver, WatchlistFeedResolver, WatchlistNotificationResolver, AlertResolver, WebhookResolver, EventResolver] as const;
 
 /** Input validation raises the service's own error type, so a bad argument is a 400 with a message naming it. */
 async function validateArgs(argValue: unknown): Promise<void> {

@@ -75,3 +75,7 @@ export const EventTypeEnum = graphqlEnum(EVENT_TYPES, 'EventType', 'Event types 
 export type EventTypeEnum = Words.EventType;
 export const EmailStatus = graphqlEnum(EMAIL_STATUSES, 'EmailStatus', 'UNVERIFIED until a verification link is opened (only the verification email is sent meanwhile); VERIFIED; SUPPRESSED after the address was refused for good (a 5xx), until verified again');
 export type EmailStatus = Words.EmailStatus;
+export const EmailDelivery = graphqlEnum(['off', 'instant', 'daily', 'weekly'] as const, 'EmailDelivery', 'How a watchlist’s events are emailed: OFF; INSTANT as they happen; a DAILY or WEEKLY digest at its time (Europe/London)');
+export type EmailDelivery = 'off' | 'instant' | 'daily' | 'weekly';
+export const Weekday = graphqlEnum(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const, 'Weekday', 'A day of the week (a weekly digest’s)');
+export type Weekday = 'monday' | 'tuesday' | 'wednesday' | 'thursday' | 'friday' | 'saturday' | 'sunday';

@@ -33,6 +33,9 @@ import { WatchlistEventsFeed } from './watchlist-events-feed';
 import { createMail, DEFAULT_MAIL_FROM, type Mail } from '../events/mail/mail';
 import type { MailTransport } from '../events/mail/transport';
 import { AccountEmailService } from './account-email.service';
+import { mailAlertsSink } from '../events/mail/alerts';
+import { UnsubscribeTokens } from '../events/mail/unsubscribe';
+import { WatchlistNotificationService } from './watchlist-notification.service';
 
 /** The domain API every door (GraphQL, REST, admin, CLI) uses; none of it sees a request. */
 export interface Services {
@@ -64,6 +67,8 @@ export interface Services {
   mail: Mail;
   /** accounts' email status, verification links and local mailbox */
   accountEmail: AccountEmailService;
+  /** each watchlist's email setting, and the one-click unsubscribe */
+  notifications: WatchlistNotificationService;
 }
 
 export interface ServiceDeps {
@@ -107,7 +112,21 @@ export function createServices({ trainingOptions, redisUrl, now, burstLimit, emb
   const realNow = now ?? (() => new Date());
   const secretBox = webhooks?.secretBox ?? loadSecretBox({});
   const urlPolicy = webhooks?.urlPolicy ?? { allowPrivate: false };
-  const pipeline = createEvents({ dataSource: deps.dataSource, embedded: embeddedDatabase, logger: deps.logger, now, redisUrl, channel: eventChannel, sinks: eventSinks, webhooks: { urlPolicy, secretBox } });
+  const mail = createMail({ dataSource: deps.dataSource, embedded: embeddedDatabase, logger: deps.logger, now, smtpUrl: mailOptions?.smtpUrl, from: mailOptions?.from ?? DEFAULT_MAIL_FROM, transport: mailOptions?.transport });
+  const unsubscribeTokens = new UnsubscribeTokens(secretBox.subkey('watchlist email unsubscribe'));
+  // instant alert emails are written beside the webhook outbox, in the emitter's transaction
+  const mailAlerts = mailAlertsSink({ from: mail.from, publicUrl, tokens: unsubscribeTokens, enqueue: mail.enqueue, now: realNow });
+  const pipeline = createEvents({
+    dataSource: deps.dataSource,
+    embedded: embeddedDatabase,
+    logger: deps.logger,
+    now,
+    redisUrl,
+    channel: eventChannel,
+    sinks: [mailAlerts, ...(eventSinks ?? [])],
+    afterCommit: () => mail.queued(),
+    webhooks: { urlPolicy, secretBox },
+  });
   // the emitter that follows the data; events know no service, so the two are joined here
   const refresh = new EventRefresh(deps.dataSource, { predictions, models }, deps.clock, { postgres: !embeddedDatabase, events: pipeline.log, logger: deps.logger, now });
   const events = {
@@ -123,7 +142,6 @@ export function createServices({ trainingOptions, redisUrl, now, burstLimit, emb
   const calendar = new WatchlistCalendarService(deps.dataSource, predictions, deps.clock, publicUrl);
   const feeds = { tokens: new WatchlistFeedService(deps.dataSource, watchlists, secretBox, publicUrl), calendar, events: new WatchlistEventsFeed(deps.dataSource, (id) => calendar.billPage(id)) };
   const loginFailures = quotas.store instanceof RedisQuotaStore ? new RedisLoginFailureStore(quotas.store) : new SqlLoginFailureStore(deps.dataSource);
-  const mail = createMail({ dataSource: deps.dataSource, embedded: embeddedDatabase, logger: deps.logger, now, smtpUrl: mailOptions?.smtpUrl, from: mailOptions?.from ?? DEFAULT_MAIL_FROM, transport: mailOptions?.transport });
   // verification resends are counted beside the log-in attempts, so every instance counts the same
   const accountEmail = new AccountEmailService(deps.dataSource, mail, publicUrl, loginFailures, realNow);
   return {
@@ -145,5 +163,6 @@ export function createServices({ trainingOptions, redisUrl, now, burstLimit, emb
     feeds,
     mail,
     accountEmail,
+    notifications: new WatchlistNotificationService(deps.dataSource, watchlists, unsubscribeTokens),
   };
 }

@@ -45,7 +45,7 @@ export type RequestObserver = (req: Request, res: Response, elapsedMs: number) =
 const PROBES = new Set(['/healthz', '/readyz']);
 
 /** Paths whose last segment is a secret token (an email's links): logged with `:token` in its place. */
-const TOKEN_PATHS = /^(\/account\/verify-email\/)[^/]+$/;
+const TOKEN_PATHS = /^(\/account\/verify-email\/|\/email\/unsubscribe\/)[^/]+$/;
 const loggedPath = (path: string) => path.replace(TOKEN_PATHS, '$1:token');
 
 export function requestLogging(logger: Logger, observers: readonly RequestObserver[] = []): RequestHandler {

@@ -127,6 +127,10 @@ export const ACCOUNT_DOCUMENTS = {
   GetAccount: `query GetAccount { me { id email tier emailStatus } }`,
   GetOutbox: `query GetOutbox { me { outbox { id to subject text messageId eventId deliveredAt } } }`,
   ResendVerificationEmail: `mutation ResendVerificationEmail { resendVerificationEmail }`,
+  GetWatchlistNotifications: `query GetWatchlistNotifications($id: Int!) { watchlistNotifications(id: $id) { watchlistId email time day events } }`,
+  SetWatchlistNotifications: `mutation SetWatchlistNotifications($id: Int!, $input: WatchlistNotificationsInput!) {
+  setWatchlistNotifications(id: $id, input: $input) { watchlistId email time day events }
+}`,
 } as const;
 
 export const ALL_DOCUMENTS = { ...DOCUMENTS, ...WATCHLIST_DOCUMENTS, ...WEBHOOK_DOCUMENTS, ...CHANNEL_DOCUMENTS, ...ACCOUNT_DOCUMENTS };

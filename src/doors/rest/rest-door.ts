@@ -14,6 +14,7 @@ import { addWebhookRoutes } from './webhooks.router';
 import { addExportRoutes } from './exports.router';
 import { addFeedRoutes } from './feeds.router';
 import { addAccountRoutes } from './account.router';
+import { addNotificationRoutes } from './notifications.router';
 
 export { docsRouter } from './docs.router';
 
@@ -46,6 +47,7 @@ export function createRestRouter(gateway: Gateway, options: RestOptions = {}): R
   addExportRoutes(router, gateway, run);
   addFeedRoutes(router, gateway, run);
   addAccountRoutes(router, gateway, run);
+  addNotificationRoutes(router, gateway, run);
   router.use(restErrors);
   return router;
 }

@@ -27,8 +27,8 @@ export async function enqueueMail(manager: Pick<EntityManager, 'query'>, from: s
     const eventId = mail.eventId ?? newMailId();
     const { messageId, raw } = await composeMail({ from, to: mail.to, eventId, messageId: newMessageId(from), date: now, content: mail.content });
     const rows = (await manager.query(
-      `INSERT INTO mail_message (account_id, kind, event_id, to_address, message_id, subject, text_body, raw, next_attempt_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (account_id, event_id) DO NOTHING RETURNING id`,
+      `INSERT INTO mail_message (account_id, kind, event_id, to_address, message_id, subject, text_body, raw, next_attempt_at, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9) ON CONFLICT (account_id, event_id) DO NOTHING RETURNING id`,
       [mail.accountId, mail.kind, eventId, mail.to, messageId, mail.content.subject, mail.content.text, raw, now],
     )) as { id: number }[];
     inserted += rows.length;

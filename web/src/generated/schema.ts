@@ -298,6 +298,9 @@ export interface Division {
   title: string;
 }
 
+/** How a watchlist’s events are emailed: OFF; INSTANT as they happen; a DAILY or WEEKLY digest at its time (Europe/London) */
+export type EmailDelivery = 'DAILY' | 'INSTANT' | 'OFF' | 'WEEKLY';
+
 /** UNVERIFIED until a verification link is opened (only the verification email is sent meanwhile); VERIFIED; SUPPRESSED after the address was refused for good (a 5xx), until verified again */
 export type EmailStatus = 'SUPPRESSED' | 'UNVERIFIED' | 'VERIFIED';
 
@@ -730,6 +733,28 @@ export interface WatchlistBill {
   predictionDetail: string | null;
 }
 
+/** How a watchlist’s events reach its owner by email (see docs/api.md, "Email") */
+export interface WatchlistNotifications {
+  /** a weekly digest’s day */
+  day: Weekday;
+  email: EmailDelivery;
+  /** the event types emailed */
+  events: EventType[];
+  /** HH:MM, Europe/London: a digest’s time */
+  time: string;
+  watchlistId: number;
+}
+
+/** The fields to change; the others stay as they are */
+export interface WatchlistNotificationsInput {
+  day?: Weekday | null;
+  email?: EmailDelivery | null;
+  /** at least one; the Pro-only types need the pro tier */
+  events?: EventType[] | null;
+  /** HH:MM, 00:00 to 23:59, Europe/London */
+  time?: string | null;
+}
+
 /** One attempt of a delivery, as it ended */
 export interface WebhookAttempt {
   /** its number in the retry schedule: 1 is the first (a recovery starts the count again) */
@@ -793,3 +818,6 @@ export interface WebhookWithSecret {
   /** `whsec_` + base64 of 32 random bytes: shown only now; verify deliveries with it (e.g. the standardwebhooks package) */
   secret: string;
 }
+
+/** A day of the week (a weekly digest’s) */
+export type Weekday = 'FRIDAY' | 'MONDAY' | 'SATURDAY' | 'SUNDAY' | 'THURSDAY' | 'TUESDAY' | 'WEDNESDAY';

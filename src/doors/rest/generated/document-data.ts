@@ -11,6 +11,9 @@ export type BillStatusAsOf = 'ENACTED' | 'FELL' | 'LIVE' | 'WITHDRAWN';
 
 export type Comparison = 'GREATER_THAN' | 'LESS_THAN';
 
+/** How a watchlist’s events are emailed: OFF; INSTANT as they happen; a DAILY or WEEKLY digest at its time (Europe/London) */
+export type EmailDelivery = 'DAILY' | 'INSTANT' | 'OFF' | 'WEEKLY';
+
 /** UNVERIFIED until a verification link is opened (only the verification email is sent meanwhile); VERIFIED; SUPPRESSED after the address was refused for good (a 5xx), until verified again */
 export type EmailStatus = 'SUPPRESSED' | 'UNVERIFIED' | 'VERIFIED';
 
@@ -34,6 +37,9 @@ export type TimeBucket = 'MONTH' | 'TODAY' | 'TWO_WEEKS' | 'WEEK';
 
 /** critical ≤ 1 day, urgent ≤ 3, soon ≤ 7, tracking ≤ 30, else none */
 export type UrgencyLevel = 'CRITICAL' | 'NONE' | 'SOON' | 'TRACKING' | 'URGENT';
+
+/** A day of the week (a weekly digest’s) */
+export type Weekday = 'FRIDAY' | 'MONDAY' | 'SATURDAY' | 'SUNDAY' | 'THURSDAY' | 'TUESDAY' | 'WEDNESDAY';
 
 /** fragment ModelFields on PredictionModel */
 export type ModelFields = {
@@ -442,6 +448,26 @@ export type ResendVerificationEmailData = {
   resendVerificationEmail: boolean;
 };
 
+export type GetWatchlistNotificationsData = {
+  watchlistNotifications: {
+    watchlistId: number;
+    email: EmailDelivery;
+    time: string;
+    day: Weekday;
+    events: EventType[];
+  };
+};
+
+export type SetWatchlistNotificationsData = {
+  setWatchlistNotifications: {
+    watchlistId: number;
+    email: EmailDelivery;
+    time: string;
+    day: Weekday;
+    events: EventType[];
+  };
+};
+
 /** Each REST document's data, by operation name. */
 export interface DocumentData {
   PredictOne: PredictOneData;
@@ -476,4 +502,6 @@ export interface DocumentData {
   GetAccount: GetAccountData;
   GetOutbox: GetOutboxData;
   ResendVerificationEmail: ResendVerificationEmailData;
+  GetWatchlistNotifications: GetWatchlistNotificationsData;
+  SetWatchlistNotifications: SetWatchlistNotificationsData;
 }

@@ -1,4 +1,5 @@
-import { commonErrors, error, rateLimitHeaders, timestamp } from './common';
+import { EVENT_TYPES } from '../../../vocabulary';
+import { commonErrors, error, idParam, jsonBody, ok, rateLimitHeaders, timestamp } from './common';
 
 // Issue 33, email: the calling account and its email (docs/api.md, "Email").
 
@@ -44,6 +45,9 @@ const OUTBOX_SCHEMA = {
     },
   },
 };
+
+const notYours = error('no such watchlist of yours (another account’s answers the same)', 'watchlist 7 does not exist');
+const NOTIFICATIONS_EXAMPLE = { watchlist_id: 7, email: 'instant', time: '08:00', day: 'monday', events: ['bill.stage_changed', 'bill.stage_scheduled', 'prediction.imminent_stage_change'] };
 
 const json = (schema: unknown, example: unknown, description = 'success') => ({ description, headers: rateLimitHeaders, content: { 'application/json': { schema, example } } });
 
@@ -92,4 +96,43 @@ export const ACCOUNT_PATHS = {
       },
     },
   },
+  '/dashboard/watchlists/{id}/notifications': {
+    get: {
+      operationId: 'getWatchlistNotifications',
+      summary: 'How the watchlist’s events are emailed (pilot and above); a watchlist never set is `off` with the defaults',
+      parameters: [idParam('id')],
+      responses: { '200': ok('#/components/schemas/WatchlistNotifications', 'success', NOTIFICATIONS_EXAMPLE), '404': notYours, ...commonErrors },
+    },
+    patch: {
+      operationId: 'setWatchlistNotifications',
+      summary: 'Changes how the watchlist’s events are emailed: the fields given change, the others stay',
+      description:
+        'Emails go only to a VERIFIED address (GET /account). `instant` mails each event as it happens, one email per event however many of the account’s watchlists hold its bill, at most 50 emails per account per UTC day (later events wait for a digest); `daily` and `weekly` are digests at `time` (Europe/London; weekly on `day`). Every email has a one-click unsubscribe link for this watchlist.',
+      parameters: [idParam('id')],
+      requestBody: jsonBody('#/components/schemas/WatchlistNotificationsRequest', {
+        instant: { summary: 'instant emails of the default events', value: { email: 'instant' } },
+        weekly: { summary: 'a weekly digest on Monday at 08:00 of stage changes', value: { email: 'weekly', day: 'monday', time: '08:00', events: ['bill.stage_changed'] } },
+      }),
+      responses: {
+        '200': ok('#/components/schemas/WatchlistNotifications', 'the setting as it now is', NOTIFICATIONS_EXAMPLE),
+        '400': error('a field is not valid (the detail names it), or names a Pro-only event type on the pilot tier', 'time must be HH:MM (00:00 to 23:59, Europe/London)'),
+        '404': notYours,
+        ...Object.fromEntries(Object.entries(commonErrors).filter(([status]) => status !== '400')),
+      },
+    },
+  },
+};
+
+const EVENTS_SCHEMA = { type: 'array', minItems: 1, items: { type: 'string', enum: [...EVENT_TYPES] }, description: 'the event types emailed; default bill.stage_changed, bill.stage_scheduled, prediction.imminent_stage_change; the Pro-only types need the pro tier' };
+const NOTIFICATION_FIELDS = {
+  email: { type: 'string', enum: ['off', 'instant', 'daily', 'weekly'] },
+  time: { type: 'string', pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description: 'HH:MM, Europe/London: a digest’s time (default 08:00)' },
+  day: { type: 'string', enum: ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'], description: 'a weekly digest’s day (default monday)' },
+  events: EVENTS_SCHEMA,
+};
+
+/** The component schemas of these paths (the router holds bodies to their properties). */
+export const ACCOUNT_SCHEMAS = {
+  WatchlistNotificationsRequest: { type: 'object', additionalProperties: false, properties: NOTIFICATION_FIELDS },
+  WatchlistNotifications: { type: 'object', required: ['watchlist_id', 'email', 'time', 'day', 'events'], additionalProperties: false, properties: { watchlist_id: { type: 'integer' }, ...NOTIFICATION_FIELDS } },
 };

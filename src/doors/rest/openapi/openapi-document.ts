@@ -4,7 +4,7 @@ import { PREDICTION_PATHS } from './predictions-paths';
 import { WATCHLIST_PATHS } from './watchlists-paths';
 import { WEBHOOK_PATHS, WEBHOOK_SCHEMAS } from './webhooks-paths';
 import { CHANNEL_PATHS } from './channels-paths';
-import { ACCOUNT_PATHS } from './account-paths';
+import { ACCOUNT_PATHS, ACCOUNT_SCHEMAS } from './account-paths';
 
 /**
  * The OpenAPI 3.1 description of every /api/v1 path, served at /api/v1/openapi.json and committed
@@ -45,7 +45,7 @@ export const OPENAPI_DOCUMENT = {
       get: { operationId: 'openapi', summary: 'This document', security: [], responses: { '200': { description: 'OpenAPI 3.1', content: { 'application/json': {} } } } },
     },
   },
-  components: { ...COMPONENTS, schemas: { ...COMPONENTS.schemas, ...WEBHOOK_SCHEMAS } },
+  components: { ...COMPONENTS, schemas: { ...COMPONENTS.schemas, ...WEBHOOK_SCHEMAS, ...ACCOUNT_SCHEMAS } },
 };
 
 export type OpenApiDocument = typeof OPENAPI_DOCUMENT;
