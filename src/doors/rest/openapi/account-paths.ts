@@ -89,8 +89,8 @@ export const ACCOUNT_PATHS = {
         '200': json({ type: 'object', required: ['sent'], additionalProperties: false, properties: { sent: { const: true } } }, { sent: true }),
         '400': error('the address is verified already', 'The address is verified already'),
         '429': {
-          ...error('three links were sent in the last hour', 'Too many verification emails: the limit is 3 an hour; try again in 42 minute(s)'),
-          headers: { 'Retry-After': { description: 'seconds until another may be sent', schema: { type: 'integer' } } },
+          ...commonErrors['429'],
+          ...error(`three links were sent in the last hour, or ${commonErrors['429'].description}`, 'Too many verification emails: the limit is 3 an hour; try again in 42 minute(s)'),
         },
         ...Object.fromEntries(Object.entries(commonErrors).filter(([status]) => status !== '400' && status !== '429')),
       },
