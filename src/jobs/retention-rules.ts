@@ -2,6 +2,7 @@ import type { DataSource } from 'typeorm';
 import { SESSION_IDLE_MS } from '../services/session.service';
 import { HISTORY_DEPTH } from '../services/prediction-history';
 import { MAX_DELIVERIES_PAGE } from '../services/webhook.service';
+import { mailRetentionRules } from './mail-retention-rules';
 
 /**
  * What the retention job (src/jobs/retention.ts) removes from each table that grows every day, and
@@ -191,4 +192,5 @@ export const retentionRules = (retentionDays: number, serviceDay: () => string):
   quotaCounters,
   billViews,
   endedSessions,
+  ...mailRetentionRules(retentionDays),
 ];

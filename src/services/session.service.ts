@@ -89,12 +89,18 @@ export class SessionService {
     }
     await attempt.succeeded();
     if (email === account.email) throw new AppError('BAD_USER_INPUT', 'That is the account’s address already', { field: 'email' });
-    const changed = await this.dataSource.transaction(async (manager) => {
-      const rows = (await manager.query(`UPDATE account SET email = $2, email_status = 'UNVERIFIED', updated_at = now() WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM account WHERE email = $2) RETURNING id`, [accountId, email])) as unknown[];
-      if (!rows.length) return false;
-      await this.verification?.sendVerification(manager, { id: accountId, email });
-      return true;
-    });
+    const changed = await this.dataSource
+      .transaction(async (manager) => {
+        const rows = (await manager.query(`UPDATE account SET email = $2, email_status = 'UNVERIFIED', updated_at = now() WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM account WHERE email = $2) RETURNING id`, [accountId, email])) as unknown[];
+        if (!rows.length) return false;
+        await this.verification?.sendVerification(manager, { id: accountId, email });
+        return true;
+      })
+      // another account took the address meanwhile: the unique index refuses it, as the check above does
+      .catch((error: { code?: string; driverError?: { code?: string } }) => {
+        if ((error.driverError?.code ?? error.code) === '23505') return false;
+        throw error;
+      });
     if (!changed) throw new AppError('BAD_USER_INPUT', 'That address cannot be used for this account', { field: 'email' });
     this.verification?.queued();
     this.accounts.credentialsChanged();

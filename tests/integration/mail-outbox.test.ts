@@ -207,3 +207,22 @@ it('never logs the SMTP credentials', async () => {
   await w.stop();
   expect(logLines.join('')).not.toContain('s3cret-pass');
 });
+
+it('is pruned by the retention job: finished rows past RETENTION_DAYS, the local mailbox past each account’s newest 100, links a day past their expiry', async () => {
+  const { mailRetentionRules } = await import('../../src/jobs/mail-retention-rules');
+  const a = await account();
+  await enqueue(db.dataSource, [alert(a, 'evt_old_sent'), alert(a, 'evt_old_pending')]);
+  await db.dataSource.query(`UPDATE mail_message SET status = 'sent', created_at = $2 WHERE event_id = $1`, ['evt_old_sent', new Date(now.getTime() - 91 * 86_400_000)]);
+  await db.dataSource.query(`UPDATE mail_message SET created_at = $2 WHERE event_id = $1`, ['evt_old_pending', new Date(now.getTime() - 91 * 86_400_000)]);
+  for (let i = 0; i < 103; i++) {
+    await db.dataSource.query(`INSERT INTO local_mailbox (account_id, mail_message_id, to_address, message_id, event_id, subject, text_body) VALUES ($1, $2, $3, 'm', 'e', 's', 't')`, [a.id, 1_000_000 + i, a.email]);
+  }
+  await db.dataSource.query(`INSERT INTO email_verification (account_id, token_hash, email, expires_at) VALUES ($1, '\\x01', $2, $3), ($1, '\\x02', $2, $4)`, [a.id, a.email, new Date(now.getTime() - 2 * 86_400_000), new Date(now.getTime() - 3_600_000)]);
+  for (const r of mailRetentionRules(90)) for await (const _ of r.batches(db.dataSource, now, 50));
+  expect(await rowOf('evt_old_sent')).toBeUndefined();
+  expect(await rowOf('evt_old_pending')).toMatchObject({ status: 'pending' });
+  const kept = (await db.dataSource.query(`SELECT mail_message_id FROM local_mailbox WHERE account_id = $1 ORDER BY id`, [a.id])) as { mail_message_id: number }[];
+  expect(kept).toHaveLength(100);
+  expect(kept[0].mail_message_id).toBe(1_000_003);
+  expect(await db.dataSource.query(`SELECT token_hash FROM email_verification WHERE account_id = $1`, [a.id])).toHaveLength(1);
+});

@@ -1,6 +1,17 @@
 import { loadConfig } from '../../../src/config';
 
 describe('configuration', () => {
+  it('sends mail to SMTP_URL when set (smtp or smtps), to the local mailbox otherwise, from MAIL_FROM or no-reply at PUBLIC_URL\'s host', () => {
+    expect(loadConfig({})).toMatchObject({ smtpUrl: undefined, mailFrom: 'Bill Progress <no-reply@localhost>' });
+    expect(loadConfig({ PUBLIC_URL: 'https://bills.example.com' }).mailFrom).toBe('Bill Progress <no-reply@bills.example.com>');
+    expect(loadConfig({ SMTP_URL: 'smtp://u:p@mail.example.com:587', MAIL_FROM: 'Alerts <alerts@example.com>' })).toMatchObject({ smtpUrl: 'smtp://u:p@mail.example.com:587', mailFrom: 'Alerts <alerts@example.com>' });
+    expect(loadConfig({ SMTP_URL: 'smtps://mail.example.com:465', MAIL_FROM: 'alerts@example.com' }).mailFrom).toBe('alerts@example.com');
+    expect(() => loadConfig({ SMTP_URL: 'http://mail.example.com' })).toThrow(/SMTP_URL: must be an smtp:\/\/ or smtps:\/\/ URL/);
+    // the message names the variable, never its value (which may hold a password)
+    expect(() => loadConfig({ SMTP_URL: 'smtp://u:s3cret@mail.example.com/x' })).toThrow(expect.objectContaining({ message: expect.not.stringContaining('s3cret') }));
+    expect(() => loadConfig({ MAIL_FROM: 'not an address' })).toThrow(/MAIL_FROM: must be an email address/);
+  });
+
   it('has defaults for everything', () => {
     expect(loadConfig({})).toMatchObject({ port: 4000, host: '0.0.0.0', databaseUrl: undefined, serviceDate: undefined, dbPoolSize: 10 });
   });
