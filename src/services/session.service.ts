@@ -91,7 +91,9 @@ export class SessionService {
     if (email === account.email) throw new AppError('BAD_USER_INPUT', 'That is the account’s address already', { field: 'email' });
     const changed = await this.dataSource
       .transaction(async (manager) => {
-        const rows = (await manager.query(`UPDATE account SET email = $2, email_status = 'UNVERIFIED', updated_at = now() WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM account WHERE email = $2) RETURNING id`, [accountId, email])) as unknown[];
+        // typeorm answers an UPDATE … RETURNING on PostgreSQL drivers as [rows, affected]
+        const answer = (await manager.query(`UPDATE account SET email = $2, email_status = 'UNVERIFIED', updated_at = now() WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM account WHERE email = $2) RETURNING id`, [accountId, email])) as unknown[];
+        const rows = Array.isArray(answer[0]) ? (answer[0] as unknown[]) : answer;
         if (!rows.length) return false;
         await this.verification?.sendVerification(manager, { id: accountId, email });
         return true;
