@@ -48,7 +48,8 @@ export interface EventsOptions {
   channel?: string;
   /** written in each emitter's transaction after the webhook outbox */
   sinks?: EventSink[];
-  webhooks: { urlPolicy: UrlPolicy; secretBox: SecretBox };
+  /** `publicUrl` (PUBLIC_URL): where Slack and Teams messages link to */
+  webhooks: { urlPolicy: UrlPolicy; secretBox: SecretBox; publicUrl: string };
 }
 
 /** Creates the events module and connects its parts. */
@@ -65,7 +66,7 @@ export function createEvents(options: EventsOptions): Events {
   });
   const handoff = new OutboxHandoff();
   handoff.attach(deliveries);
-  const outbox = webhookOutbox({ now, handoff });
+  const outbox = webhookOutbox({ now, handoff, publicUrl: options.webhooks.publicUrl });
   const bus = createEventBus({ redisUrl: options.redisUrl, channel: options.channel });
   const log = new EventLog([outbox, ...(options.sinks ?? [])], bus, handoff);
   return {
