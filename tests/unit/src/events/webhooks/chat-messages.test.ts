@@ -97,11 +97,11 @@ describe('Teams messages', () => {
     expect(card.actions).toEqual([{ type: 'Action.OpenUrl', title: 'Open the bill in Bill Progress', url: LINK }]);
   });
 
-  it('carry every value as plain text (no markup to escape), and a test event’s card has no facts it lacks', () => {
-    const card = teamsMessage(highProbability, { title: 'A & <B>', link: LINK }).attachments[0].content;
-    expect(card.body[0].text).toBe('A & <B>');
-    expect(card.body[2].facts.find((f: any) => f.title === 'Royal Assent')).toEqual({ title: 'Royal Assent', value: '81%' });
-    for (const block of card.body) if (block.type === 'FactSet') for (const fact of block.facts) expect(typeof fact.value).toBe('string');
+  it('carry every value as plain text (Adaptive Cards need no escaping of &, <, >), probabilities as percentages', () => {
+    const body = teamsMessage(highProbability, { title: 'A & <B>', link: LINK }).attachments[0].content.body as any[];
+    expect(body[0].text).toBe('A & <B>');
+    expect(body[2].facts.find((f: any) => f.title === 'Royal Assent')).toEqual({ title: 'Royal Assent', value: '81%' });
+    for (const block of body) if (block.type === 'FactSet') for (const fact of block.facts) expect(typeof fact.value).toBe('string');
   });
 });
 
