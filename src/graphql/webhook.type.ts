@@ -42,7 +42,7 @@ export class WebhookWithSecretType {
   @Field(() => WebhookEndpointType)
   endpoint: WebhookEndpointType;
 
-  @Field(() => String, { description: '`whsec_` + base64 of 32 random bytes: shown only now; verify deliveries with it (e.g. the standardwebhooks package)' })
+  @Field(() => String, { description: '`whsec_` + base64 of 32 random bytes: shown only now; verify deliveries with it (e.g. the standardwebhooks package). It signs the STANDARD format only: SLACK and TEAMS deliveries are unsigned' })
   secret: string;
 }
 

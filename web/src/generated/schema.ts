@@ -779,6 +779,6 @@ export interface WebhookTest {
 
 export interface WebhookWithSecret {
   endpoint: WebhookEndpoint;
-  /** `whsec_` + base64 of 32 random bytes: shown only now; verify deliveries with it (e.g. the standardwebhooks package) */
+  /** `whsec_` + base64 of 32 random bytes: shown only now; verify deliveries with it (e.g. the standardwebhooks package). It signs the STANDARD format only: SLACK and TEAMS deliveries are unsigned */
   secret: string;
 }

@@ -91,7 +91,7 @@ export const WEBHOOK_SCHEMAS = {
   WebhookWithSecret: {
     type: 'object',
     required: [...Object.keys(endpointProperties), 'secret'],
-    properties: { ...endpointProperties, secret: { type: 'string', description: '`whsec_` + base64 of 32 random bytes; shown only in this answer' } },
+    properties: { ...endpointProperties, secret: { type: 'string', description: '`whsec_` + base64 of 32 random bytes; shown only in this answer. It signs the standard format only: slack and teams deliveries are unsigned' } },
   },
   WebhookList: { type: 'object', required: ['webhooks'], properties: { webhooks: { type: 'array', items: { $ref: '#/components/schemas/Webhook' } } } },
   Delivery: {
