@@ -14,7 +14,7 @@ import type { UrlPolicy } from './webhooks/url-safety';
  * module never imports) records its events through the event log, which writes them to
  * `service_event` and to the webhook outbox in the emitter's transaction; once that commits, the
  * outbox's rows go to the delivery worker (OutboxHandoff.committed) and the events to the bus
- * (GraphQL subscriptions). The worker signs and sends the rows.
+ * (GraphQL subscriptions). The worker sends the rows, signing those of the standard format.
  */
 export interface Events {
   /** where every emitter records its events: event log and outbox in its transaction, the bus after the commit */
