@@ -70,8 +70,13 @@ export function eventFacts(type: string, data: Data): EventFact[] {
     add('Value seen', data.value);
     add('As of', data.reference_date);
   } else if (type.startsWith('prediction.')) {
-    add('Royal Assent', probabilityOf(data, 'royal_assent'), pct);
-    add('Next stage within 30 days', probabilityOf(data, 'next_stage_30d'), pct);
+    // with what it was at the last refresh, when the event carries it: a move is what the reader wants to see
+    const was = (output: string) => {
+      const before = (data.previous as Record<string, { probability?: number }> | undefined)?.[output]?.probability;
+      return (p: unknown) => (typeof before === 'number' ? `${pct(p)} (was ${pct(before)})` : pct(p));
+    };
+    add('Royal Assent', probabilityOf(data, 'royal_assent'), was('royal_assent'));
+    add('Next stage within 30 days', probabilityOf(data, 'next_stage_30d'), was('next_stage_30d'));
     add('Next stage expected in', etaDaysOf(data), (d) => `${String(d)} ${d === 1 ? 'day' : 'days'}`);
     add('As of', data.reference_date);
     add('Model version', data.model_version);

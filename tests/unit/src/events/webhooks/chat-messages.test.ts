@@ -63,6 +63,8 @@ describe('Slack messages', () => {
     expect(message.text).toBe(`${title}: Royal Assent now likely (81%)`);
     expectValidBlocks(message.blocks);
     expect((message.blocks[1] as any).fields.map((f: { text: string }) => f.text)).toEqual(['*Royal Assent*\n81%', '*Next stage within 30 days*\n40%', '*Next stage expected in*\n12 days', '*As of*\n2021-11-20', '*Model version*\n4']);
+    const moved = { ...highProbability, data: { ...highProbability.data, previous: { royal_assent: { probability: 0.62 }, next_stage_30d: { probability: 0.4 } } } };
+    expect((slackMessage(moved, { title, link: LINK }).blocks[1] as any).fields.slice(0, 2).map((f: { text: string }) => f.text)).toEqual(['*Royal Assent*\n81% (was 62%)', '*Next stage within 30 days*\n40% (was 40%)']);
   });
 
   it('escape &, < and > everywhere (mrkdwn), and keep a title from ending its link', () => {
