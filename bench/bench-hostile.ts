@@ -80,19 +80,19 @@ async function heapUsedMb(origin: string): Promise<number | null> {
 
 /**
  * The server's RSS once idle: V8 gives back the heap pages a burst of garbage grew only when its
- * memory reducer runs, seconds after the requests stop. Polled until it falls by under 5 MB in 10 s
- * (at most a minute).
+ * memory reducer runs, some seconds after the requests stop, and in steps. Polled every 5 s, after
+ * 30 s at least, until it has fallen by under 5 MB in 15 s (at most two minutes).
  */
 async function settledRssMb(pid: number): Promise<{ mb: number; seconds: number }> {
   const started = Date.now();
-  let last = rssMb(pid) ?? 0;
-  while (Date.now() - started < 60_000) {
-    await new Promise((r) => setTimeout(r, 10_000));
-    const now = rssMb(pid) ?? 0;
-    if (last - now < 5) return { mb: now, seconds: Math.round((Date.now() - started) / 1000) };
-    last = now;
+  const readings: number[] = [];
+  for (;;) {
+    await new Promise((r) => setTimeout(r, 5_000));
+    readings.push(rssMb(pid) ?? 0);
+    const seconds = Math.round((Date.now() - started) / 1000);
+    const fell = readings.length > 3 ? readings[readings.length - 4] - readings[readings.length - 1] : Infinity;
+    if ((seconds >= 30 && fell < 5) || seconds >= 120) return { mb: readings[readings.length - 1], seconds };
   }
-  return { mb: last, seconds: 60 };
 }
 
 const counted = (statuses: Map<number | string, number>) => [...statuses].map(([status, n]) => `${n} × ${status}`).join(', ');

@@ -18,4 +18,9 @@ export class RepeatFilter {
     this.seenOnce.set(key, true);
     return false;
   }
+
+  /** Puts `key` back among those seen once: the caller it was let through to did not keep it after all. */
+  putBack(key: string): void {
+    this.seenOnce.set(key, true);
+  }
 }

@@ -3,6 +3,7 @@ import type { ApiKeyService } from '../services/api-key.service';
 import { readCredential } from './credential';
 import type { GatewayHooks, GatewayOutcome, GatewayRequest } from './pipeline';
 import { keepWithin } from '../common/bounded-map';
+import { refilled, type Tokens } from '../common/token-bucket';
 
 export interface AddressLimitOptions {
   /** requests without a valid key, and failing requests, one address may make per minute; 0 turns the limit off */
@@ -26,7 +27,7 @@ const MINUTE_MS = 60_000;
  * X-Forwarded-For): raise the limit or turn it off there, and limit at the proxy.
  */
 export class AddressLimiter {
-  private readonly buckets = new Map<string, { tokens: number; at: number }>();
+  private readonly buckets = new Map<string, Tokens>();
   private readonly maxAddresses: number;
   private readonly now: () => number;
 
@@ -35,12 +36,8 @@ export class AddressLimiter {
     this.now = options.now ?? Date.now;
   }
 
-  private refilled(address: string): { tokens: number; at: number } {
-    const now = this.now();
-    const bucket = this.buckets.get(address);
-    if (!bucket) return { tokens: this.options.perMinute, at: now };
-    const tokens = Math.min(this.options.perMinute, bucket.tokens + ((now - bucket.at) * this.options.perMinute) / MINUTE_MS);
-    return { tokens, at: now };
+  private refilled(address: string): Tokens {
+    return refilled(this.buckets.get(address), this.options.perMinute, this.now());
   }
 
   /**

@@ -16,6 +16,7 @@ import { LRUCache } from 'lru-cache';
 import { rootFieldCopies } from './charge';
 import { fragmentsByName } from './fragments';
 import { RepeatFilter } from '../common/repeat-filter';
+import { TokenBucket } from '../common/token-bucket';
 
 /** A validated operation ready to run many times: compiled once, with its root fields counted for the burst limit. */
 export interface PreparedOperation {
@@ -55,6 +56,14 @@ export const MAX_COMPILED_FIELDS = 300;
 /** Documents whose sightings are counted at most (each a key of about 100 bytes). */
 export const SIGHTINGS_KEPT = 10_000;
 /**
+ * Client documents compiled a minute at most: compiled code lives until the kept operations
+ * evict it, long enough to reach V8's old space, so a stream of documents each sent twice would
+ * otherwise turn the whole budget over every few seconds, and the heap (and the process's resident
+ * memory) grows by the garbage. A client's document that finds the budget spent is interpreted
+ * (as on its first sighting) and compiled on a later one.
+ */
+export const COMPILES_PER_MINUTE = 60;
+/**
  * What graphql-jit's compiled code holds on the heap per field it resolves: measured 4.5–5 KB for
  * documents of 100 to 900 aliases, under 1 KB for the REST documents; the larger figure is taken.
  */
@@ -65,6 +74,8 @@ const INTERPRETED_ENTRY_BYTES = 1_024;
 export interface OperationCacheOptions {
   maxBytes?: number;
   maxCompiledFields?: number;
+  compilesPerMinute?: number;
+  now?: () => number;
   jitCompile?: (schema: GraphQLSchema, document: DocumentNode, operationName?: string) => JitResult;
 }
 
@@ -76,7 +87,7 @@ type KeptOperation = PreparedOperation & { bytes: number };
  * predictions have; graphql-js where jit cannot compile a document) and keeps it under its hash.
  * Memory stays flat whatever documents arrive: the service's own documents (`shipped`) are compiled
  * and kept for good; a client's document is interpreted the first time it is seen and compiled only
- * when it comes again, if it is small enough; the kept ones are bounded by their bytes, least
+ * when it comes again, if it is small enough and the minute's compiles are not spent; the kept ones are bounded by their bytes, least
  * recently used first out.
  */
 export class OperationCache {
@@ -93,14 +104,16 @@ export class OperationCache {
   /** a client's document is compiled and kept when it comes again */
   private readonly repeats = new RepeatFilter(SIGHTINGS_KEPT);
   private readonly maxCompiledFields: number;
+  private readonly compiles: TokenBucket;
   private readonly jitCompile: NonNullable<OperationCacheOptions['jitCompile']>;
 
   constructor(
     private readonly schema: GraphQLSchema,
-    { maxBytes = PREPARED_CACHE_BYTES, maxCompiledFields = MAX_COMPILED_FIELDS, jitCompile = compileQuery }: OperationCacheOptions = {},
+    { maxBytes = PREPARED_CACHE_BYTES, maxCompiledFields = MAX_COMPILED_FIELDS, compilesPerMinute = COMPILES_PER_MINUTE, now, jitCompile = compileQuery }: OperationCacheOptions = {},
   ) {
     this.kept = new LRUCache({ maxSize: maxBytes, sizeCalculation: (entry) => entry.bytes });
     this.maxCompiledFields = maxCompiledFields;
+    this.compiles = new TokenBucket(compilesPerMinute, now);
     this.jitCompile = jitCompile;
   }
 
@@ -122,6 +135,10 @@ export class OperationCache {
     }
     if (!this.repeats.repeated(key)) return this.interpreted(key, document, operation, name);
     const fields = resolvedFieldCount(document, operation, this.maxCompiledFields);
+    if (fields <= this.maxCompiledFields && !this.compiles.take()) {
+      this.repeats.putBack(key);
+      return this.interpreted(key, document, operation, name);
+    }
     const prepared = fields > this.maxCompiledFields ? this.interpreted(key, document, operation, name) : this.compile(key, document, operation, name, fields);
     this.kept.set(key, prepared);
     return prepared;

@@ -125,7 +125,7 @@ export function createServices({ trainingOptions, redisUrl, now, burstLimit, emb
     channel: eventChannel,
     sinks: [mailAlerts, ...(eventSinks ?? [])],
     afterCommit: () => mail.queued(),
-    webhooks: { urlPolicy, secretBox },
+    webhooks: { urlPolicy, secretBox, publicUrl },
   });
   // the emitter that follows the data; events know no service, so the two are joined here
   const refresh = new EventRefresh(deps.dataSource, { predictions, models }, deps.clock, { postgres: !embeddedDatabase, events: pipeline.log, logger: deps.logger, now });
@@ -158,7 +158,7 @@ export function createServices({ trainingOptions, redisUrl, now, burstLimit, emb
     alertEvaluation: new AlertEvaluation(deps.dataSource, watchlists, predictions, events.log),
     quotas,
     burstLimiter: new BurstLimiter(burstLimit ?? DEFAULT_BURST_LIMIT),
-    webhooks: new WebhookService(deps.dataSource, secretBox, urlPolicy, realNow, events.handoff),
+    webhooks: new WebhookService(deps.dataSource, secretBox, urlPolicy, realNow, publicUrl, events.handoff),
     events,
     feeds,
     mail,

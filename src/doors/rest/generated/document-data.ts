@@ -38,6 +38,9 @@ export type TimeBucket = 'MONTH' | 'TODAY' | 'TWO_WEEKS' | 'WEEK';
 /** critical ≤ 1 day, urgent ≤ 3, soon ≤ 7, tracking ≤ 30, else none */
 export type UrgencyLevel = 'CRITICAL' | 'NONE' | 'SOON' | 'TRACKING' | 'URGENT';
 
+/** What an endpoint’s deliveries look like: STANDARD, the event’s JSON signed (Standard Webhooks); SLACK, a Slack incoming-webhook message; TEAMS, a Teams Workflows message with an Adaptive Card. SLACK and TEAMS are unsigned, need https and a host on the service’s CHAT_WEBHOOK_HOSTS */
+export type WebhookFormat = 'SLACK' | 'STANDARD' | 'TEAMS';
+
 /** A day of the week (a weekly digest’s) */
 export type Weekday = 'FRIDAY' | 'MONDAY' | 'SATURDAY' | 'SUNDAY' | 'THURSDAY' | 'TUESDAY' | 'WEDNESDAY';
 
@@ -129,6 +132,7 @@ export type WatchlistFields = {
 export type WebhookFields = {
   id: number;
   url: string;
+  format: WebhookFormat;
   events: EventType[];
   description: string | null;
   allBills: boolean;
@@ -361,6 +365,7 @@ export type WebhookDeliveriesData = {
   webhookDeliveries: {
     eventId: string;
     eventType: string;
+    format: WebhookFormat;
     status: string;
     attempt: number;
     statusCode: number | null;

@@ -65,7 +65,7 @@ describe('OperationCache', () => {
   });
 
   it('keeps what it prepares within its bytes, whatever documents arrive: unique documents keep nothing, repeated ones the most recent', () => {
-    const { cache } = countingCache({ maxBytes: 200_000 });
+    const { cache } = countingCache({ maxBytes: 200_000, compilesPerMinute: Infinity });
     for (let i = 0; i < 2_000; i++) cache.prepare(parse(aliases(`u${i}x`, 5)), null, `unique${i}`);
     expect(cache.keptBytes).toBe(0);
     for (let i = 0; i < 200; i++) {
@@ -77,6 +77,24 @@ describe('OperationCache', () => {
     expect(cache.keptBytes).toBeGreaterThan(100_000);
     const recent = parse(aliases('r199x', 20));
     expect(cache.prepare(recent, null, 'repeated199').compiled).toBe(true);
+  });
+
+  it('compiles at most its budget of client documents a minute; one that finds it spent is interpreted, and compiled when it comes after the budget refills', () => {
+    let now = 0;
+    const { cache, compiled } = countingCache({ compilesPerMinute: 3, now: () => now });
+    const twice = (i: number) => {
+      const document = parse(aliases(`d${i}x`, 5));
+      cache.prepare(document, null, `doc${i}`);
+      return cache.prepare(document, null, `doc${i}`);
+    };
+    expect(Array.from({ length: 10 }, (_, i) => twice(i).compiled)).toEqual([true, true, true, false, false, false, false, false, false, false]);
+    expect(compiled).toHaveLength(3);
+    // a shipped document is not a client's: it is compiled whatever the budget
+    expect(cache.prepare(parse('{ who }'), null, 'shipped', { shipped: true }).compiled).toBe(true);
+    now += 20_000; // a third of a minute: one compile more
+    const again = parse(aliases('d5x', 5));
+    expect(cache.prepare(again, null, 'doc5').compiled).toBe(true);
+    expect(cache.prepare(parse(aliases('d6x', 5)), null, 'doc6').compiled).toBe(false);
   });
 
   it('never compiles a document that resolves to more fields than it may, however often it comes', async () => {
