@@ -34,7 +34,7 @@ async function main(): Promise<void> {
   const db = await openDatabase({ dataDir: null });
   const logger = createLogger('silent');
   const handoff = new OutboxHandoff();
-  const webhooks = new WebhookService(db.dataSource, loadSecretBox({}), { allowPrivate: true }, () => new Date(), handoff);
+  const webhooks = new WebhookService(db.dataSource, loadSecretBox({}), { allowPrivate: true }, () => new Date(), 'http://localhost:4000', handoff);
 
   const hanging = await listen((req) => req.resume()); // never answers
   const arrivals = new Map<string, number>();

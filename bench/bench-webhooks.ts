@@ -51,9 +51,9 @@ async function main(): Promise<void> {
   const { db, label, drop } = await benchDatabase();
   const logger = createLogger('silent');
   const now = () => new Date();
-  const webhooks = new WebhookService(db.dataSource, loadSecretBox({}), { allowPrivate: true }, now);
+  const webhooks = new WebhookService(db.dataSource, loadSecretBox({}), { allowPrivate: true }, now, 'http://localhost:4000');
   const handoff = new OutboxHandoff();
-  const outbox = webhookOutbox({ now, handoff });
+  const outbox = webhookOutbox({ now, handoff, publicUrl: 'http://localhost:4000' });
 
   const receiver = await startReceiver(process.env.BENCH_RECEIVER === 'in-process');
   const { port } = receiver;

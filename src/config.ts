@@ -11,6 +11,12 @@ const DEFAULT_RETENTION_DAYS = 90;
  */
 const MIN_RETENTION_DAYS = 31;
 
+/** CHAT_WEBHOOK_HOSTS when unset: Slack's incoming webhooks, Teams' (Office 365 connectors) and Power Automate's Workflows (Logic Apps, Power Platform). */
+export const DEFAULT_CHAT_WEBHOOK_HOSTS = ['hooks.slack.com', '*.webhook.office.com', '*.logic.azure.com', '*.powerplatform.com'];
+
+/** A host name, or `*.` and one: lower-case letters, digits and hyphens in dotted labels (no IP address, no port). */
+const CHAT_HOST = /^(\*\.)?(?=.*[a-z])[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/;
+
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be YYYY-MM-DD').refine(isCalendarDate, 'is not a calendar date');
 
 /** An empty variable counts as unset, so `PORT=` does not quietly become port 0. */
@@ -47,6 +53,15 @@ const envSchema = z.object({
     .string()
     .refine((text) => /^[A-Za-z0-9+/]{43}=$/.test(text) && Buffer.from(text, 'base64').length === 32, 'must be 32 bytes in base64 (e.g. `openssl rand -base64 32`)')
     .optional(),
+  CHAT_WEBHOOK_HOSTS: z
+    .string()
+    .default(DEFAULT_CHAT_WEBHOOK_HOSTS.join(','))
+    .transform((list) => list.split(',').map((host) => host.trim().toLowerCase()).filter(Boolean))
+    .pipe(
+      z
+        .array(z.string().refine((host) => CHAT_HOST.test(host), 'each entry must be a host name such as hooks.slack.com, or *. and one such as *.webhook.office.com'))
+        .min(1, 'must list at least one host (comma-separated), or be left unset for the default list'),
+    ),
   RETENTION_DAYS: z.coerce
     .number()
     .int()
@@ -119,6 +134,8 @@ export interface Config {
   metricsToken: string | undefined;
   /** webhooks may target loopback and private addresses (tests, private deployments); never link-local or metadata */
   webhookAllowPrivate: boolean;
+  /** the hosts Slack and Teams webhook URLs may name (`*.` matches any name ending in the rest); lower-case */
+  chatWebhookHosts: string[];
   /** the key sealing webhook secrets at rest; unset: a key file in DATA_DIR */
   webhookSecretKey: Buffer | undefined;
   /**
@@ -178,6 +195,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     corsOrigins: e.CORS_ORIGINS,
     metricsToken: e.METRICS_TOKEN,
     webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE === 'true',
+    chatWebhookHosts: e.CHAT_WEBHOOK_HOSTS,
     webhookSecretKey: e.WEBHOOK_SECRET_KEY ? Buffer.from(e.WEBHOOK_SECRET_KEY, 'base64') : undefined,
     trustProxy: e.TRUST_PROXY,
     retentionDays: e.RETENTION_DAYS,

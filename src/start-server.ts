@@ -55,7 +55,7 @@ export async function startServer(config: Config, logger: Logger, options: { tra
       trainingOptions: options.trainingOptions,
       redisUrl: config.redisUrl,
       burstLimit: { max: config.burstLimit, windowSeconds: 10 },
-      webhooks: { urlPolicy: { allowPrivate: config.webhookAllowPrivate }, secretBox: loadSecretBox({ configuredKey: config.webhookSecretKey, dataDir: config.dataDir }) },
+      webhooks: { urlPolicy: { allowPrivate: config.webhookAllowPrivate, chatHosts: config.chatWebhookHosts }, secretBox: loadSecretBox({ configuredKey: config.webhookSecretKey, dataDir: config.dataDir }) },
       anonRateLimit: config.anonRateLimit,
       corsOrigins: config.corsOrigins,
       trustProxy: config.trustProxy,

@@ -127,6 +127,16 @@ export type EventType = ValueOf<typeof EVENT_TYPES>;
 /** The event types the Pro tier alone receives. */
 export const PRO_EVENT_TYPES = ['prediction.probability_spike', 'prediction.trending_up', 'prediction.crossed_threshold'] as const satisfies readonly EventType[];
 
+/**
+ * What a webhook endpoint's deliveries look like: `standard`, the event's JSON signed the Standard
+ * Webhooks way; `slack`, a Slack incoming-webhook message; `teams`, a Teams Workflows message with an
+ * Adaptive Card. The chat formats are unsigned, as those services verify nothing.
+ */
+export const WEBHOOK_FORMATS = ['standard', 'slack', 'teams'] as const;
+export type WebhookFormat = ValueOf<typeof WEBHOOK_FORMATS>;
+export type ChatFormat = Exclude<WebhookFormat, 'standard'>;
+export const isChatFormat = (format: WebhookFormat): format is ChatFormat => format !== 'standard';
+
 /** Whether a value is one of a vocabulary's words (narrowing it). */
 export function isOneOf<const V extends string>(values: readonly V[], value: unknown): value is V {
   return typeof value === 'string' && (values as readonly string[]).includes(value);

@@ -14,7 +14,7 @@ import type { UrlPolicy } from './webhooks/url-safety';
  * module never imports) records its events through the event log, which writes them to
  * `service_event` and to the webhook outbox in the emitter's transaction; once that commits, the
  * outbox's rows go to the delivery worker (OutboxHandoff.committed) and the events to the bus
- * (GraphQL subscriptions). The worker signs and sends the rows.
+ * (GraphQL subscriptions). The worker sends the rows, signing those of the standard format.
  */
 export interface Events {
   /** where every emitter records its events: event log and outbox in its transaction, the bus after the commit */
@@ -48,7 +48,8 @@ export interface EventsOptions {
   channel?: string;
   /** written in each emitter's transaction after the webhook outbox */
   sinks?: EventSink[];
-  webhooks: { urlPolicy: UrlPolicy; secretBox: SecretBox };
+  /** `publicUrl` (PUBLIC_URL): where Slack and Teams messages link to */
+  webhooks: { urlPolicy: UrlPolicy; secretBox: SecretBox; publicUrl: string };
 }
 
 /** Creates the events module and connects its parts. */
@@ -65,7 +66,7 @@ export function createEvents(options: EventsOptions): Events {
   });
   const handoff = new OutboxHandoff();
   handoff.attach(deliveries);
-  const outbox = webhookOutbox({ now, handoff });
+  const outbox = webhookOutbox({ now, handoff, publicUrl: options.webhooks.publicUrl });
   const bus = createEventBus({ redisUrl: options.redisUrl, channel: options.channel });
   const log = new EventLog([outbox, ...(options.sinks ?? [])], bus, handoff);
   return {

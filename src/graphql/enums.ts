@@ -15,6 +15,7 @@ import {
   TIERS,
   TIME_BUCKETS,
   URGENCY_LEVELS,
+  WEBHOOK_FORMATS,
 } from '../vocabulary';
 import type * as Words from '../vocabulary';
 
@@ -72,3 +73,9 @@ export const ComparisonEnum = graphqlEnum(COMPARISONS, 'Comparison');
 export type ComparisonEnum = Words.Comparison;
 export const EventTypeEnum = graphqlEnum(EVENT_TYPES, 'EventType', 'Event types of webhooks and subscriptions; PREDICTION_PROBABILITY_SPIKE, PREDICTION_TRENDING_UP and PREDICTION_CROSSED_THRESHOLD need the pro tier');
 export type EventTypeEnum = Words.EventType;
+export const WebhookFormatEnum = graphqlEnum(
+  WEBHOOK_FORMATS,
+  'WebhookFormat',
+  'What an endpoint’s deliveries look like: STANDARD, the event’s JSON signed (Standard Webhooks); SLACK, a Slack incoming-webhook message; TEAMS, a Teams Workflows message with an Adaptive Card. SLACK and TEAMS are unsigned, need https and a host on the service’s CHAT_WEBHOOK_HOSTS',
+);
+export type WebhookFormatEnum = Words.WebhookFormat;

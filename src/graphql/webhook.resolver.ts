@@ -9,6 +9,7 @@ import { CreateWebhookInput, UpdateWebhookInput, WebhookDeliveryType, WebhookEnd
 const delivery = (d: DeliveryRecord): WebhookDeliveryType => ({
   eventId: d.eventId,
   eventType: d.eventType,
+  format: d.format,
   status: d.status,
   attempt: d.attempt,
   statusCode: d.lastStatusCode,

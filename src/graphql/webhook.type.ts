@@ -1,13 +1,16 @@
 import { Field, InputType, Int, ObjectType } from 'type-graphql';
-import { EventTypeEnum } from './enums';
+import { EventTypeEnum, WebhookFormatEnum } from './enums';
 
-@ObjectType('WebhookEndpoint', { description: 'Where events are POSTed, signed (Standard Webhooks); its secret is shown only when created or rotated' })
+@ObjectType('WebhookEndpoint', { description: 'Where events are POSTed: signed JSON (Standard Webhooks; its secret is shown only when created or rotated), or unsigned Slack or Teams messages' })
 export class WebhookEndpointType {
   @Field(() => Int)
   id: number;
 
   @Field(() => String)
   url: string;
+
+  @Field(() => WebhookFormatEnum, { description: 'chosen at registration; a different format is a new endpoint' })
+  format: WebhookFormatEnum;
 
   @Field(() => [EventTypeEnum])
   events: EventTypeEnum[];
@@ -39,7 +42,7 @@ export class WebhookWithSecretType {
   @Field(() => WebhookEndpointType)
   endpoint: WebhookEndpointType;
 
-  @Field(() => String, { description: '`whsec_` + base64 of 32 random bytes: shown only now; verify deliveries with it (e.g. the standardwebhooks package)' })
+  @Field(() => String, { description: '`whsec_` + base64 of 32 random bytes: shown only now; verify deliveries with it (e.g. the standardwebhooks package). It signs the STANDARD format only: SLACK and TEAMS deliveries are unsigned' })
   secret: string;
 }
 
@@ -63,11 +66,14 @@ export class WebhookAttemptType {
 
 @ObjectType('WebhookDelivery', { simpleResolvers: true })
 export class WebhookDeliveryType {
-  @Field(() => String, { description: 'the event id, sent as webhook-id on every attempt' })
+  @Field(() => String, { description: 'the event id, sent as webhook-id on every attempt (standard format)' })
   eventId: string;
 
   @Field(() => String)
   eventType: string;
+
+  @Field(() => WebhookFormatEnum, { description: 'the format its body was built in when it was queued (its endpoint’s)' })
+  format: WebhookFormatEnum;
 
   @Field(() => String, { description: 'pending (queued or waiting for a retry), delivered, or failed (retries exhausted)' })
   status: string;
@@ -108,8 +114,11 @@ export class WebhookTestType {
 
 @InputType('CreateWebhookInput')
 export class CreateWebhookInput {
-  @Field(() => String, { description: 'http or https; private, loopback and link-local addresses are refused' })
+  @Field(() => String, { description: 'http or https; private, loopback and link-local addresses are refused; SLACK and TEAMS need https and a host on CHAT_WEBHOOK_HOSTS' })
   url: string;
+
+  @Field(() => WebhookFormatEnum, { nullable: true, description: 'default STANDARD (signed JSON); SLACK or TEAMS for a chat channel’s incoming webhook' })
+  format?: WebhookFormatEnum | null;
 
   @Field(() => [EventTypeEnum])
   events: EventTypeEnum[];
@@ -137,4 +146,7 @@ export class UpdateWebhookInput {
 
   @Field(() => Boolean, { nullable: true, description: 'true re-enables an endpoint (also one the service disabled)' })
   active?: boolean | null;
+
+  @Field(() => WebhookFormatEnum, { nullable: true, description: 'the format stays as registered: only the same format is accepted (a different one is BAD_USER_INPUT; register a new endpoint)' })
+  format?: WebhookFormatEnum | null;
 }

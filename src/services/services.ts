@@ -98,7 +98,7 @@ export function createServices({ trainingOptions, redisUrl, now, burstLimit, emb
   const realNow = now ?? (() => new Date());
   const secretBox = webhooks?.secretBox ?? loadSecretBox({});
   const urlPolicy = webhooks?.urlPolicy ?? { allowPrivate: false };
-  const pipeline = createEvents({ dataSource: deps.dataSource, embedded: embeddedDatabase, logger: deps.logger, now, redisUrl, channel: eventChannel, sinks: eventSinks, webhooks: { urlPolicy, secretBox } });
+  const pipeline = createEvents({ dataSource: deps.dataSource, embedded: embeddedDatabase, logger: deps.logger, now, redisUrl, channel: eventChannel, sinks: eventSinks, webhooks: { urlPolicy, secretBox, publicUrl } });
   // the emitter that follows the data; events know no service, so the two are joined here
   const refresh = new EventRefresh(deps.dataSource, { predictions, models }, deps.clock, { postgres: !embeddedDatabase, events: pipeline.log, logger: deps.logger, now });
   const events = {
@@ -128,7 +128,7 @@ export function createServices({ trainingOptions, redisUrl, now, burstLimit, emb
     alertEvaluation: new AlertEvaluation(deps.dataSource, watchlists, predictions, events.log),
     quotas,
     burstLimiter: new BurstLimiter(burstLimit ?? DEFAULT_BURST_LIMIT),
-    webhooks: new WebhookService(deps.dataSource, secretBox, urlPolicy, realNow, events.handoff),
+    webhooks: new WebhookService(deps.dataSource, secretBox, urlPolicy, realNow, publicUrl, events.handoff),
     events,
     feeds,
   };

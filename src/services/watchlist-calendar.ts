@@ -8,6 +8,7 @@ import type { DataSource } from 'typeorm';
 import type { ServiceClock } from '../common/clock';
 import { addDays } from '../common/dates';
 import { AppError } from '../errors';
+import { billPageUrl } from '../events/event-words';
 import type { PredictionService } from './prediction.service';
 import type { FeedOwner } from './watchlist-feed.service';
 
@@ -89,7 +90,7 @@ export class WatchlistCalendarService {
   }
 
   billPage(billId: number): string {
-    return `${this.publicUrl}/#/bills/${billId}`;
+    return billPageUrl(this.publicUrl, billId);
   }
 
   async calendarOf(owner: FeedOwner): Promise<WatchlistCalendar> {

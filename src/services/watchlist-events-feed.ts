@@ -6,6 +6,7 @@
 import type { DataSource } from 'typeorm';
 import { receivesEvent } from '../events/audience';
 import type { ServiceEvent } from '../events/event';
+import { eventSentence } from '../events/event-words';
 import type { FeedOwner } from './watchlist-feed.service';
 
 /** Entries a feed holds: readers poll, and keep what they have seen. */
@@ -21,35 +22,6 @@ export interface FeedEntry {
   content: string;
   occurredAt: Date;
   url: string;
-}
-
-const words = (stage: unknown) => (typeof stage === 'string' ? stage.replace(/_/g, ' ') : 'a stage');
-const house = (h: unknown) => (h === 'Commons' || h === 'Lords' ? ` (${h})` : '');
-const pct = (p: unknown) => (typeof p === 'number' ? `${Math.round(p * 100)}%` : '?');
-const probabilityOf = (data: Record<string, unknown>, output: string) => (data.predictions as Record<string, { probability?: number }> | undefined)?.[output]?.probability;
-
-/** The sentence each event type is told in; an unknown type still gets one. */
-function sentence(type: string, title: string, data: Record<string, unknown>): string {
-  switch (type) {
-    case 'bill.stage_changed':
-      return `${title}: ${words(data.stage)}${house(data.house)} on ${String(data.date)}`;
-    case 'bill.stage_scheduled':
-      return `${title}: ${words(data.stage)}${house(data.house)} set down for ${String(data.scheduled_for)}`;
-    case 'prediction.updated':
-      return `${title}: prediction updated (Royal Assent ${pct(probabilityOf(data, 'royal_assent'))}, next stage within 30 days ${pct(probabilityOf(data, 'next_stage_30d'))})`;
-    case 'prediction.imminent_stage_change':
-      return `${title}: next stage likely within a week (${pct(probabilityOf(data, 'next_stage_30d'))} within 30 days)`;
-    case 'prediction.high_probability':
-      return `${title}: Royal Assent now likely (${pct(probabilityOf(data, 'royal_assent'))})`;
-    case 'prediction.probability_spike':
-      return `${title}: a probability spike (Royal Assent ${pct(probabilityOf(data, 'royal_assent'))}, next stage within 30 days ${pct(probabilityOf(data, 'next_stage_30d'))})`;
-    case 'prediction.trending_up':
-      return `${title}: Royal Assent trending up (${pct(probabilityOf(data, 'royal_assent'))})`;
-    case 'prediction.crossed_threshold':
-      return `${title}: alert threshold crossed (${String(data.alert_type)} ${String(data.comparison).replace('_', ' ')} ${String(data.threshold_value)}; seen ${String(data.value)})`;
-    default:
-      return `${title}: ${type}`;
-  }
 }
 
 export class WatchlistEventsFeed {
@@ -83,7 +55,7 @@ export class WatchlistEventsFeed {
       })
       .slice(0, FEED_ENTRIES)
       .map((r) => {
-        const title = sentence(r.type, r.title, r.data);
+        const title = eventSentence(r.type, r.title, r.data);
         return { eventId: r.id, type: r.type, billId: r.bill_id, title, content: `${title}.\n\n${JSON.stringify({ id: r.id, type: r.type, data: r.data })}`, occurredAt: new Date(r.occurred_at), url: this.billPage(r.bill_id) };
       });
     return { name, entries };

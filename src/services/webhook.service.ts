@@ -5,13 +5,13 @@ import { WebhookEndpointEntity } from '../db/entities/webhook-endpoint.entity';
 import { AppError, badInput, notFound } from '../errors';
 import { tierReceives } from '../events/audience';
 import type { ServiceEvent } from '../events/event';
-import { EVENT_TYPES, type EventType, isOneOf, PRO_EVENT_TYPES, type Tier } from '../vocabulary';
-import { insertDeliveries } from '../events/webhooks/outbox';
+import { EVENT_TYPES, type EventType, isChatFormat, isOneOf, PRO_EVENT_TYPES, type Tier, WEBHOOK_FORMATS, type WebhookFormat } from '../vocabulary';
+import { deliveryBody, insertDeliveries } from '../events/webhooks/outbox';
 import type { OutboxHandoff } from '../events/webhooks/handoff';
 import type { SecretBox } from '../events/webhooks/secret-box';
 import { newSigningSecret } from '../events/webhooks/signing';
 import { newEventId } from '../events/payloads';
-import { parseWebhookUrl, safeAddresses, UnsafeUrlError, type UrlPolicy } from '../events/webhooks/url-safety';
+import { parseWebhookUrl, safeAddresses, safeChatAddresses, UnsafeUrlError, type UrlPolicy } from '../events/webhooks/url-safety';
 
 export const MAX_WEBHOOKS_PER_ACCOUNT = 10;
 export const MAX_URL_LENGTH = 2048;
@@ -31,6 +31,8 @@ export interface WebhookInput {
   description?: unknown;
   allBills?: unknown;
   active?: unknown;
+  /** at registration only: standard (the default), slack or teams */
+  format?: unknown;
 }
 
 export interface WebhookWithSecret {
@@ -45,6 +47,12 @@ function parseEvents(value: unknown, tier: Tier): EventType[] {
   const proOnly = (value as EventType[]).filter((type) => !tierReceives(tier, type));
   if (proOnly.length) throw new AppError('FORBIDDEN', `${proOnly.join(', ')} ${proOnly.length === 1 ? 'needs' : 'need'} the pro tier (pro-only event types: ${PRO_EVENT_TYPES.join(', ')})`);
   return [...new Set(value as EventType[])];
+}
+
+function parseFormat(value: unknown): WebhookFormat {
+  if (value === undefined || value === null) return 'standard';
+  if (!isOneOf(WEBHOOK_FORMATS, value)) throw badInput(`format must be one of ${WEBHOOK_FORMATS.join(', ')} (standard: signed JSON events; slack, teams: chat messages)`, 'format');
+  return value;
 }
 
 function parseDescription(value: unknown): string | null {
@@ -72,15 +80,18 @@ export class WebhookService {
     private readonly secrets: SecretBox,
     private readonly urlPolicy: UrlPolicy,
     private readonly now: () => Date,
+    /** PUBLIC_URL: where a chat test message links to */
+    private readonly publicUrl: string,
     /** told when deliveries were queued outside a refresh (a test event, a recovery), for this process's delivery worker */
     private readonly handoff?: OutboxHandoff,
   ) {}
 
-  private async parseUrl(value: unknown): Promise<string> {
+  /** The URL as an endpoint of this format may have it: every format's rules, and a chat format's https and hosts. */
+  private async parseUrl(value: unknown, format: WebhookFormat): Promise<string> {
     if (typeof value !== 'string' || !value || value.length > MAX_URL_LENGTH) throw badInput(`url must be an http or https URL of at most ${MAX_URL_LENGTH} characters`, 'url');
     try {
       const url = parseWebhookUrl(value);
-      await safeAddresses(url, this.urlPolicy);
+      await (isChatFormat(format) ? safeChatAddresses(url, format, this.urlPolicy) : safeAddresses(url, this.urlPolicy));
       return url.toString();
     } catch (error) {
       if (error instanceof UnsafeUrlError) throw badInput(error.allowedWithPrivate ? `${error.message}. ${PRIVATE_RECEIVER_HINT}` : error.message, 'url');
@@ -100,25 +111,34 @@ export class WebhookService {
   }
 
   async create(accountId: number, tier: Tier, input: WebhookInput): Promise<WebhookWithSecret> {
-    const url = await this.parseUrl(input.url);
+    const format = parseFormat(input.format);
+    const url = await this.parseUrl(input.url, format);
     const events = parseEvents(input.events, tier);
     const description = parseDescription(input.description);
     const allBills = input.allBills === undefined || input.allBills === null ? false : parseBoolean(input.allBills, 'allBills');
+    // a chat endpoint gets a secret too, unused (its deliveries go unsigned): every endpoint has one, so rotation and the answers stay one shape
     const secret = newSigningSecret();
     const endpoint = await this.dataSource.transaction(async (manager) => {
       // one create at a time per account, so two at once cannot pass the limit together
       await manager.query('SELECT id FROM account WHERE id = $1 FOR UPDATE', [accountId]);
       const count = await manager.getRepository(WebhookEndpointEntity).countBy({ accountId });
       if (count >= MAX_WEBHOOKS_PER_ACCOUNT) throw new AppError('FORBIDDEN', `an account may have at most ${MAX_WEBHOOKS_PER_ACCOUNT} webhook endpoints; delete one first`);
-      return manager.getRepository(WebhookEndpointEntity).save({ accountId, url, events, description, allBills, active: true, disabledReason: null, secretSealed: this.secrets.seal(secret) });
+      return manager.getRepository(WebhookEndpointEntity).save({ accountId, url, format, events, description, allBills, active: true, disabledReason: null, secretSealed: this.secrets.seal(secret) });
     });
     return { endpoint, secret };
   }
 
-  /** Changes what is given; `active: true` re-enables an endpoint the service disabled. */
+  /**
+   * Changes what is given; `active: true` re-enables an endpoint the service disabled. The format is
+   * not among them: a Slack URL is no Teams URL, and deliveries queued in one format must not reach
+   * an address that expects another, so a new format is a new endpoint.
+   */
   async update(accountId: number, tier: Tier, id: number, input: WebhookInput): Promise<WebhookEndpointEntity> {
     const endpoint = await this.get(accountId, id);
-    if (input.url !== undefined && input.url !== null) endpoint.url = await this.parseUrl(input.url);
+    if (input.format !== undefined && input.format !== null && input.format !== endpoint.format) {
+      throw badInput(`an endpoint's format is chosen when it is registered and stays: register a new endpoint with format ${JSON.stringify(input.format)} and its URL, then delete this one`, 'format');
+    }
+    if (input.url !== undefined && input.url !== null) endpoint.url = await this.parseUrl(input.url, endpoint.format);
     if (input.events !== undefined && input.events !== null) endpoint.events = parseEvents(input.events, tier);
     if (input.description !== undefined) endpoint.description = parseDescription(input.description);
     if (input.allBills !== undefined && input.allBills !== null) endpoint.allBills = parseBoolean(input.allBills, 'allBills');
@@ -172,7 +192,7 @@ export class WebhookService {
       if (n >= MAX_PENDING_TESTS) {
         throw new AppError('RATE_LIMITED', `at most ${MAX_PENDING_TESTS} test events may be pending (queued or waiting for a retry) per endpoint; this one has ${n}: see its deliveries, and test again once they are delivered or have failed`);
       }
-      await insertDeliveries(manager, [{ endpointId: endpoint.id, event }], now);
+      await insertDeliveries(manager, [{ endpointId: endpoint.id, event, format: endpoint.format, body: deliveryBody(endpoint.format, event, new Map(), this.publicUrl) }], now);
     });
     this.handoff?.queued();
     return event;

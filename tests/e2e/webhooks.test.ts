@@ -31,6 +31,7 @@ describe('webhook endpoints over REST', () => {
     expect(created.body).toEqual({
       id: expect.any(Number),
       url: URL,
+      format: 'standard',
       events: ['bill.stage_changed', 'prediction.updated'],
       description: 'mine',
       all_bills: false,
@@ -75,6 +76,7 @@ describe('webhook endpoints over REST', () => {
     expect(deliveries[0]).toEqual({
       event_id: second.body.event_id,
       event_type: 'webhook.test',
+      format: 'standard',
       status: 'pending',
       attempt: 0,
       status_code: null,

@@ -2,6 +2,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface ReceivedWebhook {
+  /** the path (and query) it was sent to */
+  url: string;
   headers: http.IncomingHttpHeaders;
   body: string;
   at: number;
@@ -24,7 +26,7 @@ export async function startReceiver(otherwise: Behaviour = 200) {
     req.setEncoding('utf8');
     req.on('data', (chunk: string) => (body += chunk));
     req.on('end', () => {
-      received.push({ headers: req.headers, body, at: performance.now() });
+      received.push({ url: req.url ?? '', headers: req.headers, body, at: performance.now() });
       for (const w of waiters.filter((w) => received.length >= w.count)) w.resolve();
       const behaviour = next.shift() ?? otherwise;
       if (behaviour === 'hang') hanging.add(res);

@@ -1,4 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import type { WebhookFormat } from '../../vocabulary';
 import { WebhookEndpointEntity } from './webhook-endpoint.entity';
 
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
@@ -34,6 +35,10 @@ export class WebhookDeliveryEntity {
   /** the JSON body, byte for byte what is signed and sent */
   @Column({ type: 'text' })
   body: string;
+
+  /** the format the body was built in, its endpoint's when queued: standard deliveries are signed, chat ones are not */
+  @Column({ type: 'text', default: 'standard' })
+  format: WebhookFormat;
 
   @Column({ type: 'text', default: 'pending' })
   status: DeliveryStatus;

@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
-import type { EventType } from '../../vocabulary';
+import type { EventType, WebhookFormat } from '../../vocabulary';
 import { AccountEntity } from './account.entity';
 
 /**
@@ -26,6 +26,10 @@ export class WebhookEndpointEntity {
   @Column({ type: 'text', array: true })
   events: EventType[];
 
+  /** what its deliveries look like; chosen at registration, never changed (a delivery keeps its own) */
+  @Column({ type: 'text', default: 'standard' })
+  format: WebhookFormat;
+
   @Column({ type: 'text', nullable: true })
   description: string | null;
 
@@ -40,7 +44,7 @@ export class WebhookEndpointEntity {
   @Column({ type: 'text', nullable: true })
   disabledReason: string | null;
 
-  /** the signing secret, encrypted */
+  /** the signing secret, encrypted; a Slack or Teams endpoint has one too, unused, as its deliveries are unsigned */
   @Column({ type: 'text' })
   secretSealed: string;
 

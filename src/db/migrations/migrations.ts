@@ -15,6 +15,7 @@ import { ScheduledSittingSupersededDay1790600000000 } from './1790600000000-sche
 import { StageSittingFirstSeen1790650000000 } from './1790650000000-stage-sitting-first-seen';
 import { StageFirstSittingIndexes1790700000000 } from './1790700000000-stage-first-sitting-indexes';
 import { WatchlistFeeds1790750000000 } from './1790750000000-watchlist-feeds';
+import { WebhookFormats1790800000000 } from './1790800000000-webhook-formats';
 
 /** Every migration in order, listed (not globbed) so the same list works compiled and under ts-jest. */
-export const MIGRATIONS: Function[] = [InitialSchema1763805600000, ModelVersion1763892000000, QuotaCounter1763978400000, WatchlistsAndAlerts1764064800000, ServiceEvents1764151200000, Webhooks1764237600000, DashboardAccounts1764324000000, LoginFailures1764496800000, RetentionIndexes1764583200000, WebhookAttempts1790371562000, ModelVersionStatus1790500417000, SessionInference1790533187000, ScheduledSittings1790561234000, ScheduledSittingSupersededDay1790600000000, StageSittingFirstSeen1790650000000, StageFirstSittingIndexes1790700000000, WatchlistFeeds1790750000000];
+export const MIGRATIONS: Function[] = [InitialSchema1763805600000, ModelVersion1763892000000, QuotaCounter1763978400000, WatchlistsAndAlerts1764064800000, ServiceEvents1764151200000, Webhooks1764237600000, DashboardAccounts1764324000000, LoginFailures1764496800000, RetentionIndexes1764583200000, WebhookAttempts1790371562000, ModelVersionStatus1790500417000, SessionInference1790533187000, ScheduledSittings1790561234000, ScheduledSittingSupersededDay1790600000000, StageSittingFirstSeen1790650000000, StageFirstSittingIndexes1790700000000, WatchlistFeeds1790750000000, WebhookFormats1790800000000];

@@ -91,7 +91,7 @@ export const WATCHLIST_DOCUMENTS = {
 } ${TRIGGER_FIELDS}`,
 } as const;
 
-const WEBHOOK_FIELDS = `fragment WebhookFields on WebhookEndpoint { id url events description allBills active disabledReason inactiveEvents inactiveReason createdAt }`;
+const WEBHOOK_FIELDS = `fragment WebhookFields on WebhookEndpoint { id url format events description allBills active disabledReason inactiveEvents inactiveReason createdAt }`;
 
 /** Webhook endpoints (issue 10; specification 4.6 shows none). */
 export const WEBHOOK_DOCUMENTS = {
@@ -103,7 +103,7 @@ export const WEBHOOK_DOCUMENTS = {
   RotateWebhookSecret: `mutation RotateWebhookSecret($id: Int!) { rotateWebhookSecret(id: $id) { secret endpoint { ...WebhookFields } } } ${WEBHOOK_FIELDS}`,
   TestWebhook: `mutation TestWebhook($id: Int!) { testWebhook(id: $id) { eventId eventType } }`,
   WebhookDeliveries: `query WebhookDeliveries($id: Int!, $first: Int!) {
-  webhookDeliveries(id: $id, first: $first) { eventId eventType status attempt statusCode error durationMs attemptedAt nextAttemptAt createdAt attempts { attempt statusCode error durationMs attemptedAt } }
+  webhookDeliveries(id: $id, first: $first) { eventId eventType format status attempt statusCode error durationMs attemptedAt nextAttemptAt createdAt attempts { attempt statusCode error durationMs attemptedAt } }
 }`,
   RecoverWebhookDeliveries: `mutation RecoverWebhookDeliveries($id: Int!, $since: DateTimeISO!) { recoverWebhookDeliveries(id: $id, since: $since) }`,
 } as const;

@@ -1,4 +1,4 @@
-import { EVENT_TYPES, type EventType } from '../../vocabulary';
+import { EVENT_TYPES, type EventType, type WebhookFormat } from '../../vocabulary';
 import type { CreateWebhookData, WebhookDeliveriesData, WebhookFields } from './generated/document-data';
 
 // GraphQL webhook results → the REST JSON of docs/api.md and the OpenAPI file; event types travel
@@ -9,12 +9,17 @@ const WORD_OF_NAME = new Map(EVENT_TYPES.map((type) => [graphqlName(type), type]
 
 export const eventTypeNames = (types: readonly EventType[]) => types.map(graphqlName);
 
+/** A format as the GraphQL enum names it (SLACK), and back (slack). */
+export const formatName = (format: WebhookFormat) => format.toUpperCase();
+const formatWord = (name: string) => name.toLowerCase() as WebhookFormat;
+
 const eventWords = (names: string[]) => names.map((name) => WORD_OF_NAME.get(name) ?? name);
 
 export function webhook(w: WebhookFields) {
   return {
     id: w.id,
     url: w.url,
+    format: formatWord(w.format),
     events: eventWords(w.events),
     description: w.description,
     all_bills: w.allBills,
@@ -32,6 +37,7 @@ export function delivery(d: WebhookDeliveriesData['webhookDeliveries'][number]) 
   return {
     event_id: d.eventId,
     event_type: d.eventType,
+    format: formatWord(d.format),
     status: d.status,
     attempt: d.attempt,
     status_code: d.statusCode,

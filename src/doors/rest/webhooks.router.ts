@@ -1,12 +1,12 @@
 import type { Router } from 'express';
 import { badInput } from '../../errors';
 import type { Gateway } from '../../gateway/pipeline';
-import { EVENT_TYPES, isOneOf } from '../../vocabulary';
+import { EVENT_TYPES, isOneOf, WEBHOOK_FORMATS } from '../../vocabulary';
 import { heldToDocument } from './documented-operations';
 import type { RunOperation } from './run-operation';
 import { deleted, idParam, integerQuery, jsonObject } from './params';
 import { type Handler, route } from './route';
-import { delivery, eventTypeNames, webhook, webhookWithSecret } from './webhook.mapper';
+import { delivery, eventTypeNames, formatName, webhook, webhookWithSecret } from './webhook.mapper';
 
 const MAX_DELIVERIES = 100;
 /** 2026-11-24, 2026-11-24T09:30:00Z, 2026-11-24T09:30:00.5+01:00 */
@@ -17,6 +17,12 @@ function eventsParam(value: unknown) {
   if (!Array.isArray(value) || !value.length) throw badInput(`events must be a non-empty array of event types: ${EVENT_TYPES.join(', ')}`);
   for (const type of value) if (!isOneOf(EVENT_TYPES, type)) throw badInput(`unknown event type ${JSON.stringify(type)}; the event types are ${EVENT_TYPES.join(', ')}`);
   return eventTypeNames(value as (typeof EVENT_TYPES)[number][]);
+}
+
+/** `format` as the GraphQL enum's name; an unknown one is a 400 listing them. */
+function formatParam(value: unknown) {
+  if (!isOneOf(WEBHOOK_FORMATS, value)) throw badInput(`format must be one of ${WEBHOOK_FORMATS.join(', ')} (standard: signed JSON events; slack, teams: chat messages)`);
+  return formatName(value);
 }
 
 function optional<T>(body: Record<string, unknown>, name: string, check: (value: unknown) => T): T | undefined {
@@ -47,6 +53,7 @@ export function addWebhookRoutes(router: Router, gateway: Gateway, run: RunOpera
       if (body.events === undefined) throw badInput('events is required');
       const input = {
         url: string('url', false)(body.url),
+        format: optional(body, 'format', formatParam) ?? null,
         events: eventsParam(body.events),
         description: optional(body, 'description', string('description', true)) ?? null,
         allBills: optional(body, 'all_bills', boolean('all_bills')) ?? null,
@@ -68,6 +75,7 @@ export function addWebhookRoutes(router: Router, gateway: Gateway, run: RunOpera
         description: optional(body, 'description', string('description', true)),
         allBills: optional(body, 'all_bills', boolean('all_bills')),
         active: optional(body, 'active', boolean('active')),
+        format: optional(body, 'format', formatParam),
       };
       if (Object.values(input).every((value) => value === undefined)) throw badInput('give at least one of url, events, description, all_bills, active');
       return webhook((await run('UpdateWebhook', { id, input }, context)).updateWebhook);

@@ -34,7 +34,7 @@ export const CLAIM_DUE = `WITH claimed AS (
                 LIMIT $3)
                AND status = 'pending' AND next_attempt_at <= $1
              FOR UPDATE SKIP LOCKED)
-         RETURNING d.id, d.endpoint_id, d.event_id, d.body, d.attempt)
+         RETURNING d.id, d.endpoint_id, d.event_id, d.body, d.format, d.attempt)
        SELECT c.*, e.account_id, e.url, e.secret_sealed, e.previous_secret_sealed, e.previous_secret_expires_at
          FROM claimed c JOIN webhook_endpoint e ON e.id = c.endpoint_id`;
 

@@ -10,6 +10,7 @@ import { DISABLE_AFTER_FAILING_MS, retryDelayMs } from './retry-schedule';
 import { ATTEMPT_TIMEOUT_MS, type AttemptOutcome, type AttemptResult, postWebhook } from './send';
 import { signedHeaders } from './signing';
 import type { UrlPolicy } from './url-safety';
+import { isChatFormat } from '../../vocabulary';
 
 /** Attempts under way at once per endpoint (in one instance): a slow receiver holds only its own slots. */
 export const PER_ENDPOINT_CONCURRENCY = 4;
@@ -230,6 +231,9 @@ export class DeliveryWorker implements HandoffReceiver {
   }
 
   private async attempt(row: Claimed, signal: AbortSignal): Promise<AttemptResult> {
+    const send = { policy: this.options.urlPolicy, timeoutMs: this.options.timeoutMs, signal, format: row.format };
+    // Slack and Teams verify no signature: their messages go without one
+    if (isChatFormat(row.format)) return postWebhook(row.url, row.body, {}, send);
     const at = new Date();
     let secrets: string[];
     try {
@@ -237,7 +241,7 @@ export class DeliveryWorker implements HandoffReceiver {
     } catch (error) {
       return { outcome: 'network_error', statusCode: null, error: `cannot sign: ${(error as Error).message}`, durationMs: 0 };
     }
-    return postWebhook(row.url, row.body, signedHeaders(row.event_id, row.body, secrets, at), { policy: this.options.urlPolicy, timeoutMs: this.options.timeoutMs, signal });
+    return postWebhook(row.url, row.body, signedHeaders(row.event_id, row.body, secrets, at), send);
   }
 
   /** Writes an attempt's outcome, unless the claim was lost meanwhile (the row was deleted, or claimed again after its claim lapsed). */

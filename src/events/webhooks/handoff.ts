@@ -1,3 +1,4 @@
+import type { WebhookFormat } from '../../vocabulary';
 import type { ServiceEvent } from '../event';
 
 /** An outbox row as the worker sends it: the delivery and its endpoint's address and secrets. */
@@ -8,6 +9,8 @@ export interface ClaimedDelivery {
   account_id: number;
   event_id: string;
   body: string;
+  /** the delivery's own format (its endpoint's when it was queued): standard is signed, chat formats are not */
+  format: WebhookFormat;
   attempt: number;
   url: string;
   secret_sealed: string;

@@ -2,7 +2,8 @@ import http from 'node:http';
 import https from 'node:https';
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { parseWebhookUrl, safeAddresses, UnsafeUrlError, type UrlPolicy } from './url-safety';
+import { isChatFormat, type WebhookFormat } from '../../vocabulary';
+import { parseWebhookUrl, safeAddresses, safeChatAddresses, UnsafeUrlError, type UrlPolicy } from './url-safety';
 
 /** How long an attempt may take, connection to the end of the response. */
 export const ATTEMPT_TIMEOUT_MS = 10_000;
@@ -46,11 +47,11 @@ const agents = { 'http:': new http.Agent(KEEP_ALIVE), 'https:': new https.Agent(
 const STALE_CONNECTION = new Set(['ECONNRESET', 'EPIPE']);
 
 /**
- * One POST of a webhook: the URL checked again (DNS re-resolved) and connected to the checked
+ * One POST of a webhook: the URL checked again (DNS re-resolved; a chat format's https and host too) and connected to the checked
  * address, no redirect followed (a 3xx is a failure), 10 s at most, at most 64 KB of the answer
  * read. Done only on a 2xx. Never throws: every failure is an outcome with its reason.
  */
-export async function postWebhook(target: string, body: string, headers: Record<string, string>, options: { policy: UrlPolicy; timeoutMs?: number; signal?: AbortSignal }): Promise<AttemptResult> {
+export async function postWebhook(target: string, body: string, headers: Record<string, string>, options: { policy: UrlPolicy; timeoutMs?: number; signal?: AbortSignal; format?: WebhookFormat }): Promise<AttemptResult> {
   const started = performance.now();
   const result = (outcome: AttemptOutcome, statusCode: number | null, error: string | null): AttemptResult => ({ outcome, statusCode, error, durationMs: Math.round(performance.now() - started) });
   const timeoutMs = options.timeoutMs ?? ATTEMPT_TIMEOUT_MS;
@@ -68,7 +69,9 @@ export async function postWebhook(target: string, body: string, headers: Record<
       resolved = addresses.length > 0;
       return addresses;
     };
-    [address] = await safeAddresses(url, { ...options.policy, resolve: noting });
+    const policy = { ...options.policy, resolve: noting };
+    const format = options.format ?? 'standard';
+    [address] = await (isChatFormat(format) ? safeChatAddresses(url, format, policy) : safeAddresses(url, policy));
   } catch (error) {
     if (error instanceof UnsafeUrlError) return result('refused_address', null, resolved ? ADDRESS_NOT_ALLOWED : error.message);
     throw error;

@@ -1,6 +1,8 @@
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
 import { networkInterfaces } from 'node:os';
+import { DEFAULT_CHAT_WEBHOOK_HOSTS } from '../../config';
+import { type ChatFormat } from '../../vocabulary';
 
 /**
  * Where webhooks may be sent (server-side request forgery). Checked at registration and again
@@ -71,6 +73,8 @@ export interface UrlPolicy {
   resolve?: (hostname: string) => Promise<string[]>;
   /** this server's addresses (tests substitute some); by default every network interface's, read at each check since they change */
   ownAddresses?: () => string[];
+  /** the hosts Slack and Teams endpoints may name (CHAT_WEBHOOK_HOSTS); by default Slack's and Microsoft's webhook hosts */
+  chatHosts?: readonly string[];
 }
 
 export class UnsafeUrlError extends Error {
@@ -179,4 +183,55 @@ export async function safeAddresses(url: URL, policy: UrlPolicy): Promise<string
     if (refusal) throw new UnsafeUrlError(`address not allowed: ${host === address ? `${host} is` : `${host} resolves to ${address},`} ${refusal}`, refusal !== ALWAYS);
   }
   return addresses;
+}
+
+/** Whether a host is on the list: an entry is a name, or `*.` and a name that matches any name ending in `.` and it (one label or more, as Logic Apps' regional hosts have). */
+export function hostOnList(host: string, list: readonly string[]): boolean {
+  const name = host.toLowerCase().replace(/\.$/, '');
+  return list.some((entry) => (entry.startsWith('*.') ? name.endsWith(entry.slice(1)) && name.length > entry.length - 1 : name === entry));
+}
+
+const LOOPBACK = ranges([
+  ['127.0.0.0', 8, 'ipv4'],
+  ['::1', 128, 'ipv6'],
+]);
+const isLoopback = (address: string) => {
+  const bare = address.replace(/%.*$/, '');
+  if (isIP(bare) === 4) return LOOPBACK.check(bare, 'ipv4');
+  const carried = embeddedIpv4(bare);
+  return isMapped(ipv6Bytes(bare)) ? LOOPBACK.check(carried[0], 'ipv4') : LOOPBACK.check(bare, 'ipv6');
+};
+/** A name that stands for this machine by its form alone: a loopback address, `localhost` (RFC 6761). */
+const namesLoopback = (host: string) => (isIP(host) ? isLoopback(host) : host === 'localhost' || host.endsWith('.localhost'));
+
+const FORMAT_NAMES: Record<ChatFormat, string> = { slack: 'Slack', teams: 'Teams' };
+
+/**
+ * A Slack or Teams endpoint's URL, beyond what every webhook's must be (`safeAddresses`): https, and
+ * a host on CHAT_WEBHOOK_HOSTS, since a chat message is unsigned and goes where the service's own
+ * words may be posted. With WEBHOOK_ALLOW_PRIVATE=true a receiver on this machine (a loopback
+ * address, http or https) is allowed whatever its host, so a first try can use a local receiver.
+ * Checked at registration and again before every attempt, as the rest is.
+ */
+export async function safeChatAddresses(url: URL, format: ChatFormat, policy: UrlPolicy): Promise<string[]> {
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  const name = FORMAT_NAMES[format];
+  if (namesLoopback(host)) {
+    if (!policy.allowPrivate) {
+      throw new UnsafeUrlError(`url must be the ${name} webhook URL ${name} gave you (https, on one of its hosts); ${host} is this machine`, true);
+    }
+    const addresses = await safeAddresses(url, policy);
+    if (addresses.every(isLoopback)) return addresses;
+    throw new UnsafeUrlError(`url's host ${host} resolves to ${addresses.find((a) => !isLoopback(a))}, not a loopback address: a ${name} endpoint on this machine must be reached at a loopback address`);
+  }
+  if (url.protocol !== 'https:') {
+    throw new UnsafeUrlError(`a ${name} webhook URL must use https: use the https URL ${name} gave you (plain http is allowed only to a loopback address, with WEBHOOK_ALLOW_PRIVATE=true)`);
+  }
+  const hosts = policy.chatHosts ?? DEFAULT_CHAT_WEBHOOK_HOSTS;
+  if (!hostOnList(host, hosts)) {
+    throw new UnsafeUrlError(
+      `url's host ${host} is not a chat webhook host this service posts ${name} messages to (${hosts.join(', ')}): use the URL ${name} gave you, or ask the operator to add its host to CHAT_WEBHOOK_HOSTS`,
+    );
+  }
+  return safeAddresses(url, policy);
 }

@@ -50,6 +50,13 @@ describe('configuration', () => {
     expect(loadConfig({ WEBHOOK_SECRET_KEY: key.toString('base64') }).webhookSecretKey).toEqual(key);
   });
 
+  it('reads CHAT_WEBHOOK_HOSTS as comma-separated host names with *. wildcards, Slack’s and Microsoft’s webhook hosts by default', () => {
+    expect(loadConfig({}).chatWebhookHosts).toEqual(['hooks.slack.com', '*.webhook.office.com', '*.logic.azure.com', '*.powerplatform.com']);
+    expect(loadConfig({ CHAT_WEBHOOK_HOSTS: ' Hooks.Slack.com, *.chat.example.org ,' }).chatWebhookHosts).toEqual(['hooks.slack.com', '*.chat.example.org']);
+    for (const bad of ['https://hooks.slack.com', 'hooks.slack.com:443', '*', '*.', 'a.*.example.com', '10.0.0.1', ' , '])
+      expect(() => loadConfig({ CHAT_WEBHOOK_HOSTS: bad })).toThrow(/^Invalid configuration: CHAT_WEBHOOK_HOSTS/);
+  });
+
   it('keeps finished webhook deliveries and events 90 days unless RETENTION_DAYS says otherwise', () => {
     expect(loadConfig({}).retentionDays).toBe(90);
     expect(loadConfig({ RETENTION_DAYS: '31' }).retentionDays).toBe(31);

@@ -248,7 +248,9 @@ export interface CreateWebhookInput {
   allBills?: boolean | null;
   description?: string | null;
   events: EventType[];
-  /** http or https; private, loopback and link-local addresses are refused */
+  /** default STANDARD (signed JSON); SLACK or TEAMS for a chat channel’s incoming webhook */
+  format?: WebhookFormat | null;
+  /** http or https; private, loopback and link-local addresses are refused; SLACK and TEAMS need https and a host on CHAT_WEBHOOK_HOSTS */
   url: string;
 }
 
@@ -666,6 +668,8 @@ export interface UpdateWebhookInput {
   allBills?: boolean | null;
   description?: string | null;
   events?: EventType[] | null;
+  /** the format stays as registered: only the same format is accepted (a different one is BAD_USER_INPUT; register a new endpoint) */
+  format?: WebhookFormat | null;
   url?: string | null;
 }
 
@@ -731,9 +735,11 @@ export interface WebhookDelivery {
   durationMs: number | null;
   /** why the last attempt failed */
   error: string | null;
-  /** the event id, sent as webhook-id on every attempt */
+  /** the event id, sent as webhook-id on every attempt (standard format) */
   eventId: string;
   eventType: string;
+  /** the format its body was built in when it was queued (its endpoint’s) */
+  format: WebhookFormat;
   /** when the next attempt is due; null once delivered or failed */
   nextAttemptAt: string | null;
   /** pending (queued or waiting for a retry), delivered, or failed (retries exhausted) */
@@ -742,7 +748,7 @@ export interface WebhookDelivery {
   statusCode: number | null;
 }
 
-/** Where events are POSTed, signed (Standard Webhooks); its secret is shown only when created or rotated */
+/** Where events are POSTed: signed JSON (Standard Webhooks; its secret is shown only when created or rotated), or unsigned Slack or Teams messages */
 export interface WebhookEndpoint {
   /** false when disabled by its owner or by the service (see disabledReason); re-enable with active: true */
   active: boolean;
@@ -753,6 +759,8 @@ export interface WebhookEndpoint {
   /** why the service disabled it (every attempt failing for 3 days) */
   disabledReason: string | null;
   events: EventType[];
+  /** chosen at registration; a different format is a new endpoint */
+  format: WebhookFormat;
   id: number;
   /** its event types the account’s tier does not receive now (Pro-only types after a downgrade): kept, and sent again after an upgrade */
   inactiveEvents: EventType[];
@@ -761,6 +769,9 @@ export interface WebhookEndpoint {
   url: string;
 }
 
+/** What an endpoint’s deliveries look like: STANDARD, the event’s JSON signed (Standard Webhooks); SLACK, a Slack incoming-webhook message; TEAMS, a Teams Workflows message with an Adaptive Card. SLACK and TEAMS are unsigned, need https and a host on the service’s CHAT_WEBHOOK_HOSTS */
+export type WebhookFormat = 'SLACK' | 'STANDARD' | 'TEAMS';
+
 export interface WebhookTest {
   eventId: string;
   eventType: string;
@@ -768,6 +779,6 @@ export interface WebhookTest {
 
 export interface WebhookWithSecret {
   endpoint: WebhookEndpoint;
-  /** `whsec_` + base64 of 32 random bytes: shown only now; verify deliveries with it (e.g. the standardwebhooks package) */
+  /** `whsec_` + base64 of 32 random bytes: shown only now; verify deliveries with it (e.g. the standardwebhooks package). It signs the STANDARD format only: SLACK and TEAMS deliveries are unsigned */
   secret: string;
 }

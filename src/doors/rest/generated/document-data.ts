@@ -29,6 +29,9 @@ export type TimeBucket = 'MONTH' | 'TODAY' | 'TWO_WEEKS' | 'WEEK';
 /** critical ≤ 1 day, urgent ≤ 3, soon ≤ 7, tracking ≤ 30, else none */
 export type UrgencyLevel = 'CRITICAL' | 'NONE' | 'SOON' | 'TRACKING' | 'URGENT';
 
+/** What an endpoint’s deliveries look like: STANDARD, the event’s JSON signed (Standard Webhooks); SLACK, a Slack incoming-webhook message; TEAMS, a Teams Workflows message with an Adaptive Card. SLACK and TEAMS are unsigned, need https and a host on the service’s CHAT_WEBHOOK_HOSTS */
+export type WebhookFormat = 'SLACK' | 'STANDARD' | 'TEAMS';
+
 /** fragment ModelFields on PredictionModel */
 export type ModelFields = {
   version: number;
@@ -117,6 +120,7 @@ export type WatchlistFields = {
 export type WebhookFields = {
   id: number;
   url: string;
+  format: WebhookFormat;
   events: EventType[];
   description: string | null;
   allBills: boolean;
@@ -349,6 +353,7 @@ export type WebhookDeliveriesData = {
   webhookDeliveries: {
     eventId: string;
     eventType: string;
+    format: WebhookFormat;
     status: string;
     attempt: number;
     statusCode: number | null;

@@ -1,13 +1,21 @@
-import { EVENT_TYPES, PRO_EVENT_TYPES } from '../../../vocabulary';
+import { EVENT_TYPES, PRO_EVENT_TYPES, WEBHOOK_FORMATS } from '../../../vocabulary';
 import { commonErrors, deleted, error, idParam, jsonBody, ok, timestamp } from './common';
 
 // Webhook endpoints (issue 10; specification 4.6 and 6 show no shapes: these are ours).
 
 const EVENT_TYPE_SCHEMA = { type: 'string', enum: [...EVENT_TYPES], description: `${PRO_EVENT_TYPES.join(', ')} need the pro tier` };
 
+const FORMAT_SCHEMA = {
+  type: 'string',
+  enum: [...WEBHOOK_FORMATS],
+  description:
+    'standard: the event’s JSON, signed (Standard Webhooks headers); slack: a Slack incoming-webhook message (`text`, `blocks`); teams: a Teams Workflows message (`type: message`, one Adaptive Card attachment). slack and teams are unsigned, need https and a host on the service’s CHAT_WEBHOOK_HOSTS (by default hooks.slack.com, *.webhook.office.com, *.logic.azure.com, *.powerplatform.com)',
+};
+
 const WEBHOOK_EXAMPLE = {
   id: 3,
   url: 'https://hooks.example.com/bill-progress',
+  format: 'standard',
   events: ['bill.stage_changed', 'prediction.updated'],
   description: 'Marriage law alerts',
   all_bills: false,
@@ -21,6 +29,7 @@ const SECRET_EXAMPLE = { ...WEBHOOK_EXAMPLE, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8I
 const DELIVERY_EXAMPLE = {
   event_id: 'evt_5f2b0c3a9d6e4f1a8b7c6d5e4f3a2b1c',
   event_type: 'bill.stage_changed',
+  format: 'standard',
   status: 'delivered',
   attempt: 2,
   status_code: 200,
@@ -39,11 +48,15 @@ const notYours = error('no such webhook of yours (another account’s answers th
 const tierErrors = {
   '403': error('the free tier, a pro-only event type below the pro tier (named), or more than 10 endpoints', 'prediction.trending_up needs the pro tier (pro-only event types: prediction.probability_spike, prediction.trending_up, prediction.crossed_threshold)'),
 };
-const badUrl = error('a bad field (named): an unknown event type, a URL that is not http(s) or whose host is a private, loopback, link-local or metadata address', 'unknown event type "bill.passed"; the event types are …');
+const badUrl = error(
+  'a bad field (named): an unknown event type or format, a URL that is not http(s) or whose host is a private, loopback, link-local or metadata address; for slack and teams a URL that is not https or whose host is not on CHAT_WEBHOOK_HOSTS; a change of format',
+  'unknown event type "bill.passed"; the event types are …',
+);
 
 const endpointProperties = {
   id: { type: 'integer' },
   url: { type: 'string', format: 'uri' },
+  format: { ...FORMAT_SCHEMA, description: `${FORMAT_SCHEMA.description}. Chosen at registration` },
   events: { type: 'array', items: EVENT_TYPE_SCHEMA },
   description: { type: ['string', 'null'] },
   all_bills: { type: 'boolean', description: 'true: every bill in the data; false: the bills on your watchlists' },
@@ -54,21 +67,31 @@ const endpointProperties = {
   created_at: timestamp,
 };
 const writable = {
-  url: { type: 'string', format: 'uri', maxLength: 2048, description: 'http or https; loopback, private, link-local and metadata addresses are refused (checked again at each delivery)' },
+  url: {
+    type: 'string',
+    format: 'uri',
+    maxLength: 2048,
+    description: 'http or https; loopback, private, link-local and metadata addresses are refused (checked again at each delivery); for slack and teams https and a host on CHAT_WEBHOOK_HOSTS',
+  },
   events: { type: 'array', minItems: 1, items: EVENT_TYPE_SCHEMA },
   description: { type: ['string', 'null'], maxLength: 500 },
   all_bills: { type: 'boolean', default: false },
 };
 
 export const WEBHOOK_SCHEMAS = {
-  WebhookRequest: { type: 'object', required: ['url', 'events'], additionalProperties: false, properties: writable },
-  WebhookUpdate: { type: 'object', additionalProperties: false, minProperties: 1, properties: { ...writable, active: { type: 'boolean' } } },
+  WebhookRequest: { type: 'object', required: ['url', 'events'], additionalProperties: false, properties: { ...writable, format: { ...FORMAT_SCHEMA, default: 'standard' } } },
+  WebhookUpdate: {
+    type: 'object',
+    additionalProperties: false,
+    minProperties: 1,
+    properties: { ...writable, active: { type: 'boolean' }, format: { ...FORMAT_SCHEMA, description: 'stays as registered: only the same format is accepted; for another, register a new endpoint' } },
+  },
   RecoverRequest: { type: 'object', required: ['since'], additionalProperties: false, properties: { since: { ...timestamp, description: 'failed deliveries created since then are queued again' } } },
   Webhook: { type: 'object', required: Object.keys(endpointProperties), properties: endpointProperties },
   WebhookWithSecret: {
     type: 'object',
     required: [...Object.keys(endpointProperties), 'secret'],
-    properties: { ...endpointProperties, secret: { type: 'string', description: '`whsec_` + base64 of 32 random bytes; shown only in this answer' } },
+    properties: { ...endpointProperties, secret: { type: 'string', description: '`whsec_` + base64 of 32 random bytes; shown only in this answer. It signs the standard format only: slack and teams deliveries are unsigned' } },
   },
   WebhookList: { type: 'object', required: ['webhooks'], properties: { webhooks: { type: 'array', items: { $ref: '#/components/schemas/Webhook' } } } },
   Delivery: {
@@ -77,6 +100,7 @@ export const WEBHOOK_SCHEMAS = {
     properties: {
       event_id: { type: 'string', description: 'sent as webhook-id on every attempt' },
       event_type: { type: 'string' },
+      format: { ...FORMAT_SCHEMA, description: 'the format its body was built in when queued (its endpoint’s)' },
       status: { type: 'string', enum: ['pending', 'delivered', 'failed'], description: 'failed: the 10 attempts were all refused; POST …/recover queues it again' },
       attempt: { type: 'integer', description: 'attempts made' },
       status_code: { type: ['integer', 'null'], description: 'HTTP status of the last attempt; null when none came (timeout, refused connection, refused address)' },
@@ -111,10 +135,12 @@ export const WEBHOOK_PATHS = {
     get: { operationId: 'listWebhooks', summary: 'Your webhook endpoints, oldest first; never their secrets (pilot and above)', responses: { '200': ok('#/components/schemas/WebhookList', 'success', { webhooks: [WEBHOOK_EXAMPLE] }), ...commonErrors } },
     post: {
       operationId: 'createWebhook',
-      summary: 'Register an endpoint; answers 200 with it and its signing secret, shown only here. At most 10 per account',
+      summary: 'Register an endpoint (standard, slack or teams); answers 200 with it and its signing secret, shown only here (slack and teams deliveries are unsigned). At most 10 per account',
       requestBody: jsonBody('#/components/schemas/WebhookRequest', {
         watchlists: { summary: 'stage changes and prediction updates of the bills on your watchlists', value: { url: 'https://hooks.example.com/bill-progress', events: ['bill.stage_changed', 'prediction.updated'], description: 'Marriage law alerts' } },
         everything: { summary: 'every bill in the data', value: { url: 'https://hooks.example.com/all', events: ['bill.stage_changed'], all_bills: true } },
+        slack: { summary: 'a Slack channel (an incoming webhook’s URL)', value: { url: 'https://hooks.slack.com/services/T000/B000/XXXX', format: 'slack', events: ['bill.stage_changed', 'prediction.high_probability'] } },
+        teams: { summary: 'a Teams channel (a Workflows webhook’s URL)', value: { url: 'https://prod-00.westeurope.logic.azure.com/workflows/abc/triggers/manual/paths/invoke?sig=XXXX', format: 'teams', events: ['bill.stage_scheduled'] } },
       }),
       responses: { '200': ok('#/components/schemas/WebhookWithSecret', 'created', SECRET_EXAMPLE), ...commonErrors, '400': badUrl, ...tierErrors },
     },
@@ -123,7 +149,7 @@ export const WEBHOOK_PATHS = {
     get: { operationId: 'getWebhook', summary: 'One endpoint (never its secret)', parameters: [id], responses: { '200': ok('#/components/schemas/Webhook', 'success', WEBHOOK_EXAMPLE), '404': notYours, ...commonErrors } },
     patch: {
       operationId: 'updateWebhook',
-      summary: 'Change url, events, description, all_bills or active; active: true re-enables an endpoint the service disabled',
+      summary: 'Change url, events, description, all_bills or active; active: true re-enables an endpoint the service disabled. The format stays as registered',
       parameters: [id],
       requestBody: jsonBody('#/components/schemas/WebhookUpdate', { enable: { summary: 're-enable', value: { active: true } } }),
       responses: { '200': ok('#/components/schemas/Webhook', 'the changed endpoint', WEBHOOK_EXAMPLE), '404': notYours, ...commonErrors, '400': badUrl, ...tierErrors },

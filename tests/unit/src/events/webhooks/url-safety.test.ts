@@ -1,5 +1,5 @@
 import { networkInterfaces } from 'node:os';
-import { parseWebhookUrl, refusalOf, safeAddresses } from '../../../../../src/events/webhooks/url-safety';
+import { hostOnList, parseWebhookUrl, refusalOf, safeAddresses, safeChatAddresses } from '../../../../../src/events/webhooks/url-safety';
 
 const strict = { allowPrivate: false };
 const lenient = { allowPrivate: true };
@@ -61,5 +61,48 @@ describe('webhook URL safety', () => {
     expect(() => parseWebhookUrl('http://example.com:000/')).toThrow("url's port must be from 1 to 65535, not 0");
     expect(parseWebhookUrl('https://example.com:1/hook').port).toBe('1');
     expect(parseWebhookUrl('https://hooks.example.com/a?b=c').toString()).toBe('https://hooks.example.com/a?b=c');
+  });
+});
+
+describe('Slack and Teams webhook URLs', () => {
+  const publicName = async () => ['93.184.215.14'];
+  const check = (url: string, policy: Parameters<typeof safeChatAddresses>[2], format: 'slack' | 'teams' = 'slack') => safeChatAddresses(new URL(url), format, policy);
+
+  it('match the host list: a name exactly, `*.` any name ending in the rest (one label or more), never the bare name', () => {
+    const list = ['hooks.slack.com', '*.logic.azure.com'];
+    expect(hostOnList('hooks.slack.com', list)).toBe(true);
+    expect(hostOnList('HOOKS.slack.com.', list)).toBe(true);
+    expect(hostOnList('prod-27.westus.logic.azure.com', list)).toBe(true);
+    expect(hostOnList('logic.azure.com', list)).toBe(false);
+    expect(hostOnList('evillogic.azure.com', list)).toBe(false);
+    expect(hostOnList('hooks.slack.com.evil.example', list)).toBe(false);
+    expect(hostOnList('xhooks.slack.com', list)).toBe(false);
+  });
+
+  it('need https and a host on the list (Slack’s and Microsoft’s by default), and then every webhook’s address rules', async () => {
+    await expect(check('https://hooks.slack.com/services/T/B/X', { allowPrivate: false, resolve: publicName })).resolves.toEqual(['93.184.215.14']);
+    await expect(check('https://prod-00.westeurope.logic.azure.com/workflows/x', { allowPrivate: false, resolve: publicName }, 'teams')).resolves.toEqual(['93.184.215.14']);
+    await expect(check('http://hooks.slack.com/services/T/B/X', { allowPrivate: true, resolve: publicName })).rejects.toThrow(
+      'a Slack webhook URL must use https: use the https URL Slack gave you (plain http is allowed only to a loopback address, with WEBHOOK_ALLOW_PRIVATE=true)',
+    );
+    await expect(check('https://hooks.example.com/x', { allowPrivate: false, resolve: publicName }, 'teams')).rejects.toThrow(
+      "url's host hooks.example.com is not a chat webhook host this service posts Teams messages to (hooks.slack.com, *.webhook.office.com, *.logic.azure.com, *.powerplatform.com): use the URL Teams gave you, or ask the operator to add its host to CHAT_WEBHOOK_HOSTS",
+    );
+    await expect(check('https://hooks.example.com/x', { allowPrivate: false, resolve: publicName, chatHosts: ['hooks.example.com'] })).resolves.toEqual(['93.184.215.14']);
+    // a listed name that resolves to a private address is refused as any webhook's is, and allowed as any webhook's is
+    const privateName = async () => ['10.1.2.3'];
+    await expect(check('https://hooks.slack.com/x', { allowPrivate: false, resolve: privateName })).rejects.toMatchObject({ message: expect.stringMatching(/^address not allowed: hooks.slack.com resolves to 10.1.2.3/), allowedWithPrivate: true });
+    await expect(check('https://hooks.slack.com/x', { allowPrivate: true, resolve: privateName })).resolves.toEqual(['10.1.2.3']);
+  });
+
+  it('may be a loopback receiver, http or https, whatever its host, with WEBHOOK_ALLOW_PRIVATE=true only', async () => {
+    for (const url of ['http://127.0.0.1:8080/hook', 'https://127.0.0.1/hook', 'http://[::1]:9/x', 'http://localhost:3000/x']) {
+      await expect(check(url, { allowPrivate: true, resolve: async () => ['127.0.0.1'] })).resolves.toEqual(expect.any(Array));
+      await expect(check(url, { allowPrivate: false, resolve: async () => ['127.0.0.1'] })).rejects.toMatchObject({ allowedWithPrivate: true });
+    }
+    // `localhost` that resolves elsewhere is no loopback receiver
+    await expect(check('http://localhost/x', { allowPrivate: true, resolve: async () => ['10.0.0.8'] })).rejects.toThrow("url's host localhost resolves to 10.0.0.8, not a loopback address");
+    // a private address that is not loopback still needs https and a listed host
+    await expect(check('http://10.0.0.8/x', { allowPrivate: true })).rejects.toThrow('a Slack webhook URL must use https');
   });
 });
