@@ -57,10 +57,13 @@ export function rssMb(pid: number): number | null {
   }
 }
 
-/** CPU time (user + system) a process has used, in ms, read from /proc (Linux); null elsewhere. */
-export function cpuMs(pid: number): number | null {
+/**
+ * CPU time (user + system) a process has used, in ms, read from /proc (Linux); null elsewhere.
+ * With `thread` (a thread id; the process's own id is its main thread, the event loop's), that thread's alone.
+ */
+export function cpuMs(pid: number, thread?: number): number | null {
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    const fields = readFileSync(thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`, 'utf8').split(') ')[1].split(' ');
     return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // clock ticks of 1/100 s
   } catch {
     return null;

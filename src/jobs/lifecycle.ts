@@ -212,7 +212,7 @@ export class Lifecycle {
       }
       if (!readiness.isReady('data') && !this.firstStartSyncRunning) readiness.unblock('data');
       // also serves a version trained by `npm run train` in another process, without a restart
-      if (models.activeVersion()) await models.refresh();
+      if (models.activeVersion()) await models.followPromotions();
       else this.startModels();
       this.refreshIfDue();
     } catch (error) {

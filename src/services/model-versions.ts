@@ -4,7 +4,7 @@ import { badInput, notFound } from '../errors';
 
 /**
  * Which model version serves, kept in the database so that every instance agrees: the accepted
- * version of the code's feature schema promoted last (ModelService.refresh polls it). Training a
+ * version of the code's feature schema promoted last (model-promotions.ts follows it). Training a
  * version promotes it; a scheduled retrain promotes it only if it passed the champion/challenger
  * checks; `npm run admin -- promote` promotes any version of the schema (a rollback).
  */

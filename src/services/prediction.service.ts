@@ -6,6 +6,7 @@ import type { ServiceClock } from '../common/clock';
 import { AppError, badInput, notFound } from '../errors';
 import { titleAsOf } from './bill-title';
 import type { ModelService } from './model.service';
+import type { ModelProvenance } from './model-vintages';
 import { type ImminentBill, imminentBills } from './imminent';
 import { loadScheduledSittings, type SittingRecord, withScheduledEta } from './scheduled-eta';
 import type { PredictionResult } from './prediction-result';
@@ -42,6 +43,8 @@ const CACHE_LIMIT = 50_000;
  */
 export class PredictionService {
   private readonly cache = new Map<string, PredictionResult>();
+  /** the nowcasts being computed, by cache key: a call that needs one joins it */
+  private readonly computing = new Map<string, Promise<PredictionResult | undefined>>();
   /** each bill's facts and scheduled sittings under the content hash they were read at (at most one entry per bill) */
   private readonly facts = new Map<number, FactsEntry>();
   /** what facts read from other bills of their sessions, kept while the data stands (replaced, not cleared: a read under way keeps its own) */
@@ -80,26 +83,21 @@ export class PredictionService {
     const key = (id: number) => `${model.version}:${id}:${referenceDate}:${bills.get(id)!.contentHash}`;
     const introducedBy = (id: number) => !bills.get(id)!.introducedDate || bills.get(id)!.introducedDate! <= referenceDate;
     const missing = [...new Set(billIds)].filter((id) => bills.get(id) && introducedBy(id) && !this.cache.has(key(id)));
-    // kept here too: a sync or a new model may empty the cache while the event loop turns
-    const computed = new Map<number, PredictionResult>();
-    const predictor = missing.length ? await this.models.predictorOf(model) : null;
-    for (let i = 0; i < missing.length; i += NOWCASTS_PER_TURN) {
-      // many bills (the events refresh after a sync, today's active list) are computed a slice at a time, requests answered between
-      if (i > 0) await nextTurn();
-      const slice = missing.slice(i, i + NOWCASTS_PER_TURN);
-      const [facts, sessions] = await Promise.all([this.loadFacts(slice, index), this.sessionFacts()]);
-      // the last read's rows were parsed in this turn: the nowcasts get one of their own
-      await nextTurn();
-      for (const id of slice) {
-        const entry = facts.get(id);
-        if (!entry) continue;
-        const nowcast = withScheduledEta(predictor!.nowcast(entry.facts, referenceDate, sessions), entry.sittings);
-        const { title, originatingHouse } = bills.get(id)!;
-        const result = { ...nowcast, model, billTitle: titleAsOf(title, originatingHouse, nowcast.status === 'enacted'), originatingHouse };
-        computed.set(id, result);
-        keepWithin(this.cache, key(id), result, CACHE_LIMIT);
-      }
+    // Joined, not computed again: the requests a cold cache meets at once (a restarted server
+    // whose caches the events refresh, done already for its state, does not fill) would each read
+    // the same facts, one query after another on the embedded database's thread.
+    const joined = missing.filter((id) => this.computing.has(key(id)));
+    const mine = missing.filter((id) => !this.computing.has(key(id)));
+    const batch = mine.length ? this.compute(mine, referenceDate, model, index, bills, key) : null;
+    for (const id of mine) {
+      const one = batch!.then((results) => results.get(id));
+      // awaited by whoever joins it; its failure is theirs (and this call's) to report
+      one.catch(() => undefined).finally(() => this.computing.get(key(id)) === one && this.computing.delete(key(id)));
+      this.computing.set(key(id), one);
     }
+    // kept here too: a sync or a new model may empty the cache while the event loop turns
+    const computed = new Map<number, PredictionResult | undefined>(await Promise.all(joined.map(async (id) => [id, await this.computing.get(key(id))] as const)));
+    for (const [id, result] of (await batch) ?? []) computed.set(id, result);
     return billIds.map((id) => {
       const bill = bills.get(id);
       if (!bill) return notFound(`bill ${id} does not exist`);
@@ -107,6 +105,37 @@ export class PredictionService {
       if (!introducedBy(id)) return badInput(`bill ${id} was introduced on ${bill.introducedDate}, after the reference date ${referenceDate}`);
       return computed.get(id) ?? this.cache.get(key(id)) ?? notFound(`bill ${id} does not exist`);
     });
+  }
+
+  /** The nowcasts of bills none is cached or computing for, kept in the cache as they come. */
+  private async compute(
+    ids: readonly number[],
+    referenceDate: string,
+    model: ModelProvenance,
+    index: NonNullable<PredictionService['index']>,
+    bills: ReadonlyMap<number, IndexedBill | undefined>,
+    key: (id: number) => string,
+  ): Promise<Map<number, PredictionResult>> {
+    const computed = new Map<number, PredictionResult>();
+    const predictor = await this.models.predictorOf(model);
+    for (let i = 0; i < ids.length; i += NOWCASTS_PER_TURN) {
+      // many bills (the events refresh after a sync, today's active list) are computed a slice at a time, requests answered between
+      if (i > 0) await nextTurn();
+      const slice = ids.slice(i, i + NOWCASTS_PER_TURN);
+      const [facts, sessions] = await Promise.all([this.loadFacts(slice, index), this.sessionFacts()]);
+      // the last read's rows were parsed in this turn: the nowcasts get one of their own
+      await nextTurn();
+      for (const id of slice) {
+        const entry = facts.get(id);
+        if (!entry) continue;
+        const nowcast = withScheduledEta(predictor.nowcast(entry.facts, referenceDate, sessions), entry.sittings);
+        const { title, originatingHouse } = bills.get(id)!;
+        const result = { ...nowcast, model, billTitle: titleAsOf(title, originatingHouse, nowcast.status === 'enacted'), originatingHouse };
+        computed.set(id, result);
+        keepWithin(this.cache, key(id), result, CACHE_LIMIT);
+      }
+    }
+    return computed;
   }
 
   /**

@@ -120,7 +120,7 @@ describe('a served model', () => {
     const newer = await elsewhere.train();
     expect(newer.id).toBeGreaterThan(served);
     expect((await predict(2900)).body.data.prediction.modelVersion).toBe(served);
-    await t.services.models.refresh(); // what the server's poll does every 2 seconds
+    await t.services.models.followPromotions(); // what the server's poll does every 2 seconds
     expect((await predict(2900)).body.data.prediction.modelVersion).toBe(newer.id);
 
     const restarted = new ModelService(t.db.dataSource, new Readiness(), t.services.clock, t.services.logger);

@@ -279,7 +279,7 @@ describe('which model answered (X-Model-* headers, GraphQL model)', () => {
     const repository = t.db.dataSource.getRepository(ModelVersionEntity);
     const { featureSchemaVersion, dataFingerprint, seed, artifact } = await repository.findOneByOrFail({ id: serving.id });
     const vintage = await repository.save({ featureSchemaVersion, dataFingerprint, seed, artifact, status: 'accepted', trainingCutoff: '2021-06-20', promotedAt: null, metrics: { vintage: { session_id: 36 } } });
-    await t.services.models.refresh();
+    await t.services.models.followPromotions();
 
     const after = await get(`/api/v1/predict/2900?reference_date=${PAST}`);
     expect(modelOf(after)).toEqual({ version: vintage.id, trainedThrough: '2021-06-20', outOfSample: 'true' });

@@ -52,7 +52,7 @@ beforeAll(async () => {
   // the same model version in both: what differs is only the data
   const { id: _id, createdAt: _createdAt, ...copy } = version;
   await now.db.dataSource.getRepository(ModelVersionEntity).save({ ...copy, id: version.id });
-  expect(await now.services.models.refresh()).toBe(true);
+  expect(await now.services.models.followPromotions()).toBe(true);
 }, 180_000);
 
 afterAll(async () => {

@@ -82,10 +82,10 @@ describe('a scheduled retrain (champion/challenger)', () => {
       expect(check.challenger!).toBeGreaterThan(check.limit!);
     }
     // stored as rejected and never picked by an instance
-    expect(await models.refresh()).toBe(true);
+    expect(await models.followPromotions()).toBe(true);
     expect(models.activeVersion()!.id).toBe(first);
     const fresh = modelService(other);
-    await fresh.refresh();
+    await fresh.followPromotions();
     expect(fresh.activeVersion()!.id).toBe(first);
     const listing = await listModelVersions(db.dataSource);
     expect(listing.serving).toBe(first);
@@ -97,10 +97,10 @@ describe('a scheduled retrain (champion/challenger)', () => {
 
   it('promote serves another version (here the rejected one) on every instance, and a better retrain then replaces it', async () => {
     const elsewhere = modelService(other);
-    await elsewhere.refresh();
+    await elsewhere.followPromotions();
     expect(await promoteModelVersion(db.dataSource, String(rejected))).toEqual({ serving: rejected, previous: first });
-    // each instance's 2 s poll is a refresh
-    await Promise.all([models.refresh(), elsewhere.refresh()]);
+    // each instance's 2 s poll follows the promotions
+    await Promise.all([models.followPromotions(), elsewhere.followPromotions()]);
     expect(models.activeVersion()!.id).toBe(rejected);
     expect(elsewhere.activeVersion()!.id).toBe(rejected);
 
@@ -108,7 +108,7 @@ describe('a scheduled retrain (champion/challenger)', () => {
     expect(outcome.promoted).toBe(true);
     for (const check of outcome.verdict!.checks) expect(check.challenger!).toBeLessThan(check.serving!);
     expect(models.activeVersion()!.id).toBe(outcome.version.id);
-    await elsewhere.refresh();
+    await elsewhere.followPromotions();
     expect(elsewhere.activeVersion()!.id).toBe(outcome.version.id);
     const listing = await listModelVersions(db.dataSource);
     expect(listing.serving).toBe(outcome.version.id);

@@ -86,7 +86,7 @@ async function live(snapshotDir: string, billsAtDay: number[]): Promise<World> {
     // a retrain that serves, and a promote of an older serving version, leave past dates to the vintages
     await models.train();
     await promoteModelVersion(db.dataSource, String(serving.id));
-    await models.refresh();
+    await models.followPromotions();
     const afterPromote = ok(await predictions.nowcasts(billsAtDay, DAY));
     const listed = (await listModelVersions(db.dataSource)).versions;
     return { before, after, today, servingCutoff: serving.training_cutoff, vintages: run.trained, listed, afterPromote };
