@@ -44,9 +44,13 @@ export type RequestObserver = (req: Request, res: Response, elapsedMs: number) =
 /** Health and readiness probes: logged at debug unless they fail with an error of ours (a 500). */
 const PROBES = new Set(['/healthz', '/readyz']);
 
-/** Paths whose last segment is a secret token (an email's links): logged with `:token` in its place. */
-const TOKEN_PATHS = /^(\/account\/verify-email\/|\/email\/unsubscribe\/)[^/]+$/;
-const loggedPath = (path: string) => path.replace(TOKEN_PATHS, '$1:token');
+/**
+ * Paths whose last segment is a secret token (an email's links; a watchlist's calendar and Atom
+ * addresses, whose token is their only credential): logged with `:token` in its place, the
+ * calendar's and feed's extension kept.
+ */
+const TOKEN_PATHS = /^(\/account\/verify-email\/|\/email\/unsubscribe\/|\/api\/v1\/calendar\/|\/api\/v1\/feeds\/)[^/]+?(\.ics|\.atom)?$/;
+export const loggedPath = (path: string) => path.replace(TOKEN_PATHS, '$1:token$2');
 
 export function requestLogging(logger: Logger, observers: readonly RequestObserver[] = []): RequestHandler {
   // The line holds the id, method, path (no query string), status and time, none of which any

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import express from 'express';
-import { requestLogging } from '../../../../../src/doors/http/request-id';
+import { loggedPath, requestLogging } from '../../../../../src/doors/http/request-id';
 import { createLogger } from '../../../../../src/logger';
 
 /** An app behind requestLogging whose log lines and observed requests the test reads. */
@@ -84,5 +84,16 @@ describe('requestLogging', () => {
     } finally {
       await app.close();
     }
+  });
+});
+
+describe('loggedPath', () => {
+  it('puts :token in place of the secret in an email link, a calendar address and a feed address, and leaves other paths alone', () => {
+    expect(loggedPath('/account/verify-email/abcDEF123')).toBe('/account/verify-email/:token');
+    expect(loggedPath('/email/unsubscribe/abc')).toBe('/email/unsubscribe/:token');
+    expect(loggedPath('/api/v1/calendar/Zx9_secret.ics')).toBe('/api/v1/calendar/:token.ics');
+    expect(loggedPath('/api/v1/feeds/Zx9_secret.atom')).toBe('/api/v1/feeds/:token.atom');
+    expect(loggedPath('/api/v1/feeds/Zx9_secret')).toBe('/api/v1/feeds/:token');
+    expect(loggedPath('/api/v1/predict/2900')).toBe('/api/v1/predict/2900');
   });
 });
