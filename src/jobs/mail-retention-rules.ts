@@ -11,22 +11,9 @@
  */
 import type { DataSource } from 'typeorm';
 import { OUTBOX_SIZE } from '../services/account-email.service';
-import type { RetentionRule } from './retention-rules';
+import { removed, type RetentionRule, untilShort } from './retention-rule';
 
 const DAY_MS = 86_400_000;
-
-async function removed(db: DataSource, sql: string, params: unknown[]): Promise<number> {
-  const rows = (await db.query(`WITH gone AS (${sql} RETURNING 1) SELECT count(*)::int AS removed FROM gone`, params)) as { removed: number }[];
-  return rows[0].removed;
-}
-
-async function* untilShort(limit: number, run: () => Promise<number>): AsyncGenerator<number> {
-  for (;;) {
-    const count = await run();
-    yield count;
-    if (count < limit) return;
-  }
-}
 
 /** A rule of one bounded DELETE over `table`'s ids chosen by `where` ($1 the boundary, $2 the limit). */
 const rule = (table: string, select: string, boundary: (now: Date) => Date | null): RetentionRule => ({

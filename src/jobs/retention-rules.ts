@@ -3,6 +3,7 @@ import { SESSION_IDLE_MS } from '../services/session.service';
 import { HISTORY_DEPTH } from '../services/prediction-history';
 import { MAX_DELIVERIES_PAGE } from '../services/webhook.service';
 import { mailRetentionRules } from './mail-retention-rules';
+import { removed, type RetentionRule, untilShort } from './retention-rule';
 
 /**
  * What the retention job (src/jobs/retention.ts) removes from each table that grows every day, and
@@ -39,27 +40,6 @@ const OWNERS_PER_STATEMENT = 500;
 
 const DAY_MS = 86_400_000;
 const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-
-export interface RetentionRule {
-  table: string;
-  /** Runs one bounded delete after another, yielding how many rows each removed, until nothing is left to remove. */
-  batches(db: DataSource, now: Date, limit: number): AsyncGenerator<number>;
-}
-
-/** Runs a `WITH gone AS (DELETE … RETURNING 1)` statement: the same answer shape on PGlite and PostgreSQL. */
-async function removed(db: DataSource, sql: string, params: unknown[]): Promise<number> {
-  const rows = (await db.query(`WITH gone AS (${sql} RETURNING 1) SELECT count(*)::int AS removed FROM gone`, params)) as { removed: number }[];
-  return rows[0].removed;
-}
-
-/** Repeats a bounded delete until it removes fewer than `limit` rows. */
-async function* untilShort(limit: number, run: () => Promise<number>): AsyncGenerator<number> {
-  for (;;) {
-    const count = await run();
-    yield count;
-    if (count < limit) return;
-  }
-}
 
 /** The ids of a table's rows (endpoints, bills) in chunks, ascending. */
 async function* idChunks(db: DataSource, table: 'webhook_endpoint' | 'bill'): AsyncGenerator<number[]> {

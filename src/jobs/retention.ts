@@ -1,7 +1,8 @@
 import type { DataSource } from 'typeorm';
 import { isConnectionFailure } from '../common/connection-failure';
 import type { Logger } from '../logger';
-import { retentionRules, type RetentionRule } from './retention-rules';
+import type { RetentionRule } from './retention-rule';
+import { retentionRules } from './retention-rules';
 import { runClaimedPeriod, startOfHour } from './period-claim';
 import { JobTicker } from './job-ticker';
 
