@@ -81,13 +81,7 @@ export class SessionService {
    */
   async changeEmail(accountId: number, newEmail: unknown, currentPassword: unknown, address: string | undefined): Promise<AccountView> {
     const email = parseEmail(newEmail);
-    const account = await this.dataSource.getRepository(AccountEntity).createQueryBuilder('a').addSelect('a.passwordHash').where('a.id = :id', { id: accountId }).getOne();
-    if (!account) throw new AppError('UNAUTHENTICATED', 'Your session has ended: log in again');
-    const attempt = await this.throttle.admit(account.email, address);
-    if (typeof currentPassword !== 'string' || !account.passwordHash || !(await verifyPassword(currentPassword, account.passwordHash))) {
-      throw new AppError('BAD_USER_INPUT', 'The current password is wrong', { field: 'currentPassword' });
-    }
-    await attempt.succeeded();
+    const account = await this.confirmedAccount(accountId, currentPassword, address);
     if (email === account.email) throw new AppError('BAD_USER_INPUT', 'That is the account’s address already', { field: 'email' });
     const changed = await this.dataSource
       .transaction(async (manager) => {
@@ -107,6 +101,21 @@ export class SessionService {
     this.verification?.queued();
     this.accounts.credentialsChanged();
     return { id: accountId, email, tier: account.tier };
+  }
+
+  /**
+   * The signed-in account, once its current password is confirmed: a change of address or of
+   * password asks for it, throttled as log-ins are (the attempt's place taken before the check).
+   */
+  private async confirmedAccount(accountId: number, currentPassword: unknown, address: string | undefined): Promise<AccountEntity> {
+    const account = await this.dataSource.getRepository(AccountEntity).createQueryBuilder('a').addSelect('a.passwordHash').where('a.id = :id', { id: accountId }).getOne();
+    if (!account) throw new AppError('UNAUTHENTICATED', 'Your session has ended: log in again');
+    const attempt = await this.throttle.admit(account.email, address);
+    if (typeof currentPassword !== 'string' || !account.passwordHash || !(await verifyPassword(currentPassword, account.passwordHash))) {
+      throw new AppError('BAD_USER_INPUT', 'The current password is wrong', { field: 'currentPassword' });
+    }
+    await attempt.succeeded();
+    return account;
   }
 
   async logIn(email: unknown, password: unknown, address: string | undefined): Promise<{ account: AccountView; session: IssuedSession }> {
@@ -129,13 +138,7 @@ export class SessionService {
   /** Checks the current password, stores the new one, ends every session of the account and opens one for this browser. */
   async changePassword(accountId: number, currentPassword: unknown, newPassword: unknown, address: string | undefined): Promise<IssuedSession> {
     const chosen = parseNewPassword(newPassword, 'newPassword');
-    const account = await this.dataSource.getRepository(AccountEntity).createQueryBuilder('a').addSelect('a.passwordHash').where('a.id = :id', { id: accountId }).getOne();
-    if (!account) throw new AppError('UNAUTHENTICATED', 'Your session has ended: log in again');
-    const attempt = await this.throttle.admit(account.email, address);
-    if (typeof currentPassword !== 'string' || !account.passwordHash || !(await verifyPassword(currentPassword, account.passwordHash))) {
-      throw new AppError('BAD_USER_INPUT', 'The current password is wrong', { field: 'currentPassword' });
-    }
-    await attempt.succeeded();
+    await this.confirmedAccount(accountId, currentPassword, address);
     const hash = await hashPassword(chosen, this.passwordCost);
     await this.dataSource.transaction(async (manager) => {
       await manager.getRepository(AccountEntity).update({ id: accountId }, { passwordHash: hash });
