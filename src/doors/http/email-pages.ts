@@ -10,8 +10,8 @@ import express, { type Router } from 'express';
 import type { AccountEmailService } from '../../services/account-email.service';
 import type { WatchlistNotificationService } from '../../services/watchlist-notification.service';
 import type { Logger } from '../../logger';
+import { escapeHtml } from '../../common/html';
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** A whole page: a heading and a paragraph. */
 export function page(title: string, message: string, form = ''): string {

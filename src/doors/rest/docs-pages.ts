@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import express, { type Router } from 'express';
 import MarkdownIt from 'markdown-it';
+import { escapeHtml } from '../../common/html';
 
 /**
  * The model card and the API guide as web pages, at /docs/model-card and /docs/api, rendered from
@@ -24,7 +25,6 @@ const SERVED: Record<string, string> = { 'model-card.md': '/docs/model-card', 'a
 
 const CONTENT_SECURITY_POLICY = "default-src 'none'; style-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
-const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** GitHub's heading anchors (lower case, punctuation dropped, spaces as hyphens), so README's links like api.md#events land here too. */
 export const slug = (text: string) =>

@@ -6,6 +6,7 @@ import { Feed } from 'feed';
 import ical, { ICalEventStatus } from 'ical-generator';
 import type { WatchlistCalendar } from '../../services/watchlist-calendar';
 import type { FeedEntry } from '../../services/watchlist-events-feed';
+import { escapeHtml } from '../../common/html';
 
 const ATTRIBUTION = 'Contains Parliamentary information licensed under the Open Parliament Licence v3.0.';
 /** REFRESH-INTERVAL and X-PUBLISHED-TTL: a hint to poll hourly, as often as the data can change on the live Bills API (every sync) */
@@ -41,7 +42,6 @@ export function calendarText(calendar: WatchlistCalendar): string {
   return text.endsWith('\r\n') ? text : `${text}\r\n`;
 }
 
-const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 export interface AtomFeedOptions {
   name: string;

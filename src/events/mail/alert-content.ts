@@ -6,6 +6,7 @@
  */
 import type { ServiceEvent } from '../event';
 import type { MailContent } from './compose';
+import { escapeHtml } from '../../common/html';
 
 export interface AlertLinks {
   billUrl: string;
@@ -16,7 +17,6 @@ export interface AlertLinks {
   unsubscribeMailto: string;
 }
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 const words = (value: unknown) => String(value ?? '').replace(/_/g, ' ');
 const percent = (value: unknown) => (typeof value === 'number' ? `${Math.round(value * 100)}%` : 'n/a');
 
