@@ -11,7 +11,9 @@ import type { Tier } from '../../vocabulary';
 import { receivesEvent } from '../audience';
 import type { EventSink, ServiceEvent } from '../event';
 import { eventBody } from '../webhooks/outbox';
+import { billPageUrl } from '../event-words';
 import { alertContent } from './alert-content';
+import { fromAddress } from './compose';
 import type { OutgoingMail } from './outbox';
 import type { UnsubscribeTokens } from './unsubscribe';
 
@@ -43,7 +45,7 @@ const utcDayStart = (at: Date) => new Date(Date.UTC(at.getUTCFullYear(), at.getU
 
 export function mailAlertsSink(options: MailAlertsOptions): EventSink {
   const { publicUrl, tokens } = options;
-  const mailbox = /<([^>]+)>/.exec(options.from)?.[1] ?? options.from;
+  const mailbox = fromAddress(options.from);
   return async (manager, events) => {
     if (!events.length) return;
     const billIds = [...new Set(events.map((e) => e.data.bill_id))];
@@ -93,7 +95,7 @@ export function mailAlertsSink(options: MailAlertsOptions): EventSink {
         kind: 'alert',
         eventId: c.event.id,
         content: alertContent(c.event, titles.get(billId) ?? `Bill ${billId}`, c.subscriber.name, {
-          billUrl: `${publicUrl}/#/bills/${billId}`,
+          billUrl: billPageUrl(publicUrl, billId),
           settingsUrl: `${publicUrl}/#/watchlists/${c.subscriber.watchlist_id}`,
           unsubscribeUrl: `${publicUrl}/email/unsubscribe/${token}`,
           unsubscribeMailto: `mailto:${mailbox}?subject=${encodeURIComponent(`unsubscribe ${token}`)}`,

@@ -21,10 +21,14 @@ export interface ComposedMail {
   raw: string;
 }
 
+/** The bare address of a From line (`Bill Progress <a@b>` → `a@b`): MAIL FROM, the mailto unsubscribe. */
+export function fromAddress(from: string): string {
+  return (/<([^>]+)>/.exec(from)?.[1] ?? from).trim();
+}
+
 /** The domain of a From address (`Name <a@b>` or `a@b`), for Message-IDs that name the sender. */
 export function senderDomain(from: string): string {
-  const address = /<([^>]+)>/.exec(from)?.[1] ?? from;
-  return address.split('@')[1]?.trim().toLowerCase() || 'localhost';
+  return fromAddress(from).split('@')[1]?.trim().toLowerCase() || 'localhost';
 }
 
 /** A Message-ID unique to one row: 128 random bits at the sender's domain. */

@@ -5,6 +5,7 @@
  */
 import nodemailer from 'nodemailer';
 import type { DataSource } from 'typeorm';
+import { fromAddress } from './compose';
 
 /** An outbox row as claimed for an attempt. */
 export interface ClaimedMail {
@@ -60,7 +61,7 @@ export function smtpTransport(smtpUrl: string, options: { timeoutMs?: number } =
     async send(mail, from) {
       try {
         // the composed bytes as they are (their Message-ID and Date included); the envelope from the row
-        await transporter.sendMail({ envelope: { from: envelopeAddress(from), to: mail.to_address }, raw: mail.raw });
+        await transporter.sendMail({ envelope: { from: fromAddress(from), to: mail.to_address }, raw: mail.raw });
         return { outcome: 'sent' };
       } catch (error) {
         return classifySmtpError(error);
@@ -68,11 +69,6 @@ export function smtpTransport(smtpUrl: string, options: { timeoutMs?: number } =
     },
     close: () => transporter.close(),
   };
-}
-
-/** The bare address of a From line (`Bill Progress <a@b>` → `a@b`), for MAIL FROM. */
-function envelopeAddress(from: string): string {
-  return /<([^>]+)>/.exec(from)?.[1] ?? from.trim();
 }
 
 /** The local mailbox: a delivery is a row (once per outbox row, so a repeated delivery adds none). */
