@@ -3,7 +3,7 @@ import type { RequestContext } from '../request/context';
 import { AppError } from '../errors';
 import type { IssuedSession } from '../services/session.service';
 import { Access } from './access';
-import { AccountType, ApiKeyType, CreatedApiKeyType, CredentialsInput, DashboardSessionType, OutboxMessageType, UsageType } from './account.type';
+import { AccountType, ApiKeyType, CreatedApiKeyType, CredentialsInput, DashboardSessionType, OutboxMessageType, TestEmailType, UsageType } from './account.type';
 import { EmailStatus, type Tier } from './enums';
 
 /** The browser's side of a request; sign-up and log-in refuse a page of another site (login CSRF). */
@@ -40,6 +40,14 @@ export class AccountResolver {
   async resendVerificationEmail(@Ctx() { user, services }: RequestContext): Promise<boolean> {
     await services.accountEmail.resend(user!.accountId);
     return true;
+  }
+
+  @Mutation(() => TestEmailType, {
+    description: 'Sends the account a test email through the mail outbox (as alerts are sent), at most 5 an hour; only to a VERIFIED address (BAD_USER_INPUT otherwise, saying why)',
+  })
+  @Access('pilot')
+  sendTestEmail(@Ctx() { user, services }: RequestContext): Promise<TestEmailType> {
+    return services.accountEmail.sendTest(user!.accountId);
   }
 
   @Mutation(() => AccountType, { description: 'Dashboard: changes the account’s address once the current password is confirmed; UNVERIFIED until the link mailed to the new address is opened' })

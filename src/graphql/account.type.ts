@@ -37,6 +37,15 @@ export class OutboxMessageType {
   deliveredAt: Date;
 }
 
+@ObjectType('TestEmail', { description: 'A test email queued in the mail outbox, sent as alerts are (over SMTP, or into the local mailbox)' })
+export class TestEmailType {
+  @Field(() => String, { description: 'the verified address it goes to' })
+  to: string;
+
+  @Field(() => String, { description: 'its X-Bill-Progress-Event-Id header (mail_…), as the outbox lists it' })
+  eventId: string;
+}
+
 @ObjectType('DashboardSession', { description: 'The account dashboard’s signed-in browser' })
 export class DashboardSessionType {
   @Field(() => AccountType, { description: 'The account signed in' })

@@ -8,6 +8,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { Mail } from '../events/mail/mail';
+import { newMailId } from '../events/mail/outbox';
+import { escapeHtml } from '../common/html';
 import { AppError, badInput } from '../errors';
 import type { EmailStatus } from '../vocabulary';
 import { AttemptLimit } from './attempt-limit';
@@ -18,12 +20,21 @@ export const VERIFICATION_LIFETIME_MS = 24 * 3600_000;
 /** Verification mails one account may ask for again in RESEND_WINDOW_MS (the sign-up's own is not counted). */
 export const RESENDS_PER_WINDOW = 3;
 export const RESEND_WINDOW_MS = 3600_000;
+/** Test emails one account may send itself in TEST_EMAIL_WINDOW_MS: enough to try a mail setup, too few to mail-bomb anyone. */
+export const TEST_EMAILS_PER_WINDOW = 5;
+export const TEST_EMAIL_WINDOW_MS = 3600_000;
 /** Messages of the local mailbox shown: the newest. */
 export const OUTBOX_SIZE = 100;
 
 /** 32 random bytes in base64url (256 bits): the link's token. */
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 const tokenHash = (token: string) => createHash('sha256').update(token).digest();
+
+/** A test email just queued: where it goes, and its X-Bill-Progress-Event-Id, to find it in the outbox. */
+export interface QueuedTestEmail {
+  to: string;
+  eventId: string;
+}
 
 export interface OutboxMessage {
   id: number;
@@ -40,6 +51,7 @@ export type VerifyOutcome = { result: 'verified'; email: string } | { result: 'g
 
 export class AccountEmailService {
   private readonly resends: AttemptLimit;
+  private readonly tests: AttemptLimit;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -50,6 +62,7 @@ export class AccountEmailService {
     private readonly now: () => Date = () => new Date(),
   ) {
     this.resends = new AttemptLimit(attempts, RESEND_WINDOW_MS, () => this.now().getTime());
+    this.tests = new AttemptLimit(attempts, TEST_EMAIL_WINDOW_MS, () => this.now().getTime());
   }
 
   /** The page a verification link opens: GET verifies, no log-in (the token is the credential). */
@@ -105,6 +118,34 @@ export class AccountEmailService {
     await this.resends.take([{ key: `verify-email:${accountId}`, limit: RESENDS_PER_WINDOW }], (minutes) => `Too many verification emails: the limit is ${RESENDS_PER_WINDOW} an hour; try again in ${minutes} minute(s)`);
     await this.dataSource.transaction((manager) => this.sendVerification(manager, account));
     this.queued();
+  }
+
+  /**
+   * "Send me a test email": one message through the same outbox, worker and transport as alerts
+   * (so the same retries, Message-ID and suppression on a 5xx), only to a VERIFIED address, which
+   * the worker checks again when it sends; refused before the limit is counted otherwise.
+   */
+  async sendTest(accountId: number): Promise<QueuedTestEmail> {
+    const rows = (await this.dataSource.query(`SELECT id, email, email_status FROM account WHERE id = $1`, [accountId])) as { id: number; email: string; email_status: EmailStatus }[];
+    const account = rows[0];
+    if (!account) throw new AppError('UNAUTHENTICATED', 'The account is gone');
+    if (account.email_status === 'UNVERIFIED') throw badInput(`The address ${account.email} is not verified yet: open the link in the verification email (or ask for a new one), then send a test email`);
+    if (account.email_status === 'SUPPRESSED') throw badInput(`The mail server refused ${account.email} for good, so nothing is sent to it: ask for a new verification link and open it, then send a test email`);
+    await this.tests.take([{ key: `test-email:${accountId}`, limit: TEST_EMAILS_PER_WINDOW }], (minutes) => `Too many test emails: the limit is ${TEST_EMAILS_PER_WINDOW} an hour; try again in ${minutes} minute(s)`);
+    const eventId = newMailId();
+    await this.dataSource.transaction((manager) => this.mail.enqueue(manager, [{ accountId, to: account.email, kind: 'test', eventId, content: this.testContent(account.email) }]));
+    this.queued();
+    return { to: account.email, eventId };
+  }
+
+  private testContent(email: string) {
+    const settingsUrl = `${this.publicUrl}/#/watchlists`;
+    const sentence = `This is a test email from Bill Progress, sent because someone signed in as ${email} asked for one. If it arrived, alerts and digests will reach this address.`;
+    return {
+      subject: 'Bill Progress test email',
+      text: [sentence, '', `Choose what each watchlist emails: ${settingsUrl}`].join('\n'),
+      html: `<p>${escapeHtml(sentence)}</p>\n<p><a href="${escapeHtml(settingsUrl)}">Choose what each watchlist emails</a></p>`,
+    };
   }
 
   /** Opens a link: the first opening within 24 hours verifies the address it was sent to, if the account still has it. */

@@ -1,4 +1,5 @@
 import * as WEB from '../../web/src/operations';
+import { eventually } from '../support/eventually';
 import { startSmtpServer, type TestSmtpServer } from '../support/smtp-server';
 import { startTestApp, type TestApp } from '../support/test-app';
 
@@ -28,16 +29,6 @@ async function signUp(t: TestApp) {
   await t.services.accounts.setTier(email, 'pilot');
   const key = (await t.services.apiKeys.create(email)).api_key;
   return { email, cookie, key };
-}
-
-async function eventually<T>(read: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (value !== undefined) return value;
-    if (Date.now() > until) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 describe('without SMTP_URL: the local mailbox', () => {

@@ -9,6 +9,7 @@ import { BillPage } from './pages/BillPage';
 import { Bills } from './pages/Bills';
 import { Home } from './pages/Home';
 import { Imminent } from './pages/Imminent';
+import { Outbox } from './pages/Outbox';
 import { SignIn } from './pages/SignIn';
 import { WatchlistPage } from './pages/WatchlistPage';
 import { Watchlists } from './pages/Watchlists';
@@ -18,7 +19,7 @@ import { type Me, SessionContext } from './session';
 import { DataFreshnessNote, type Freshness, StaleDataWarning } from './components/DataFreshness';
 import './styles.css';
 
-const TITLES: Record<string, string> = { bills: 'Bills', imminent: 'Imminent', watchlists: 'Watchlists', webhooks: 'Webhooks', account: 'Account', login: 'Log in', signup: 'Sign up' };
+const TITLES: Record<string, string> = { bills: 'Bills', imminent: 'Imminent', watchlists: 'Watchlists', webhooks: 'Webhooks', outbox: 'Outbox', account: 'Account', login: 'Log in', signup: 'Sign up' };
 
 function Page({ path, query }: { path: string[]; query: URLSearchParams }) {
   const [section, id] = path;
@@ -31,6 +32,8 @@ function Page({ path, query }: { path: string[]; query: URLSearchParams }) {
       return id ? <WatchlistPage id={Number(id)} /> : <Watchlists />;
     case 'webhooks':
       return <Webhooks />;
+    case 'outbox':
+      return <Outbox />;
     case 'account':
       return <Account />;
     default:

@@ -7,7 +7,7 @@
  */
 
 const BILL_FIELDS = 'id title kind originatingHouse outcome introducedSession { id name } stages { stage house date }';
-const ENDPOINT_FIELDS = 'id url description events allBills active disabledReason inactiveReason createdAt';
+const ENDPOINT_FIELDS = 'id url format description events allBills active disabledReason inactiveReason createdAt';
 const DELIVERY_FIELDS = 'eventId eventType status attempt statusCode error durationMs attemptedAt nextAttemptAt createdAt attempts { attempt statusCode error durationMs attemptedAt }';
 
 // signing in and out
@@ -22,6 +22,7 @@ export const EMAIL_STATUS = 'query EmailStatus { me { email emailStatus } }';
 export const RESEND_VERIFICATION = 'mutation ResendVerification { resendVerificationEmail }';
 export const CHANGE_EMAIL = 'mutation ChangeEmail($email: String!, $c: String!) { changeEmail(email: $email, currentPassword: $c) { email } }';
 export const OUTBOX = 'query Outbox { me { outbox { id to subject text messageId eventId deliveredAt } } }';
+export const SEND_TEST_EMAIL = 'mutation SendTestEmail { sendTestEmail { to eventId } }';
 
 // bills
 export const BILL_BY_ID = `query BillById($id: Int!) { bill(id: $id) { ${BILL_FIELDS} } }`;
@@ -49,6 +50,15 @@ export const RENAME_WATCHLIST = 'mutation RenameWatchlist($id: Int!, $name: Stri
 export const DELETE_WATCHLIST = 'mutation DeleteWatchlist($id: Int!) { deleteWatchlist(id: $id) }';
 export const ADD_BILLS_TO_WATCHLIST = 'mutation AddBillsToWatchlist($id: Int!, $bills: [Int!]!) { addBillsToWatchlist(id: $id, billIds: $bills) { id name } }';
 export const REMOVE_BILL_FROM_WATCHLIST = 'mutation RemoveBillFromWatchlist($id: Int!, $bill: Int!) { removeBillFromWatchlist(id: $id, billId: $bill) { id } }';
+// a watchlist's channels (issue 33): its email setting with the address's status, its feed addresses, its CSV
+export const WATCHLIST_CHANNELS =
+  'query WatchlistChannels($id: Int!) { me { email emailStatus } watchlist(id: $id) { id calendarUrl feedUrl } watchlistNotifications(id: $id) { watchlistId email time day events } }';
+export const SET_WATCHLIST_NOTIFICATIONS =
+  'mutation SetWatchlistNotifications($id: Int!, $input: WatchlistNotificationsInput!) { setWatchlistNotifications(id: $id, input: $input) { watchlistId email time day events } }';
+export const ROTATE_FEED_TOKEN = 'mutation RotateFeedToken($id: Int!) { rotateWatchlistFeedToken(id: $id) { id calendarUrl feedUrl } }';
+export const REVOKE_FEED_TOKEN = 'mutation RevokeFeedToken($id: Int!) { revokeWatchlistFeedToken(id: $id) }';
+/** The watchlist's predictions as CSV text, built by the server (the cookie never opens REST's predictions.csv); the page saves it as a file. */
+export const WATCHLIST_CSV = 'query WatchlistCsv($id: Int!) { watchlistPredictionsCsv(id: $id) { filename csv rows } }';
 export const ALERT_THRESHOLDS = 'query AlertThresholds { alertThresholds { id watchlistId billId alertType comparison thresholdValue active inactiveReason lastTriggeredAt } }';
 export const ALERT_HISTORY =
   'query AlertHistory { alertHistory(first: 20) { totalCount triggers { id billId alertType valueSeen thresholdValue triggeredAt watchlistName } analytics { byType { key count } byBill { key count } } } }';

@@ -2,7 +2,7 @@
 import type * as Schema from './generated/schema';
 
 /** What the pages select (operations.ts: WEBHOOKS, WEBHOOK_DELIVERIES, …), typed from the schema (generated/schema.ts). */
-export type WebhookEndpoint = Pick<Schema.WebhookEndpoint, 'id' | 'url' | 'description' | 'events' | 'allBills' | 'active' | 'disabledReason' | 'inactiveReason' | 'createdAt'>;
+export type WebhookEndpoint = Pick<Schema.WebhookEndpoint, 'id' | 'url' | 'format' | 'description' | 'events' | 'allBills' | 'active' | 'disabledReason' | 'inactiveReason' | 'createdAt'>;
 export type WebhookDelivery = Pick<Schema.WebhookDelivery, 'eventId' | 'eventType' | 'status' | 'attempt' | 'statusCode' | 'error' | 'durationMs' | 'attemptedAt' | 'nextAttemptAt' | 'createdAt'> & {
   attempts: Pick<Schema.WebhookAttempt, 'attempt' | 'statusCode' | 'error' | 'durationMs' | 'attemptedAt'>[];
 };
@@ -24,6 +24,13 @@ export const EVENT_TYPES: { value: Schema.EventType; label: string; pro?: boolea
   { value: 'PREDICTION_PROBABILITY_SPIKE', label: 'A probability jumps 15 points within a week', pro: true },
   { value: 'PREDICTION_TRENDING_UP', label: 'Royal Assent rises three refreshes in a row', pro: true },
   { value: 'PREDICTION_CROSSED_THRESHOLD', label: 'One of your alert thresholds fires', pro: true },
+];
+
+/** The body an endpoint receives (the schema's WebhookFormat): signed JSON, or a chat service's message. */
+export const WEBHOOK_FORMATS: { value: Schema.WebhookFormat; label: string }[] = [
+  { value: 'STANDARD', label: 'Standard (signed JSON)' },
+  { value: 'SLACK', label: 'Slack (incoming webhook)' },
+  { value: 'TEAMS', label: 'Microsoft Teams (Workflows webhook)' },
 ];
 
 /** PREDICTION_UPDATED → prediction.updated, the name a receiver sees in the payload's `type`. */

@@ -1,7 +1,8 @@
 /**
  * The calling account (issue 33, email): `GET /account` (who the key belongs to, its tier and
  * whether its address is verified), `GET /account/outbox` (the local mailbox's last 100 emails)
- * and `POST /account/verification-email` (a new verification link, rate-limited).
+ * `POST /account/verification-email` (a new verification link, rate-limited) and
+ * `POST /account/test-email` (a test email to the verified address, rate-limited).
  */
 import type { Router } from 'express';
 import type { Gateway } from '../../gateway/pipeline';
@@ -35,6 +36,14 @@ export function addAccountRoutes(router: Router, gateway: Gateway, run: RunOpera
     handle(async (_req, context) => {
       await run('ResendVerificationEmail', {}, context);
       return { sent: true };
+    }),
+  );
+
+  router.post(
+    '/account/test-email',
+    handle(async (_req, context) => {
+      const { sendTestEmail } = await run('SendTestEmail', {}, context);
+      return { sent: true, to: sendTestEmail.to, event_id: sendTestEmail.eventId };
     }),
   );
 }

@@ -122,11 +122,12 @@ export const CHANNEL_DOCUMENTS = {
   RevokeFeedToken: `mutation RevokeFeedToken($id: Int!) { revokeWatchlistFeedToken(id: $id) }`,
 } as const;
 
-/** Issue 33, email: the calling account with its email status, its local mailbox, a new verification link. */
+/** Issue 33, email: the calling account with its email status, its local mailbox, a new verification link, a test email. */
 export const ACCOUNT_DOCUMENTS = {
   GetAccount: `query GetAccount { me { id email tier emailStatus } }`,
   GetOutbox: `query GetOutbox { me { outbox { id to subject text messageId eventId deliveredAt } } }`,
   ResendVerificationEmail: `mutation ResendVerificationEmail { resendVerificationEmail }`,
+  SendTestEmail: `mutation SendTestEmail { sendTestEmail { to eventId } }`,
   GetWatchlistNotifications: `query GetWatchlistNotifications($id: Int!) { watchlistNotifications(id: $id) { watchlistId email time day events } }`,
   SetWatchlistNotifications: `mutation SetWatchlistNotifications($id: Int!, $input: WatchlistNotificationsInput!) {
   setWatchlistNotifications(id: $id, input: $input) { watchlistId email time day events }

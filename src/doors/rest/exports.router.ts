@@ -7,25 +7,12 @@ import type { Router } from 'express';
 import { notFound } from '../../errors';
 import type { Gateway } from '../../gateway/pipeline';
 import { heldToDocument } from './documented-operations';
+import { WATCHLIST_CSV_COLUMNS, watchlistCsvFilename, watchlistCsvRow } from '../../services/csv-export';
 import { type CsvCell, csvAnswer } from './csv';
 import { billIdParam, idParam, integerQuery, referenceDateParam } from './params';
 import { type Handler, route } from './route';
 import type { RunOperation } from './run-operation';
 
-export const WATCHLIST_CSV_COLUMNS = [
-  'bill_id',
-  'title',
-  'stage',
-  'royal_assent',
-  'next_stage_30d',
-  'timeline_eta_days',
-  'stall_risk',
-  'amendment_risk',
-  'close_vote',
-  'withdrawal_risk',
-  'reference_date',
-  'model_version',
-] as const;
 export const HISTORY_CSV_COLUMNS = ['bill_id', 'title', 'reference_date', 'status', 'royal_assent', 'next_stage_30d', 'model_version', 'out_of_sample'] as const;
 export const DELIVERIES_CSV_COLUMNS = ['event_id', 'event_type', 'status', 'attempt', 'status_code', 'error', 'duration_ms', 'attempted_at', 'next_attempt_at', 'created_at'] as const;
 
@@ -41,24 +28,8 @@ export function addExportRoutes(router: Router, gateway: Gateway, run: RunOperat
       // an empty watchlist runs no prediction, so a date after today is refused here too
       const referenceDate = context.services.predictions.referenceDate(referenceDateParam(req.query.reference_date));
       const { watchlist } = await run('ExportWatchlist', { id, referenceDate }, context);
-      const rows = watchlist.bills.map((b): CsvCell[] => {
-        const p = b.bill!.prediction;
-        return [
-          b.billId,
-          p.billTitle,
-          p.lastStage ? p.lastStage.stage.toLowerCase() : 'not_started',
-          p.royalAssent,
-          p.nextStage30d,
-          p.timelineEtaDays,
-          p.stallRisk,
-          p.amendmentRisk,
-          p.closeVote,
-          p.withdrawalRisk,
-          p.referenceDate,
-          p.model.version,
-        ];
-      });
-      return csvAnswer(`watchlist-${id}-predictions-${referenceDate}.csv`, WATCHLIST_CSV_COLUMNS, rows);
+      const rows = watchlist.bills.map((b) => watchlistCsvRow(b.billId, b.bill!.prediction));
+      return csvAnswer(watchlistCsvFilename(id, referenceDate), WATCHLIST_CSV_COLUMNS, rows);
     }),
   );
 

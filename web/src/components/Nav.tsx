@@ -8,6 +8,7 @@ const LINKS = [
   ['#/imminent', 'Imminent'],
   ['#/watchlists', 'Watchlists'],
   ['#/webhooks', 'Webhooks'],
+  ['#/outbox', 'Outbox'],
   ['#/account', 'Account'],
 ] as const;
 

@@ -1,15 +1,8 @@
 import type { ComponentChildren } from 'preact';
-import { useState } from 'preact/hooks';
-import { Notice } from './Status';
+import { CopyButton } from './CopyButton';
 
 /** A secret the server shows only once (an API key, a webhook secret), with a copy button. */
 export function ShownOnce({ title, value, testId, children }: { title: string; value: string; testId: string; children?: ComponentChildren }) {
-  const [copied, setCopied] = useState(false);
-  const copy = () =>
-    navigator.clipboard.writeText(value).then(
-      () => setCopied(true),
-      () => setCopied(false),
-    );
   return (
     <div class="callout" role="status">
       <p>
@@ -17,12 +10,9 @@ export function ShownOnce({ title, value, testId, children }: { title: string; v
       </p>
       <p class="key-row">
         <code data-testid={testId}>{value}</code>
-        <button type="button" onClick={copy}>
-          Copy
-        </button>
+        <CopyButton value={value} />
       </p>
       {children}
-      {copied && <Notice>Copied.</Notice>}
     </div>
   );
 }

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { dateTime } from '../format';
 import { errorMessage, gql } from '../graphql';
 import { DELETE_WEBHOOK, RECOVER_WEBHOOK_DELIVERIES, ROTATE_WEBHOOK_SECRET, TEST_WEBHOOK, UPDATE_WEBHOOK, WEBHOOK_DELIVERIES } from '../operations';
-import { EVENT_TYPES, eventName, type NewSecret, type WebhookDelivery, type WebhookEndpoint } from '../webhooks';
+import { EVENT_TYPES, eventName, type NewSecret, type WebhookDelivery, type WebhookEndpoint, WEBHOOK_FORMATS } from '../webhooks';
 import { ErrorMessage, Loading, Notice } from './Status';
 import { Table } from './Table';
 import { type EndpointChoice, WebhookEndpointForm } from './WebhookEndpointForm';
@@ -102,12 +102,12 @@ export function WebhookEndpointCard({ endpoint, pro, onChange, onDelete, onSecre
         {endpoint.inactiveReason && <span class="error">{endpoint.inactiveReason}</span>}
         <span class="muted">
           {' '}
-          · {endpoint.allBills ? 'every bill' : 'the bills on your watchlists'} · registered {dateTime(endpoint.createdAt)}
+          · {WEBHOOK_FORMATS.find((f) => f.value === endpoint.format)?.label ?? endpoint.format} · {endpoint.allBills ? 'every bill' : 'the bills on your watchlists'} · registered {dateTime(endpoint.createdAt)}
         </span>
       </p>
       {editing && (
         <WebhookEndpointForm
-          initial={{ url: endpoint.url, description: endpoint.description ?? null, events: endpoint.events, allBills: endpoint.allBills }}
+          initial={{ url: endpoint.url, format: endpoint.format, description: endpoint.description ?? null, events: endpoint.events, allBills: endpoint.allBills }}
           idPrefix={`webhook-${endpoint.id}-edit`}
           submitLabel="Save changes"
           pro={pro}

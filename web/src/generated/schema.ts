@@ -263,6 +263,15 @@ export interface Credentials {
   password: string;
 }
 
+/** A CSV export: RFC 4180 text (CRLF, a header row, formula-like text cells neutralised) and the name to save it under */
+export interface CsvFile {
+  /** the file’s text, UTF-8 once saved */
+  csv: string;
+  filename: string;
+  /** rows after the header */
+  rows: number;
+}
+
 /** The account dashboard’s signed-in browser */
 export interface DashboardSession {
   /** The account signed in */
@@ -662,6 +671,14 @@ export interface StageScheduledEvent {
   timestamp: string;
   /** the bill’s short title */
   title: string;
+}
+
+/** A test email queued in the mail outbox, sent as alerts are (over SMTP, or into the local mailbox) */
+export interface TestEmail {
+  /** its X-Bill-Progress-Event-Id header (mail_…), as the outbox lists it */
+  eventId: string;
+  /** the verified address it goes to */
+  to: string;
 }
 
 /** prediction.crossed_threshold: one of your alert thresholds fired */

@@ -7,11 +7,12 @@ import { ADD_BILLS_TO_WATCHLIST, DELETE_WATCHLIST, REMOVE_BILL_FROM_WATCHLIST, R
 import { navigate } from '../router';
 import { type BillSummary, searchBills } from './Bills';
 import { type WatchedBill, WatchlistBills } from '../components/WatchlistBills';
+import { WatchlistChannels } from '../components/WatchlistChannels';
 import type * as Schema from '../generated/schema';
 
 type Watchlist = Pick<Schema.Watchlist, 'id' | 'name'> & { bills: WatchedBill[] };
 
-/** One watchlist: rename, delete, its bills with today's predictions, adding bills from search, and its thresholds. */
+/** One watchlist: rename, delete, its bills with today's predictions, adding bills from search, its thresholds, and its email, feeds and CSV. */
 export function WatchlistPage({ id }: { id: number }) {
   const [watchlist, setWatchlist] = useState<Watchlist | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -80,6 +81,7 @@ export function WatchlistPage({ id }: { id: number }) {
       )}
       <AddBills onAdd={(billId) => run(() => gql(ADD_BILLS_TO_WATCHLIST, { id, bills: [billId] }), 'Bill added.')} />
       <Thresholds watchlistId={id} bills={watchlist.bills.map((b) => ({ id: b.billId, title: b.bill?.title ?? `Bill ${b.billId}` }))} />
+      <WatchlistChannels watchlistId={id} />
     </section>
   );
 }

@@ -54,6 +54,7 @@ export function Webhooks() {
       {secret && (
         <ShownOnce key={secret.secret} title={secret.rotated ? 'The new signing secret.' : 'The endpoint’s signing secret.'} value={secret.secret} testId="webhook-secret">
           {secret.rotated && <p>The previous secret also signs deliveries for the next 24 hours (two signatures), so you can switch over.</p>}
+          {endpoints?.find((e) => e.id === secret.endpointId && e.format !== 'STANDARD') && <p>This endpoint gets chat messages, which are sent unsigned: the secret signs the standard format only.</p>}
         </ShownOnce>
       )}
       <h2>Your endpoints</h2>

@@ -453,6 +453,13 @@ export type ResendVerificationEmailData = {
   resendVerificationEmail: boolean;
 };
 
+export type SendTestEmailData = {
+  sendTestEmail: {
+    to: string;
+    eventId: string;
+  };
+};
+
 export type GetWatchlistNotificationsData = {
   watchlistNotifications: {
     watchlistId: number;
@@ -507,6 +514,7 @@ export interface DocumentData {
   GetAccount: GetAccountData;
   GetOutbox: GetOutboxData;
   ResendVerificationEmail: ResendVerificationEmailData;
+  SendTestEmail: SendTestEmailData;
   GetWatchlistNotifications: GetWatchlistNotificationsData;
   SetWatchlistNotifications: SetWatchlistNotificationsData;
 }

@@ -96,6 +96,30 @@ export const ACCOUNT_PATHS = {
       },
     },
   },
+  '/account/test-email': {
+    post: {
+      operationId: 'sendTestEmail',
+      summary: 'Sends the account a test email through the mail outbox, as alerts are sent (over SMTP, or into the local mailbox); at most 5 an hour; pilot and above',
+      description: 'Only to a VERIFIED address (GET /account): an UNVERIFIED or SUPPRESSED one is a 400 saying what to do. `event_id` is the email’s X-Bill-Progress-Event-Id, as GET /account/outbox lists it once delivered.',
+      responses: {
+        '200': json(
+          {
+            type: 'object',
+            required: ['sent', 'to', 'event_id'],
+            additionalProperties: false,
+            properties: { sent: { const: true }, to: { type: 'string', format: 'email' }, event_id: { type: 'string', description: 'the X-Bill-Progress-Event-Id header (`mail_…`)' } },
+          },
+          { sent: true, to: 'analyst@example.com', event_id: 'mail_5e1c9a7b3d2f4e6a8b0c1d2e' },
+        ),
+        '400': error('the address is not VERIFIED', 'The address analyst@example.com is not verified yet: open the link in the verification email (or ask for a new one), then send a test email'),
+        '429': {
+          ...commonErrors['429'],
+          ...error(`five test emails were sent in the last hour, or ${commonErrors['429'].description}`, 'Too many test emails: the limit is 5 an hour; try again in 42 minute(s)'),
+        },
+        ...Object.fromEntries(Object.entries(commonErrors).filter(([status]) => status !== '400' && status !== '429')),
+      },
+    },
+  },
   '/dashboard/watchlists/{id}/notifications': {
     get: {
       operationId: 'getWatchlistNotifications',

@@ -1,5 +1,5 @@
 import { parse } from 'csv-parse/sync';
-import { toCsv } from '../../../../../src/doors/rest/csv';
+import { toCsv } from '../../../../../src/services/csv-export';
 
 describe('toCsv', () => {
   it('writes RFC 4180 with CRLF, quoting what needs it, and reads back with a real parser', () => {
