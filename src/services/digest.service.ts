@@ -79,6 +79,8 @@ export class DigestService {
     /** PUBLIC_URL without its trailing slash */
     private readonly publicUrl: string,
     private readonly logger: Logger,
+    /** the real time a preview looks ahead from (tests move it) */
+    private readonly now: () => Date = () => new Date(),
   ) {
     this.changes = new DigestChangeReader(dataSource, predictions, clock, publicUrl);
   }
@@ -169,7 +171,7 @@ export class DigestService {
   }
 
   /** The account's next digest as it would be if sent now: the soonest slot with something to say; null when none has. */
-  async preview(accountId: number, now: Date): Promise<DigestPreview | null> {
+  async preview(accountId: number, now: Date = this.now()): Promise<DigestPreview | null> {
     const until = await this.databaseNow();
     const upcoming = (await this.groups({ accountId })).map((group) => ({ group, at: nextOccurrence(group.slot, now) })).sort((a, b) => a.at.getTime() - b.at.getTime());
     for (const { group, at } of upcoming) {

@@ -167,6 +167,6 @@ export function createServices({ trainingOptions, redisUrl, now, burstLimit, emb
     mail,
     accountEmail,
     notifications: new WatchlistNotificationService(deps.dataSource, watchlists, unsubscribeTokens),
-    digests: new DigestService(deps.dataSource, predictions, deps.clock, mail, unsubscribeTokens, publicUrl.replace(/\/+$/, ''), deps.logger),
+    digests: new DigestService(deps.dataSource, predictions, deps.clock, mail, unsubscribeTokens, publicUrl.replace(/\/+$/, ''), deps.logger, realNow),
   };
 }
