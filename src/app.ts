@@ -20,6 +20,7 @@ import { freshnessBody } from './doors/http/freshness-body';
 import { buildAppSchema } from './graphql/build-schema';
 import { AddressLimiter, addressLimitHooks } from './gateway/address-limit';
 import { HourlyAlertCheck } from './jobs/hourly-alert-check';
+import { DigestJob } from './jobs/digest-job';
 import { Lifecycle, type LifecycleOptions } from './jobs/lifecycle';
 import { RetentionJob } from './jobs/retention';
 import { createServices, type ServiceDeps, type Services } from './services/services';
@@ -138,7 +139,7 @@ export interface AppOptions extends ServiceDeps {
   metricsToken?: string;
   /**
    * what `start()` begins: sending webhooks; sending the mail outbox; the hourly jobs (alert checks, and retention after
-   * RETENTION_DAYS); the data's lifecycle (src/jobs/lifecycle.ts: a first start's ingest, the models,
+   * RETENTION_DAYS) and the email digests' minute job; the data's lifecycle (src/jobs/lifecycle.ts: a first start's ingest, the models,
    * scheduled syncs and retrains, vintages, the poll of what other processes changed)
    */
   background?: { webhookDelivery?: boolean; mailDelivery?: boolean; hourlyJobs?: { retentionDays: number }; lifecycle?: LifecycleOptions };
@@ -177,6 +178,8 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
     ? [
         new HourlyAlertCheck(deps.dataSource, services.alertEvaluation, services.quotas, deps.logger, { postgres, serviceDay: () => deps.clock.today() }),
         new RetentionJob(deps.dataSource, deps.logger, { postgres, retentionDays: background.hourlyJobs.retentionDays, serviceDay: () => deps.clock.today() }),
+        // a minute's job beside the hourly ones: the email digests due at their local time
+        new DigestJob(deps.dataSource, services.digests, deps.logger, { postgres, now: deps.now }),
       ]
     : [];
   const lifecycle = background.lifecycle && new Lifecycle(services, { ...background.lifecycle, postgres });

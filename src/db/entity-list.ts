@@ -29,6 +29,7 @@ import { MailMessageEntity } from './entities/mail-message.entity';
 import { LocalMailboxEntity } from './entities/local-mailbox.entity';
 import { EmailVerificationEntity } from './entities/email-verification.entity';
 import { WatchlistNotificationEntity } from './entities/watchlist-notification.entity';
+import { MailDigestEntity } from './entities/mail-digest.entity';
 import { MailDeferredEventEntity } from './entities/mail-deferred-event.entity';
 
 /** Every entity, listed (not globbed) so the same list works compiled and under ts-jest. */
@@ -65,4 +66,5 @@ export const ENTITIES = [
   EmailVerificationEntity,
   WatchlistNotificationEntity,
   MailDeferredEventEntity,
+  MailDigestEntity,
 ];

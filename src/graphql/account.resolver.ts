@@ -3,7 +3,7 @@ import type { RequestContext } from '../request/context';
 import { AppError } from '../errors';
 import type { IssuedSession } from '../services/session.service';
 import { Access } from './access';
-import { AccountType, ApiKeyType, CreatedApiKeyType, CredentialsInput, DashboardSessionType, OutboxMessageType, TestEmailType, UsageType } from './account.type';
+import { AccountType, ApiKeyType, CreatedApiKeyType, CredentialsInput, DashboardSessionType, DigestPreviewType, OutboxMessageType, TestEmailType, UsageType } from './account.type';
 import { EmailStatus, type Tier } from './enums';
 
 /** The browser's side of a request; sign-up and log-in refuse a page of another site (login CSRF). */
@@ -33,6 +33,14 @@ export class AccountResolver {
   @FieldResolver(() => [OutboxMessageType], { description: 'The local mailbox’s newest 100 emails to the account, newest first: what would have been sent (empty when the service sends over SMTP)' })
   outbox(@Root() account: AccountType, @Ctx() { services }: RequestContext): Promise<OutboxMessageType[]> {
     return services.accountEmail.outbox(account.id);
+  }
+
+  @FieldResolver(() => DigestPreviewType, {
+    nullable: true,
+    description: 'The next digest email of the account’s daily and weekly watchlists, as it would be if sent now: the soonest slot with something changed; null when none has (no digest is sent then)',
+  })
+  nextDigest(@Root() account: AccountType, @Ctx() { services }: RequestContext): Promise<DigestPreviewType | null> {
+    return services.digests.preview(account.id);
   }
 
   @Mutation(() => Boolean, { description: 'Sends a new verification link to the account’s address (at most 3 an hour); refused once the address is verified' })

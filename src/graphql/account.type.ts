@@ -46,6 +46,27 @@ export class TestEmailType {
   eventId: string;
 }
 
+@ObjectType('DigestPreview', { description: 'The account’s next digest email as it would be if sent now (issue 33; docs/api.md, "Email")' })
+export class DigestPreviewType {
+  @Field(() => Date, { description: 'when it goes (its slot’s next time, Europe/London)' })
+  at: Date;
+
+  @Field(() => String, { description: '`daily 08:00` or `weekly monday 08:00` (Europe/London)' })
+  slot: string;
+
+  @Field(() => [Int], { description: 'the watchlists set to that slot' })
+  watchlistIds: number[];
+
+  @Field(() => String)
+  subject: string;
+
+  @Field(() => String, { description: 'the plain-text part' })
+  text: string;
+
+  @Field(() => String, { description: 'the HTML part' })
+  html: string;
+}
+
 @ObjectType('DashboardSession', { description: 'The account dashboard’s signed-in browser' })
 export class DashboardSessionType {
   @Field(() => AccountType, { description: 'The account signed in' })

@@ -8,6 +8,8 @@
  * - email_verification: a day after the link expired (a used or expired link answers 410 until then;
  *   after it, 404).
  * - mail_deferred_event: written more than RETENTION_DAYS ago.
+ * - mail_digest: occurrences more than RETENTION_DAYS ago, except each account's newest of each
+ *   slot, where the slot's next digest starts (an occurrence can only be due again within hours).
  */
 import type { DataSource } from 'typeorm';
 import { OUTBOX_SIZE } from '../services/account-email.service';
@@ -27,4 +29,9 @@ export const mailRetentionRules = (retentionDays: number): RetentionRule[] => [
   rule('local_mailbox', `SELECT id FROM (SELECT id, row_number() OVER (PARTITION BY account_id ORDER BY id DESC) AS n FROM local_mailbox WHERE $1::timestamptz IS NULL) x WHERE n > ${OUTBOX_SIZE} LIMIT $2`, () => null),
   rule('email_verification', `SELECT id FROM email_verification WHERE expires_at < $1 LIMIT $2`, (now) => new Date(now.getTime() - DAY_MS)),
   rule('mail_deferred_event', `SELECT id FROM mail_deferred_event WHERE created_at < $1 LIMIT $2`, (now) => new Date(now.getTime() - retentionDays * DAY_MS)),
+  rule(
+    'mail_digest',
+    `SELECT id FROM (SELECT id, slot_at, row_number() OVER (PARTITION BY account_id, slot ORDER BY slot_at DESC) AS n FROM mail_digest) x WHERE n > 1 AND slot_at < $1 LIMIT $2`,
+    (now) => new Date(now.getTime() - retentionDays * DAY_MS),
+  ),
 ];

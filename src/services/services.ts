@@ -36,6 +36,7 @@ import { AccountEmailService } from './account-email.service';
 import { mailAlertsSink } from '../events/mail/alerts';
 import { UnsubscribeTokens } from '../events/mail/unsubscribe';
 import { WatchlistNotificationService } from './watchlist-notification.service';
+import { DigestService } from './digest.service';
 
 /** The domain API every door (GraphQL, REST, admin, CLI) uses; none of it sees a request. */
 export interface Services {
@@ -69,6 +70,8 @@ export interface Services {
   accountEmail: AccountEmailService;
   /** each watchlist's email setting, and the one-click unsubscribe */
   notifications: WatchlistNotificationService;
+  /** daily and weekly digest emails, and the preview of an account's next one */
+  digests: DigestService;
 }
 
 export interface ServiceDeps {
@@ -164,5 +167,6 @@ export function createServices({ trainingOptions, redisUrl, now, burstLimit, emb
     mail,
     accountEmail,
     notifications: new WatchlistNotificationService(deps.dataSource, watchlists, unsubscribeTokens),
+    digests: new DigestService(deps.dataSource, predictions, deps.clock, mail, unsubscribeTokens, publicUrl.replace(/\/+$/, ''), deps.logger, realNow),
   };
 }

@@ -208,7 +208,7 @@ it('never logs the SMTP credentials', async () => {
   expect(logLines.join('')).not.toContain('s3cret-pass');
 });
 
-it('is pruned by the retention job: finished rows past RETENTION_DAYS, the local mailbox past each account’s newest 100, links a day past their expiry', async () => {
+it('is pruned by the retention job: finished rows past RETENTION_DAYS, the local mailbox past each account’s newest 100, links a day past their expiry, digests past RETENTION_DAYS but each slot’s newest', async () => {
   const { mailRetentionRules } = await import('../../src/jobs/mail-retention-rules');
   const a = await account();
   await enqueue(db.dataSource, [alert(a, 'evt_old_sent'), alert(a, 'evt_old_pending')]);
@@ -218,7 +218,13 @@ it('is pruned by the retention job: finished rows past RETENTION_DAYS, the local
     await db.dataSource.query(`INSERT INTO local_mailbox (account_id, mail_message_id, to_address, message_id, event_id, subject, text_body) VALUES ($1, $2, $3, 'm', 'e', 's', 't')`, [a.id, 1_000_000 + i, a.email]);
   }
   await db.dataSource.query(`INSERT INTO email_verification (account_id, token_hash, email, expires_at) VALUES ($1, '\\x01', $2, $3), ($1, '\\x02', $2, $4)`, [a.id, a.email, new Date(now.getTime() - 2 * 86_400_000), new Date(now.getTime() - 3_600_000)]);
+  const daysAgo = (days: number) => new Date(now.getTime() - days * 86_400_000);
+  await db.dataSource.query(`INSERT INTO mail_digest (account_id, slot, slot_at, covered_until) VALUES ($1, 'daily 08:00', $2, $2), ($1, 'daily 08:00', $3, $3), ($1, 'weekly friday 08:00', $2, $2)`, [a.id, daysAgo(120), daysAgo(100)]);
   for (const r of mailRetentionRules(90)) for await (const _ of r.batches(db.dataSource, now, 50));
+  expect(await db.dataSource.query(`SELECT slot, slot_at FROM mail_digest WHERE account_id = $1 ORDER BY slot`, [a.id])).toEqual([
+    { slot: 'daily 08:00', slot_at: daysAgo(100) },
+    { slot: 'weekly friday 08:00', slot_at: daysAgo(120) },
+  ]);
   expect(await rowOf('evt_old_sent')).toBeUndefined();
   expect(await rowOf('evt_old_pending')).toMatchObject({ status: 'pending' });
   const kept = (await db.dataSource.query(`SELECT mail_message_id FROM local_mailbox WHERE account_id = $1 ORDER BY id`, [a.id])) as { mail_message_id: number }[];

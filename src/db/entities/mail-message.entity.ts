@@ -3,7 +3,7 @@ import { AccountEntity } from './account.entity';
 
 export const MAIL_STATUSES = ['pending', 'sent', 'failed', 'suppressed'] as const;
 export type MailStatus = (typeof MAIL_STATUSES)[number];
-export const MAIL_KINDS = ['verification', 'alert', 'test'] as const;
+export const MAIL_KINDS = ['verification', 'alert', 'test', 'digest'] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
 
 /**

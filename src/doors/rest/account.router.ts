@@ -1,6 +1,7 @@
 /**
  * The calling account (issue 33, email): `GET /account` (who the key belongs to, its tier and
- * whether its address is verified), `GET /account/outbox` (the local mailbox's last 100 emails)
+ * whether its address is verified), `GET /account/outbox` (the local mailbox's last 100 emails),
+ * `GET /account/digest-preview` (the next digest email as it would be now),
  * `POST /account/verification-email` (a new verification link, rate-limited) and
  * `POST /account/test-email` (a test email to the verified address, rate-limited).
  */
@@ -28,6 +29,15 @@ export function addAccountRoutes(router: Router, gateway: Gateway, run: RunOpera
       return {
         messages: me!.outbox.map((m) => ({ id: m.id, to: m.to, subject: m.subject, text: m.text, message_id: m.messageId, event_id: m.eventId, delivered_at: m.deliveredAt })),
       };
+    }),
+  );
+
+  router.get(
+    '/account/digest-preview',
+    handle(async (_req, context) => {
+      const { me } = await run('GetDigestPreview', {}, context);
+      const d = me!.nextDigest;
+      return { next_digest: d && { at: d.at, slot: d.slot, watchlist_ids: d.watchlistIds, subject: d.subject, text: d.text, html: d.html } };
     }),
   );
 

@@ -126,6 +126,7 @@ export const CHANNEL_DOCUMENTS = {
 export const ACCOUNT_DOCUMENTS = {
   GetAccount: `query GetAccount { me { id email tier emailStatus } }`,
   GetOutbox: `query GetOutbox { me { outbox { id to subject text messageId eventId deliveredAt } } }`,
+  GetDigestPreview: `query GetDigestPreview { me { nextDigest { at slot watchlistIds subject text html } } }`,
   ResendVerificationEmail: `mutation ResendVerificationEmail { resendVerificationEmail }`,
   SendTestEmail: `mutation SendTestEmail { sendTestEmail { to eventId } }`,
   GetWatchlistNotifications: `query GetWatchlistNotifications($id: Int!) { watchlistNotifications(id: $id) { watchlistId email time day events } }`,

@@ -7,14 +7,10 @@
 import type { ServiceEvent } from '../event';
 import type { MailContent } from './compose';
 import { escapeHtml } from '../../common/html';
+import { unsubscribeHeaders, type WatchlistMailLinks } from './links';
 
-export interface AlertLinks {
+export interface AlertLinks extends WatchlistMailLinks {
   billUrl: string;
-  settingsUrl: string;
-  /** the one-click page (POST turns the watchlist's email off; GET shows a button that does) */
-  unsubscribeUrl: string;
-  /** the mailto alternative: a message to the sender's address with the token in its subject */
-  unsubscribeMailto: string;
 }
 
 const words = (value: unknown) => String(value ?? '').replace(/_/g, ' ');
@@ -62,9 +58,6 @@ export function alertContent(event: ServiceEvent, billTitle: string, watchlistNa
     subject: `${billTitle}: ${summary}`.slice(0, 200),
     text,
     html,
-    headers: {
-      'List-Unsubscribe': `<${links.unsubscribeUrl}>, <${links.unsubscribeMailto}>`,
-      'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
-    },
+    headers: unsubscribeHeaders(links),
   };
 }

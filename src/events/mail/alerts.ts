@@ -3,7 +3,7 @@
  * webhook outbox, one mail_message per event per account with a watchlist set to `instant` that
  * holds the event's bill and asks for its type, whose address is VERIFIED and whose tier receives
  * it (`receivesEvent`, the rule of every channel). An event on several of an account's watchlists
- * is one email. Past DAILY_EMAIL_LIMIT emails in the account's UTC day, the event is recorded in
+ * is one email. Past DAILY_EMAIL_LIMIT emails (alerts and digests) in the account’s UTC day, the event is recorded in
  * `mail_deferred_event` instead, for the next digest.
  */
 import type { EntityManager } from 'typeorm';
@@ -13,11 +13,11 @@ import type { EventSink, ServiceEvent } from '../event';
 import { eventBody } from '../webhooks/outbox';
 import { billPageUrl } from '../event-words';
 import { alertContent } from './alert-content';
-import { fromAddress } from './compose';
+import { watchlistMailLinks } from './links';
 import type { OutgoingMail } from './outbox';
 import type { UnsubscribeTokens } from './unsubscribe';
 
-/** Emails one account is sent in a UTC day at most (alerts; the verification mail is not counted). */
+/** Emails one account is sent in a UTC day at most (alerts and digests; the verification mail is not counted). Digests are never held back: they are where held-back alerts go. */
 export const DAILY_EMAIL_LIMIT = 50;
 /** What a watchlist's instant email sends unless its settings name other types. */
 export const DEFAULT_EMAIL_EVENTS = ['bill.stage_changed', 'bill.stage_scheduled', 'prediction.imminent_stage_change'] as const;
@@ -45,7 +45,6 @@ const utcDayStart = (at: Date) => new Date(Date.UTC(at.getUTCFullYear(), at.getU
 
 export function mailAlertsSink(options: MailAlertsOptions): EventSink {
   const { publicUrl, tokens } = options;
-  const mailbox = fromAddress(options.from);
   return async (manager, events) => {
     if (!events.length) return;
     const billIds = [...new Set(events.map((e) => e.data.bill_id))];
@@ -76,7 +75,7 @@ export function mailAlertsSink(options: MailAlertsOptions): EventSink {
     const now = options.now();
     const accounts = [...new Set([...chosen.values()].map((c) => c.subscriber.account_id))];
     const sentToday = new Map(
-      ((await manager.query(`SELECT account_id, count(*)::int AS n FROM mail_message WHERE account_id = ANY($1::int[]) AND kind = 'alert' AND created_at >= $2 GROUP BY account_id`, [accounts, utcDayStart(now)])) as { account_id: number; n: number }[]).map((r) => [r.account_id, r.n]),
+      ((await manager.query(`SELECT account_id, count(*)::int AS n FROM mail_message WHERE account_id = ANY($1::int[]) AND kind IN ('alert', 'digest') AND created_at >= $2 GROUP BY account_id`, [accounts, utcDayStart(now)])) as { account_id: number; n: number }[]).map((r) => [r.account_id, r.n]),
     );
     const mails: OutgoingMail[] = [];
     const deferred: { event: ServiceEvent; subscriber: Subscriber }[] = [];
@@ -87,7 +86,6 @@ export function mailAlertsSink(options: MailAlertsOptions): EventSink {
         continue;
       }
       sentToday.set(c.subscriber.account_id, count + 1);
-      const token = tokens.tokenFor(c.subscriber.watchlist_id);
       const billId = c.event.data.bill_id;
       mails.push({
         accountId: c.subscriber.account_id,
@@ -96,9 +94,7 @@ export function mailAlertsSink(options: MailAlertsOptions): EventSink {
         eventId: c.event.id,
         content: alertContent(c.event, titles.get(billId) ?? `Bill ${billId}`, c.subscriber.name, {
           billUrl: billPageUrl(publicUrl, billId),
-          settingsUrl: `${publicUrl}/#/watchlists/${c.subscriber.watchlist_id}`,
-          unsubscribeUrl: `${publicUrl}/email/unsubscribe/${token}`,
-          unsubscribeMailto: `mailto:${mailbox}?subject=${encodeURIComponent(`unsubscribe ${token}`)}`,
+          ...watchlistMailLinks(publicUrl, options.from, tokens, c.subscriber.watchlist_id),
         }),
       });
     }

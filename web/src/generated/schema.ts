@@ -6,6 +6,8 @@ export interface Account {
   /** Whether alerts are emailed to the address: only once VERIFIED (see docs/api.md, "Email") */
   emailStatus: EmailStatus;
   id: number;
+  /** The next digest email of the account’s daily and weekly watchlists, as it would be if sent now: the soonest slot with something changed; null when none has (no digest is sent then) */
+  nextDigest: DigestPreview | null;
   /** The local mailbox’s newest 100 emails to the account, newest first: what would have been sent (empty when the service sends over SMTP) */
   outbox: OutboxMessage[];
   tier: Tier;
@@ -292,6 +294,21 @@ export interface DataFreshness {
   source: string;
   /** no successful sync for 3 sync intervals: the data may be behind Parliament */
   stale: boolean;
+}
+
+/** The account’s next digest email as it would be if sent now (issue 33; docs/api.md, "Email") */
+export interface DigestPreview {
+  /** when it goes (its slot’s next time, Europe/London) */
+  at: string;
+  /** the HTML part */
+  html: string;
+  /** `daily 08:00` or `weekly monday 08:00` (Europe/London) */
+  slot: string;
+  subject: string;
+  /** the plain-text part */
+  text: string;
+  /** the watchlists set to that slot */
+  watchlistIds: number[];
 }
 
 /** A House of Commons division on the bill (The Public Whip, to July 2018) */

@@ -449,6 +449,19 @@ export type GetOutboxData = {
   } | null;
 };
 
+export type GetDigestPreviewData = {
+  me: {
+    nextDigest: {
+      at: string;
+      slot: string;
+      watchlistIds: number[];
+      subject: string;
+      text: string;
+      html: string;
+    } | null;
+  } | null;
+};
+
 export type ResendVerificationEmailData = {
   resendVerificationEmail: boolean;
 };
@@ -513,6 +526,7 @@ export interface DocumentData {
   RevokeFeedToken: RevokeFeedTokenData;
   GetAccount: GetAccountData;
   GetOutbox: GetOutboxData;
+  GetDigestPreview: GetDigestPreviewData;
   ResendVerificationEmail: ResendVerificationEmailData;
   SendTestEmail: SendTestEmailData;
   GetWatchlistNotifications: GetWatchlistNotificationsData;

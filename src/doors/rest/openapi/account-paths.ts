@@ -46,6 +46,33 @@ const OUTBOX_SCHEMA = {
   },
 };
 
+const DIGEST_PREVIEW_SCHEMA = {
+  type: 'object',
+  required: ['next_digest'],
+  additionalProperties: false,
+  properties: {
+    next_digest: {
+      description: 'null when no daily or weekly watchlist of the account has anything changed (no digest would be sent)',
+      oneOf: [
+        { type: 'null' },
+        {
+          type: 'object',
+          required: ['at', 'slot', 'watchlist_ids', 'subject', 'text', 'html'],
+          additionalProperties: false,
+          properties: {
+            at: { ...timestamp, description: 'when it goes: its slot’s next time (Europe/London)' },
+            slot: { type: 'string', description: '`daily HH:MM` or `weekly <day> HH:MM` (Europe/London)' },
+            watchlist_ids: { type: 'array', items: { type: 'integer' }, description: 'the watchlists set to that slot' },
+            subject: { type: 'string' },
+            text: { type: 'string', description: 'the plain-text part' },
+            html: { type: 'string', description: 'the HTML part' },
+          },
+        },
+      ],
+    },
+  },
+};
+
 const notYours = error('no such watchlist of yours (another account’s answers the same)', 'watchlist 7 does not exist');
 const NOTIFICATIONS_EXAMPLE = { watchlist_id: 7, email: 'instant', time: '08:00', day: 'monday', events: ['bill.stage_changed', 'bill.stage_scheduled', 'prediction.imminent_stage_change'] };
 
@@ -76,6 +103,25 @@ export const ACCOUNT_PATHS = {
               delivered_at: '2026-11-22T12:00:00.000Z',
             },
           ],
+        }),
+        ...commonErrors,
+      },
+    },
+  },
+  '/account/digest-preview': {
+    get: {
+      operationId: 'getAccountDigestPreview',
+      summary: 'The account’s next digest email as it would be if sent now: the soonest daily or weekly slot with something changed since its last digest',
+      responses: {
+        '200': json(DIGEST_PREVIEW_SCHEMA, {
+          next_digest: {
+            at: '2026-11-23T08:00:00.000Z',
+            slot: 'daily 08:00',
+            watchlist_ids: [7],
+            subject: 'Daily digest: 2 changes to 1 bill',
+            text: 'Daily digest: 2 changes to 1 bill\n\nMarriage Bill\n  - New stage: second reading (Commons) on 2021-11-26 …',
+            html: '<!doctype html><html><body>…</body></html>',
+          },
         }),
         ...commonErrors,
       },
