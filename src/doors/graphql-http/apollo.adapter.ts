@@ -1,24 +1,23 @@
 import type http from 'node:http';
-import { ApolloServer, type ApolloServerOptionsWithGateway, type ApolloServerPlugin, type GraphQLRequestListener } from '@apollo/server';
+import { ApolloServer, type ApolloServerOptionsWithGateway, type ApolloServerPlugin, type GraphQLRequestListener, type HTTPGraphQLResponse } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
-import type { RequestHandler } from 'express';
-import type { DocumentNode, GraphQLSchema, OperationDefinitionNode, ValidationRule } from 'graphql';
+import type { Request, RequestHandler } from 'express';
+import type { ValidationRule } from 'graphql';
 import { gatewayRequest, graphqlDocumentOf } from '../http/gateway-request';
 import { boundedDocumentStore } from './document-store';
-import { apolloExpressMiddleware } from './express-integration';
+import { answerWithApollo } from './express-integration';
+import { answerKnownDocument, answerText, type ApolloContext, executeInGateway, type OperationAnswered, type ShortcutSteps } from './known-document-shortcut';
+import { KnownDocuments } from './known-documents';
 import type { QueryCostCheck } from './query-cost';
 import { acceptsLegacyJsonOnly } from './legacy-json';
-import type { RequestContext } from '../../request/context';
 import { badInput, ERROR_CODES } from '../../errors';
 import { graphqlError, mapError } from '../../gateway/error-mapping';
 import { unresolvedOperation } from '../../gateway/operation-choice';
-import type { Gateway, GatewayRequest } from '../../gateway/pipeline';
-import { keptText } from '../../gateway/answer-cache';
+import type { Gateway } from '../../gateway/pipeline';
 import { isWebsiteDocument } from '../../gateway/website-documents';
 import type { Logger } from '../../logger';
 
-type ApolloContext = RequestContext & { gatewayRequest?: GatewayRequest };
 type GatewayInterface = ApolloServerOptionsWithGateway<ApolloContext>['gateway'];
 type GatewayExecutor = NonNullable<Awaited<ReturnType<GatewayInterface['load']>>['executor']>;
 
@@ -31,9 +30,11 @@ type GatewayExecutor = NonNullable<Awaited<ReturnType<GatewayInterface['load']>>
  */
 function pipelineExecutor(gateway: Gateway): GatewayInterface {
   const executor: GatewayExecutor = (request) => {
-    // the dashboard's own documents are a fixed set, compiled at first sight; a client's is compiled when it repeats
-    const prepared = gateway.operations.prepare(request.document, request.operationName, request.queryHash, { shipped: isWebsiteDocument(request.request.query) });
-    return gateway.executeRequested(prepared, request.request.variables, request.context as RequestContext) as ReturnType<GatewayExecutor>;
+    const context = request.context as ApolloContext;
+    // the known-document shortcut ran it already and hands Apollo only the answering
+    if (context.settled) return context.settled() as ReturnType<GatewayExecutor>;
+    const known = { document: request.document, queryHash: request.queryHash, shipped: isWebsiteDocument(request.request.query) };
+    return executeInGateway(gateway, known, request.operationName, request.request.variables, context) as ReturnType<GatewayExecutor>;
   };
   return {
     onSchemaLoadOrUpdate(callback) {
@@ -44,9 +45,6 @@ function pipelineExecutor(gateway: Gateway): GatewayInterface {
     stop: async () => undefined,
   };
 }
-
-/** What the door hears of each answered operation (the metrics count it by root field and outcome). */
-export type OperationAnswered = (answered: { document: DocumentNode | undefined; operation: OperationDefinitionNode | undefined; schema: GraphQLSchema; failed: boolean }) => void;
 
 /**
  * The door's steps inside Apollo's request, as one plugin whose listener is the same object for
@@ -67,15 +65,16 @@ export type OperationAnswered = (answered: { document: DocumentNode | undefined;
  * A request error (Apollo had the document's text: `source`) answered to a client that reads only
  * the legacy media type is a 200 on the wire (see acceptsLegacyJsonOnly).
  */
-function doorSteps(gateway: Gateway, checkCost: QueryCostCheck, operationAnswered: OperationAnswered): ApolloServerPlugin<ApolloContext> {
+function doorSteps({ gateway, checkCost, operationAnswered }: ShortcutSteps, known: KnownDocuments): ApolloServerPlugin<ApolloContext> {
   const listener: GraphQLRequestListener<ApolloContext> = {
-    async didResolveOperation({ operation, document, request, contextValue }) {
+    async didResolveOperation({ operation, document, request, contextValue, queryHash }) {
       if (!operation) throw unresolvedOperation(document, request.operationName);
       if (operation.operation === 'subscription') {
         const browser = contextValue.gatewayRequest?.browser;
         const endpoint = browser ? `${browser.secure ? 'wss' : 'ws'}://${browser.host}/graphql` : 'ws(s)://…/graphql';
         throw badInput(`Subscriptions are served over WebSocket only: connect to ${endpoint} with the graphql-transport-ws protocol (graphql-ws)`);
       }
+      if (request.http?.method === 'POST' && request.query !== undefined) known.resolved(request.query, request.operationName, { document, operation, queryHash, shipped: isWebsiteDocument(request.query) });
       await checkCost(document, operation, request.variables, contextValue);
     },
     async willSendResponse({ contextValue, request, response, errors, source, document, operation, schema }) {
@@ -109,6 +108,8 @@ export const REQUEST_DRAIN_MS = 7_000;
 
 /** The /graphql door: Apollo Server as a thin adapter over the gateway. */
 export async function createApolloDoor(gateway: Gateway, options: ApolloDoorOptions): Promise<{ middleware: RequestHandler; stop(): Promise<void> }> {
+  const steps: ShortcutSteps = { gateway, checkCost: options.checkCost, operationAnswered: options.operationAnswered };
+  const known = new KnownDocuments();
   const apollo = new ApolloServer<ApolloContext>({
     gateway: pipelineExecutor(gateway),
     introspection: true,
@@ -116,7 +117,7 @@ export async function createApolloDoor(gateway: Gateway, options: ApolloDoorOpti
     persistedQueries: false,
     documentStore: boundedDocumentStore(),
     // a kept answer (shared by every caller, or introspection) goes out as the text it was kept with
-    stringifyResult: (result) => `${keptText(result) ?? JSON.stringify(result)}\n`,
+    stringifyResult: answerText,
     validationRules: options.validationRules,
     includeStacktraceInErrorResponses: false,
     stopOnTerminationSignals: false,
@@ -127,11 +128,11 @@ export async function createApolloDoor(gateway: Gateway, options: ApolloDoorOpti
       // Open requests get 7 s to finish: the rest of the 10 s shutdown deadline (src/shutdown.ts)
       // is for flushing counters and closing the database, which a slow request must not starve.
       ApolloServerPluginDrainHttpServer({ httpServer: options.httpServer, stopGracePeriodMillis: REQUEST_DRAIN_MS }),
-      doorSteps(gateway, options.checkCost, options.operationAnswered),
+      doorSteps(steps, known),
     ],
   });
   await apollo.start();
-  const middleware = apolloExpressMiddleware(apollo, async ({ req }) => {
+  const startContext = (req: Request) => async (): Promise<ApolloContext> => {
     const request = gatewayRequest(req, { browser: true });
     request.document = graphqlDocumentOf(req);
     try {
@@ -141,6 +142,14 @@ export async function createApolloDoor(gateway: Gateway, options: ApolloDoorOpti
       gateway.finish(request, null, mapError(error).status);
       throw error;
     }
-  });
+  };
+  const heard = (req: Request) => (response: HTTPGraphQLResponse) => {
+    if (req.method === 'POST' && (response.status ?? 200) === 200 && response.body.kind === 'complete') known.answered(req.headers.accept, response.headers.get('content-type'));
+  };
+  const middleware: RequestHandler = async (req, res) => {
+    const match = known.match(req.method, req.body, req.headers.accept);
+    const context = match ? await answerKnownDocument(steps, req, res, match, startContext(req)) : startContext(req);
+    if (context) await answerWithApollo(apollo, req, res, context, heard(req));
+  };
   return { middleware, stop: () => apollo.stop() };
 }

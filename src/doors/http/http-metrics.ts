@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { OperationAnswered } from '../graphql-http/apollo.adapter';
+import type { OperationAnswered } from '../graphql-http/known-document-shortcut';
 import type { Request, RequestHandler } from 'express';
 import type { DocumentNode, GraphQLSchema, OperationDefinitionNode } from 'graphql';
 import { rootFieldCopies } from '../../gateway/charge';
