@@ -16,12 +16,14 @@ if (Number(process.versions.node.split('.')[0]) < minimumMajor) {
   process.exit(1);
 }
 
-const [entry, ...args] = process.argv.slice(2);
+// --despite-type-errors: for the schema emitter (see build() in build.mjs)
+const despiteTypeErrors = process.argv[2] === '--despite-type-errors';
+const [entry, ...args] = process.argv.slice(despiteTypeErrors ? 3 : 2);
 if (!entry) {
-  process.stderr.write('usage: node scripts/run.mjs <entry under dist/, e.g. src/server> [args]\n');
+  process.stderr.write('usage: node scripts/run.mjs [--despite-type-errors] <entry under dist/, e.g. src/server> [args]\n');
   process.exit(1);
 }
-buildIfStale();
+buildIfStale({ despiteTypeErrors });
 const script = path.join(ROOT, 'dist', `${entry}.js`);
 // the entry reads its own arguments as if node had been started on it
 process.argv = [process.argv[0], script, ...args];
