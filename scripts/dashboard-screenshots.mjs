@@ -2,7 +2,8 @@
 // Screenshots of the dashboard's main pages for docs/ (docs/dashboard-*.png), taken in headless
 // Chromium against a running server on the shipped data:
 //   DATA_DIR=<the server's> node scripts/dashboard-screenshots.mjs http://localhost:4000
-// It signs up a new account, and makes it Pro with the admin command to show every page. For the
+// It signs up a new account, and makes it Pro with the admin command to show every page (the
+// watchlist set to a daily digest, so its email settings and next-digest panel show). For the
 // webhooks page it receives deliveries itself on 127.0.0.1: start the server with
 // WEBHOOK_ALLOW_PRIVATE=true.
 import { spawnSync } from 'node:child_process';
@@ -63,6 +64,12 @@ try {
   await page.getByRole('button', { name: 'Add threshold' }).click();
   await page.getByRole('button', { name: 'Check now' }).click();
   await page.getByText(/^Checked /).waitFor();
+  // a daily digest, so the page shows its setting and the next digest's panel
+  const emailForm = page.getByRole('form', { name: 'Email notifications' });
+  await emailForm.getByLabel('Email', { exact: true }).selectOption('DAILY');
+  await emailForm.getByRole('button', { name: 'Save email settings' }).click();
+  await page.getByText('Email settings saved.').waitFor();
+  await page.getByRole('region', { name: 'Next digest' }).getByRole('button', { name: 'Refresh preview', disabled: false }).waitFor();
   await page.screenshot({ path: path.join(ROOT, 'docs', 'dashboard-watchlist.png'), fullPage: true });
   await page.goto(`${base}/#/account`);
   await page.getByLabel('Key name (optional)').fill('laptop');

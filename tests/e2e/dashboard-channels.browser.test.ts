@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
+import type { ServiceEvent } from '../../src/events/event';
 import { markVerified } from '../support/dashboard-session';
 import { type DashboardBrowser, onEmbeddedRun, openDashboardBrowser, signUpInPage } from '../support/dashboard-browser';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -7,7 +8,8 @@ import { startTestApp, type TestApp } from '../support/test-app';
 /**
  * The dashboard's channels (issue 33) in headless Chromium, against a real server on the
  * embedded database: a watchlist's email settings with the address's status, "Resend
- * verification email" and "Send me a test email"; its calendar and Atom addresses copied, renewed
+ * verification email" and "Send me a test email"; the next digest's preview, empty before a
+ * change and the digest's text after one; its calendar and Atom addresses copied, renewed
  * and turned off; "Download CSV"; the Outbox; a Slack webhook registered with its format.
  * Screenshots go to test-artifacts/channels-*.png.
  */
@@ -75,6 +77,29 @@ describeInBrowser('a watchlist’s channels in Chromium', () => {
     expect(await page.getByRole('form', { name: 'Email notifications' }).getByLabel('Weekly digest day').inputValue()).toBe('FRIDAY');
   });
 
+  it('previews the next digest: nothing to send before a change, the digest’s subject and text after one', async () => {
+    await openWatchlist();
+    const panel = page.getByRole('region', { name: 'Next digest' });
+    await panel.getByText(/^Nothing to send yet/).waitFor();
+    expect(await t.services.digests.preview(await t.accountIdOf(EMAIL))).toBeNull();
+
+    const event: ServiceEvent = { id: `evt_preview_${Date.now()}`, type: 'bill.stage_changed', timestamp: '2021-11-26T09:00:00.000Z', data: { bill_id: 2900, stage_record_id: 1, stage: 'second_reading', house: 'Commons', date: '2021-11-26' } };
+    await t.services.dataSource.transaction((manager) => t.services.events.log.record(manager, [event], '2021-11-26'));
+    await panel.getByRole('button', { name: 'Refresh preview' }).click();
+    const preview = (await t.services.digests.preview(await t.accountIdOf(EMAIL)))!;
+    expect(preview).toMatchObject({ slot: 'weekly friday 07:30', watchlistIds: [watchlistId] });
+    await panel.getByText(preview.subject, { exact: true }).waitFor();
+    await panel.getByText(/^Goes Fri, .* 07:30 UK time/).waitFor();
+    await panel.getByText('· weekly friday 07:30', { exact: true }).waitFor();
+    await panel.getByText(/this one included/).waitFor();
+    // the plain-text part, as text: the same the email would carry
+    expect(await panel.getByLabel('The digest’s text').textContent()).toBe(preview.text);
+    expect(preview.text).toContain('New stage: second reading (Commons)');
+    expect(await panel.locator('iframe').count()).toBe(0);
+    await panel.scrollIntoViewIfNeeded();
+    await b.screenshot('channels-digest');
+  });
+
   it('copies the calendar address, which serves the calendar; makes new addresses (the old one 404s); turns them off', async () => {
     await openWatchlist();
     const calendar = page.locator('.key-row code').first();
@@ -115,6 +140,8 @@ describeInBrowser('a watchlist’s channels in Chromium', () => {
   it('lists the account’s mail in the Outbox, each readable as text', async () => {
     await page.getByRole('navigation').getByRole('link', { name: 'Outbox', exact: true }).click();
     await page.getByRole('heading', { name: 'Outbox', level: 1 }).waitFor();
+    // the next digest is previewed here too, above the list
+    await page.getByRole('region', { name: 'Next digest' }).getByText('Weekly digest: 1 change to 1 bill', { exact: true }).waitFor();
     const emails = page.getByRole('list', { name: 'Emails' });
     // the sign-up's link, the one resent, and the test email (the worker delivers within seconds)
     await emails.getByText('Bill Progress test email').waitFor();

@@ -16,6 +16,9 @@ export const days = (d: number | null | undefined) => (d === null || d === undef
 /** GraphQL enum names (GOVERNMENT_BILL) as words (government bill). */
 export const words = (value: string | null | undefined) => (value ? value.toLowerCase().replace(/_/g, ' ') : '—');
 
+/** A time as the UK reads it (Europe/London, GMT or BST), for what is set in UK time, such as a digest's. */
+export const ukDateTime = (iso: string) => `${new Date(iso).toLocaleString('en-GB', { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZone: 'Europe/London' })} UK time`;
+
 export const dateTime = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }) + ' UTC' : '—');
 
 const UTC_DAY = (options: Intl.DateTimeFormatOptions) => new Intl.DateTimeFormat('en-GB', { ...options, timeZone: 'UTC' });

@@ -8,6 +8,8 @@
 
 const BILL_FIELDS = 'id title kind originatingHouse outcome introducedSession { id name } stages { stage house date }';
 const ENDPOINT_FIELDS = 'id url format description events allBills active disabledReason inactiveReason createdAt';
+/** The next digest as the page shows it: its plain-text part only, the page never renders a mail's HTML. */
+const DIGEST_FIELDS = 'at slot watchlistIds subject text';
 const DELIVERY_FIELDS = 'eventId eventType status attempt statusCode error durationMs attemptedAt nextAttemptAt createdAt attempts { attempt statusCode error durationMs attemptedAt }';
 
 // signing in and out
@@ -21,8 +23,10 @@ export const CHANGE_PASSWORD = 'mutation ChangePassword($c: String!, $n: String!
 export const EMAIL_STATUS = 'query EmailStatus { me { email emailStatus } }';
 export const RESEND_VERIFICATION = 'mutation ResendVerification { resendVerificationEmail }';
 export const CHANGE_EMAIL = 'mutation ChangeEmail($email: String!, $c: String!) { changeEmail(email: $email, currentPassword: $c) { email } }';
-export const OUTBOX = 'query Outbox { me { outbox { id to subject text messageId eventId deliveredAt } } }';
+export const OUTBOX = `query Outbox { me { outbox { id to subject text messageId eventId deliveredAt } nextDigest { ${DIGEST_FIELDS} } } }`;
 export const SEND_TEST_EMAIL = 'mutation SendTestEmail { sendTestEmail { to eventId } }';
+/** The account's next digest as it would be sent now (null: nothing to send yet), read again after a setting changes or on "Refresh preview". */
+export const NEXT_DIGEST = `query NextDigest { me { nextDigest { ${DIGEST_FIELDS} } } }`;
 
 // bills
 export const BILL_BY_ID = `query BillById($id: Int!) { bill(id: $id) { ${BILL_FIELDS} } }`;
@@ -50,9 +54,9 @@ export const RENAME_WATCHLIST = 'mutation RenameWatchlist($id: Int!, $name: Stri
 export const DELETE_WATCHLIST = 'mutation DeleteWatchlist($id: Int!) { deleteWatchlist(id: $id) }';
 export const ADD_BILLS_TO_WATCHLIST = 'mutation AddBillsToWatchlist($id: Int!, $bills: [Int!]!) { addBillsToWatchlist(id: $id, billIds: $bills) { id name } }';
 export const REMOVE_BILL_FROM_WATCHLIST = 'mutation RemoveBillFromWatchlist($id: Int!, $bill: Int!) { removeBillFromWatchlist(id: $id, billId: $bill) { id } }';
-// a watchlist's channels (issue 33): its email setting with the address's status, its feed addresses, its CSV
+// a watchlist's channels (issue 33): its email setting with the address's status and the next digest, its feed addresses, its CSV
 export const WATCHLIST_CHANNELS =
-  'query WatchlistChannels($id: Int!) { me { email emailStatus } watchlist(id: $id) { id calendarUrl feedUrl } watchlistNotifications(id: $id) { watchlistId email time day events } }';
+  `query WatchlistChannels($id: Int!) { me { email emailStatus nextDigest { ${DIGEST_FIELDS} } } watchlist(id: $id) { id calendarUrl feedUrl } watchlistNotifications(id: $id) { watchlistId email time day events } }`;
 export const SET_WATCHLIST_NOTIFICATIONS =
   'mutation SetWatchlistNotifications($id: Int!, $input: WatchlistNotificationsInput!) { setWatchlistNotifications(id: $id, input: $input) { watchlistId email time day events } }';
 export const ROTATE_FEED_TOKEN = 'mutation RotateFeedToken($id: Int!) { rotateWatchlistFeedToken(id: $id) { id calendarUrl feedUrl } }';

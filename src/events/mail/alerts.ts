@@ -14,11 +14,18 @@ import { eventBody } from '../webhooks/outbox';
 import { billPageUrl } from '../event-words';
 import { alertContent } from './alert-content';
 import { watchlistMailLinks } from './links';
+import type { MailKind } from '../../db/entities/mail-message.entity';
 import type { OutgoingMail } from './outbox';
 import type { UnsubscribeTokens } from './unsubscribe';
 
 /** Emails one account is sent in a UTC day at most (alerts and digests; the verification mail is not counted). Digests are never held back: they are where held-back alerts go. */
 export const DAILY_EMAIL_LIMIT = 50;
+/**
+ * The kinds DAILY_EMAIL_LIMIT counts: the mail the service sends by itself. A verification or test
+ * email is sent because the person asked for it, under its own hourly limit, so asking never holds
+ * back an alert.
+ */
+export const DAILY_LIMIT_KINDS = ['alert', 'digest'] as const satisfies readonly MailKind[];
 /** What a watchlist's instant email sends unless its settings name other types. */
 export const DEFAULT_EMAIL_EVENTS = ['bill.stage_changed', 'bill.stage_scheduled', 'prediction.imminent_stage_change'] as const;
 
@@ -75,7 +82,7 @@ export function mailAlertsSink(options: MailAlertsOptions): EventSink {
     const now = options.now();
     const accounts = [...new Set([...chosen.values()].map((c) => c.subscriber.account_id))];
     const sentToday = new Map(
-      ((await manager.query(`SELECT account_id, count(*)::int AS n FROM mail_message WHERE account_id = ANY($1::int[]) AND kind IN ('alert', 'digest') AND created_at >= $2 GROUP BY account_id`, [accounts, utcDayStart(now)])) as { account_id: number; n: number }[]).map((r) => [r.account_id, r.n]),
+      ((await manager.query(`SELECT account_id, count(*)::int AS n FROM mail_message WHERE account_id = ANY($1::int[]) AND kind = ANY($3::text[]) AND created_at >= $2 GROUP BY account_id`, [accounts, utcDayStart(now), DAILY_LIMIT_KINDS])) as { account_id: number; n: number }[]).map((r) => [r.account_id, r.n]),
     );
     const mails: OutgoingMail[] = [];
     const deferred: { event: ServiceEvent; subscriber: Subscriber }[] = [];

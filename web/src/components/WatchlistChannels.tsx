@@ -1,7 +1,7 @@
 /**
  * Where a watchlist's news goes besides the page (issue 33): email (the address's status, the
- * notification setting, a test email), the secret calendar and Atom addresses, and the
- * predictions as a CSV file. One request loads all three.
+ * notification setting, a test email, the next digest's preview), the secret calendar and Atom addresses, and the
+ * predictions as a CSV file. One request loads them all.
  */
 import { useEffect, useState } from 'preact/hooks';
 import type { EmailStatus } from '../generated/schema';
@@ -10,11 +10,12 @@ import { WATCHLIST_CHANNELS, WATCHLIST_CSV } from '../operations';
 import { useSession } from '../session';
 import { EmailStatusLine } from './EmailStatusLine';
 import { FeedAddresses, type FeedUrls } from './FeedAddresses';
+import { NextDigest, type NextDigestPreview } from './NextDigest';
 import { type NotificationSetting, NotificationSettings } from './NotificationSettings';
 import { ErrorMessage, Loading, Notice } from './Status';
 
 interface Channels {
-  me: { email: string; emailStatus: EmailStatus };
+  me: { email: string; emailStatus: EmailStatus; nextDigest: NextDigestPreview | null };
   watchlist: FeedUrls & { id: number };
   watchlistNotifications: NotificationSetting;
 }
@@ -23,6 +24,7 @@ export function WatchlistChannels({ watchlistId }: { watchlistId: number }) {
   const { me } = useSession();
   const [channels, setChannels] = useState<Channels | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [saves, setSaves] = useState(0);
 
   useEffect(() => {
     gql<Channels>(WATCHLIST_CHANNELS, { id: watchlistId }).then(setChannels, (e) => setError(errorMessage(e)));
@@ -37,8 +39,12 @@ export function WatchlistChannels({ watchlistId }: { watchlistId: number }) {
         key={channels.watchlistNotifications.watchlistId}
         initial={channels.watchlistNotifications}
         pro={me?.tier === 'PRO'}
-        onSaved={(saved) => setChannels({ ...channels, watchlistNotifications: saved })}
+        onSaved={(saved) => {
+          setChannels({ ...channels, watchlistNotifications: saved });
+          setSaves(saves + 1);
+        }}
       />
+      <NextDigest initial={channels.me.nextDigest} watchlistId={watchlistId} reload={saves} />
       <h2>Calendar and feed</h2>
       <FeedAddresses watchlistId={watchlistId} urls={channels.watchlist} onChange={(urls) => setChannels({ ...channels, watchlist: { ...channels.watchlist, ...urls } })} />
       <h2>Export</h2>
