@@ -175,17 +175,17 @@ it('stops a watchlist’s emails with the one-click unsubscribe (RFC 8058: a POS
   expect((await rest('GET', `/dashboard/watchlists/${alice.watchlistId}/notifications`, alice.key)).body.email).toBe('off');
 
   setDownLordsThirdReading(api, BILL, '2026-11-18', `${TODAY}T14:00:00.1234567`);
-  // the event happened: the watchlist's Atom feed (its secret address, no key) lists it, newest first
+  // the event happened: the watchlist's Atom feed (its secret address, no key) lists it (beside the
+  // predictions' events of the same refresh, which share its time)
   const entries = await eventually(async () => {
     const feed = new XMLParser({ ignoreAttributes: false }).parse(await (await fetch(on(alice.feedUrl))).text()) as { feed: { entry?: unknown } };
     const list = ([] as { id: string; title: string | { '#text': string } }[]).concat((feed.feed.entry as never) ?? []);
     const title = (e: (typeof list)[number]) => (typeof e.title === 'string' ? e.title : e.title['#text']);
-    return list.length && title(list[0]).includes('2026-11-18') ? list : undefined;
+    return list.some((e) => title(e).includes('2026-11-18')) ? list : undefined;
   }, INTERVAL_SECONDS * 1000 + SLACK_MS);
-  // each of the watchlist's six events once, by its id
+  // each event once, by its id
   expect(new Set(entries.map((e) => e.id)).size).toBe(entries.length);
   expect(entries.every((e) => e.id.startsWith('urn:bill-progress:event:evt_'))).toBe(true);
-  expect(entries.length).toBeGreaterThanOrEqual(6);
   await settle();
-  expect(smtp.received.filter((m) => /2026-11-18/.test(m.parsed.subject ?? ''))).toEqual([]);
+  expect(smtp.received.filter((m) => to(alice.email)(m) && /2026-11-18/.test(m.parsed.subject ?? ''))).toEqual([]);
 }, 60_000);
