@@ -13,6 +13,8 @@ import { usingPostgres } from '../support/test-database';
 // with mailparser); the calendar read with ical.js, the Atom feed with fast-xml-parser. Two verified
 // readers watch one bill with instant email; the cases run in order on one server (one restart, by
 // SIGKILL), each API change making one event: a stage recorded, then a third reading set down and moved.
+// On PostgreSQL the SIGKILL case waits for the dead server's claims to lapse (MAIL_CLAIM_MS, 2
+// minutes): another instance could be sending them, so no start hands them back.
 
 const TODAY = '2026-10-14';
 const BILL = 4065;
