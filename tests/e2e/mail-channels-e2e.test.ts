@@ -48,10 +48,20 @@ const rest = async (method: string, urlPath: string, key: string, body?: unknown
 };
 const to = (email: string) => (m: ReceivedMail) => m.envelopeTo.includes(email);
 const eventIdOf = (m: ReceivedMail) => m.parsed.headers.get('x-bill-progress-event-id') as string;
-/** The first accepted mail to `email` whose subject matches, once it has arrived. */
-const mailTo = (email: string, subject: RegExp, timeoutMs = INTERVAL_SECONDS * 1000 + SLACK_MS) =>
-  eventually(async () => smtp.received.find((m) => to(email)(m) && subject.test(m.parsed.subject ?? '')), timeoutMs);
+/** The first accepted mail to `email` whose subject matches (of those accepted after the `after`th), once it has arrived. */
+const mailTo = (email: string, subject: RegExp, timeoutMs = INTERVAL_SECONDS * 1000 + SLACK_MS, after = 0) =>
+  eventually(async () => smtp.received.slice(after).find((m) => to(email)(m) && subject.test(m.parsed.subject ?? '')), timeoutMs);
 const settle = (ms = 1_500) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Asks for a verification link, and opens the one that arrives: no log-in, the link is the credential. */
+async function verify(email: string, key: string): Promise<void> {
+  const before = smtp.received.length;
+  expect((await rest('POST', '/account/verification-email', key)).status).toBe(200);
+  const mail = await mailTo(email, /Confirm your email address/, undefined, before);
+  const link = /https:\/\/bills\.example\.com\/account\/verify-email\/\S+/.exec(mail.parsed.text ?? '')![0];
+  expect((await fetch(on(link))).status).toBe(200);
+  expect((await rest('GET', '/account', key)).body.email_status).toBe('VERIFIED');
+}
 
 /**
  * A Pilot account made by the operator, its address verified by opening the link it was mailed (no
@@ -61,11 +71,7 @@ async function verifiedReader(email: string): Promise<Reader> {
   expect((await adminCli(['create-user', '--email', email, '--tier', 'pilot'], env)).code).toBe(0);
   const key = (await adminCli(['create-key', '--email', email], env)).json.api_key as string;
   expect((await rest('GET', '/account', key)).body.email_status).toBe('UNVERIFIED');
-  expect((await rest('POST', '/account/verification-email', key)).status).toBe(200);
-  const mail = await mailTo(email, /Confirm your email address/);
-  const link = /https:\/\/bills\.example\.com\/account\/verify-email\/\S+/.exec(mail.parsed.text ?? '')![0];
-  expect((await fetch(on(link))).status).toBe(200);
-  expect((await rest('GET', '/account', key)).body.email_status).toBe('VERIFIED');
+  await verify(email, key);
   const created = await rest('POST', '/dashboard/watchlists', key, { name: `${email}'s bills`, bill_ids: [BILL] });
   expect(created.status).toBe(200);
   // the stage events only: the predictions' own events would make the count of mails depend on the model
@@ -169,6 +175,13 @@ it('suppresses an address the SMTP server refuses with 550: SUPPRESSED on GET /a
   expect(smtp.received.filter((m) => to(bob.email)(m) && /2026-11-(04|11)/.test(m.parsed.subject ?? ''))).toEqual([]);
 }, 60_000);
 
+it('mails a suppressed address again once a new verification link is opened', async () => {
+  smtp.refuseRecipient.delete(bob.email);
+  await verify(bob.email, bob.key);
+  setDownLordsThirdReading(api, BILL, '2026-11-18', `${TODAY}T14:00:00.1234567`);
+  await Promise.all([mailTo(alice.email, /set down for 2026-11-18/), mailTo(bob.email, /set down for 2026-11-18/)]);
+}, 60_000);
+
 it('stops a watchlist’s emails with the one-click unsubscribe (RFC 8058: a POST to the List-Unsubscribe link, no log-in), while its Atom feed still shows the events', async () => {
   const alert = await mailTo(alice.email, /New stage: report \(Lords\)/);
   const link = /^List-Unsubscribe: <(https:[^>]+)>/m.exec(alert.raw.replace(/\r?\n[ \t]+/g, ' '))![1];
@@ -176,18 +189,19 @@ it('stops a watchlist’s emails with the one-click unsubscribe (RFC 8058: a POS
   expect(post.status).toBe(200);
   expect((await rest('GET', `/dashboard/watchlists/${alice.watchlistId}/notifications`, alice.key)).body.email).toBe('off');
 
-  setDownLordsThirdReading(api, BILL, '2026-11-18', `${TODAY}T14:00:00.1234567`);
-  // the event happened: the watchlist's Atom feed (its secret address, no key) lists it (beside the
-  // predictions' events of the same refresh, which share its time)
+  setDownLordsThirdReading(api, BILL, '2026-11-25', `${TODAY}T15:00:00.1234567`);
+  // the event happened: bob's watchlist mails it, and alice's Atom feed (its secret address, no key)
+  // lists it (beside the predictions' events of the same refresh, which share its time)
+  await mailTo(bob.email, /set down for 2026-11-25/);
   const entries = await eventually(async () => {
     const feed = new XMLParser({ ignoreAttributes: false }).parse(await (await fetch(on(alice.feedUrl))).text()) as { feed: { entry?: unknown } };
     const list = ([] as { id: string; title: string | { '#text': string } }[]).concat((feed.feed.entry as never) ?? []);
     const title = (e: (typeof list)[number]) => (typeof e.title === 'string' ? e.title : e.title['#text']);
-    return list.some((e) => title(e).includes('2026-11-18')) ? list : undefined;
+    return list.some((e) => title(e).includes('2026-11-25')) ? list : undefined;
   }, INTERVAL_SECONDS * 1000 + SLACK_MS);
   // each event once, by its id
   expect(new Set(entries.map((e) => e.id)).size).toBe(entries.length);
   expect(entries.every((e) => e.id.startsWith('urn:bill-progress:event:evt_'))).toBe(true);
   await settle();
-  expect(smtp.received.filter((m) => to(alice.email)(m) && /2026-11-18/.test(m.parsed.subject ?? ''))).toEqual([]);
+  expect(smtp.received.filter((m) => to(alice.email)(m) && /2026-11-25/.test(m.parsed.subject ?? ''))).toEqual([]);
 }, 60_000);
