@@ -24,9 +24,9 @@ export interface TestSmtpServer {
   refuseConnections: number | null;
   /** while set, the reply after DATA is this code (e.g. 451 or 554) */
   afterData: number | null;
-  /** while set, a message's DATA is read and parsed into `held` but never answered (not accepted: not in `received`) */
+  /** while set, a message's DATA is read into `held` and never answered (the sender waits until its connection dies) */
   holdData: boolean;
-  /** messages read while `holdData` was set, never answered */
+  /** messages read but not accepted (not in `received`): held unanswered, or refused after DATA */
   held: ReceivedMail[];
   /** every RCPT TO address given, accepted or refused, in order */
   rcptAttempts: string[];
@@ -66,19 +66,16 @@ export async function startSmtpServer(): Promise<TestSmtpServer> {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
-        if (state.afterData) return callback(smtpError(state.afterData, 'Message refused'));
         const raw = Buffer.concat(chunks).toString('utf8');
-        const holding = state.holdData;
+        const { holdData, afterData } = state;
         simpleParser(raw).then(
           (parsed) => {
-            if (holding) {
-              state.held.push({ envelopeTo: session.envelope.rcptTo.map((r) => r.address), raw, parsed });
-              for (const wake of waiters.splice(0)) wake();
-              return; // no reply: the sender waits for its 250 until its connection dies
-            }
-            received.push({ envelopeTo: session.envelope.rcptTo.map((r) => r.address), raw, parsed });
+            const mail = { envelopeTo: session.envelope.rcptTo.map((r) => r.address), raw, parsed };
+            (holdData || afterData ? state.held : received).push(mail);
             for (const wake of waiters.splice(0)) wake();
-            callback();
+            if (afterData) return callback(smtpError(afterData, 'Message refused'));
+            // held: no reply, the sender waits for its 250 until its connection dies
+            if (!holdData) callback();
           },
           (error: Error) => callback(error),
         );
