@@ -2,12 +2,16 @@ import { fork } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
 
 /**
- * The loopback receiver of the webhook bench (bench/bench-webhooks.ts): in a child process of
- * its own by default (a deployment's receivers are elsewhere: in the worker's process their CPU
- * is counted against the service), or in the bench's process with BENCH_RECEIVER=in-process, to
- * see that cost. Arrival times are the monotonic clock (process.hrtime), the same in both processes.
+ * The loopback receiver of the webhook bench (bench/bench-webhooks.ts), an HTTP server, and of the
+ * mail bench (bench/bench-mail.ts), an SMTP server (the `smtp-server` package) that accepts every
+ * message: in a child process of its own by default (a deployment's receivers are elsewhere: in
+ * the worker's process their CPU is counted against the service), or in the bench's process with
+ * BENCH_RECEIVER=in-process, to see that cost. An arrival is a request read and answered 204, or a
+ * message's DATA read and answered 250. Arrival times are the monotonic clock (process.hrtime),
+ * the same in both processes.
  */
 type ToReceiver = { expect: number } | { close: true };
 type FromReceiver = { listening: number } | { arrivals: number[] } | { closed: true };
@@ -22,14 +26,16 @@ export interface Receiver {
   close(): Promise<void>;
 }
 
-export async function startReceiver(inProcess: boolean): Promise<Receiver> {
+export type ReceiverProtocol = 'http' | 'smtp';
+
+export async function startReceiver(inProcess: boolean, protocol: ReceiverProtocol = 'http'): Promise<Receiver> {
   const events = new EventEmitter();
   let send: (m: ToReceiver) => void;
   if (inProcess) {
-    const handle = serveReceiver((m) => setImmediate(() => events.emit('message', m)));
+    const handle = serveReceiver(protocol, (m) => setImmediate(() => events.emit('message', m)));
     send = handle;
   } else {
-    const child = fork(__filename, ['--serve'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const child = fork(__filename, ['--serve', protocol], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     child.on('message', (m) => events.emit('message', m));
     send = (m) => void child.send(m);
   }
@@ -59,23 +65,57 @@ export async function startReceiver(inProcess: boolean): Promise<Receiver> {
   };
 }
 
-function serveReceiver(reply: (m: FromReceiver) => void): (m: ToReceiver) => void {
-  let arrivals: number[] = [];
-  let expected = Infinity;
+/** An HTTP server answering 204 to every request, or an SMTP server taking every message; `arrived` once each is answered. */
+function listen(protocol: ReceiverProtocol, arrived: () => void, listening: (port: number) => void): { close(done: () => void): void } {
+  if (protocol === 'smtp') {
+    const smtp = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      logger: false,
+      onData(stream, _session, callback) {
+        stream.resume();
+        stream.on('end', () => {
+          arrived();
+          callback();
+        });
+      },
+    });
+    smtp.on('error', () => undefined);
+    smtp.listen(0, '127.0.0.1', () => listening((smtp.server.address() as AddressInfo).port));
+    return { close: (done) => smtp.close(done) };
+  }
   const receiver = http.createServer((req, res) => {
     req.resume();
     req.on('end', () => {
-      arrivals.push(monotonicMs());
+      arrived();
       res.writeHead(204).end();
+    });
+  });
+  receiver.keepAliveTimeout = 0;
+  receiver.listen(0, '127.0.0.1', () => listening((receiver.address() as AddressInfo).port));
+  return {
+    close: (done) => {
+      receiver.closeAllConnections();
+      receiver.close(() => done());
+    },
+  };
+}
+
+function serveReceiver(protocol: ReceiverProtocol, reply: (m: FromReceiver) => void): (m: ToReceiver) => void {
+  let arrivals: number[] = [];
+  let expected = Infinity;
+  const server = listen(
+    protocol,
+    () => {
+      arrivals.push(monotonicMs());
       if (arrivals.length === expected) {
         reply({ arrivals });
         arrivals = [];
         expected = Infinity;
       }
-    });
-  });
-  receiver.keepAliveTimeout = 0;
-  receiver.listen(0, '127.0.0.1', () => reply({ listening: (receiver.address() as AddressInfo).port }));
+    },
+    (port) => reply({ listening: port }),
+  );
   return (m) => {
     if ('expect' in m) {
       expected = m.expect;
@@ -85,14 +125,13 @@ function serveReceiver(reply: (m: FromReceiver) => void): (m: ToReceiver) => voi
         expected = Infinity;
       }
     } else {
-      receiver.closeAllConnections();
-      receiver.close(() => reply({ closed: true }));
+      server.close(() => reply({ closed: true }));
     }
   };
 }
 
 if (require.main === module && process.argv.includes('--serve')) {
   // once closed, the channel goes too and the process ends
-  const handle = serveReceiver((m) => process.send!(m, () => 'closed' in m && process.disconnect()));
+  const handle = serveReceiver(process.argv.includes('smtp') ? 'smtp' : 'http', (m) => process.send!(m, () => 'closed' in m && process.disconnect()));
   process.on('message', (m) => handle(m as ToReceiver));
 }

@@ -2,8 +2,9 @@
 // `npm test`: type-check, build (the process tests run the built server and CLI), then the suite on
 // the embedded database, then again on PostgreSQL when TEST_DATABASE_URL is set (each test file
 // creates and drops a database of its own there): the integration tests, and the end-to-end tests
-// whose behaviour depends on the database (those that ask which one runs, or use PostgreSQL or
-// Redis themselves). The other end-to-end tests check HTTP behaviour the embedded run has checked.
+// whose behaviour depends on the database (those that ask which one runs, use PostgreSQL or
+// Redis themselves, or start the server through tests/support/live-server.ts, which asks for
+// them). The other end-to-end tests check HTTP behaviour the embedded run has checked.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 
@@ -32,7 +33,7 @@ if (!runs.has('postgres')) {
 } else if (TEST_DATABASE_URL) {
   const databaseDependent = readdirSync('tests/e2e')
     .map((name) => `tests/e2e/${name}`)
-    .filter((file) => file.endsWith('.test.ts') && /usingPostgres\(|TEST_DATABASE_URL|TEST_REDIS_URL/.test(readFileSync(file, 'utf8')));
+    .filter((file) => file.endsWith('.test.ts') && /usingPostgres\(|startLiveServer\(|TEST_DATABASE_URL|TEST_REDIS_URL/.test(readFileSync(file, 'utf8')));
   run(`tests on PostgreSQL (${TEST_DATABASE_URL.replace(/\/\/[^@]*@/, '//')})`, 'npx', ['jest', 'tests/integration', ...databaseDependent, ...jestArgs], withVmModules({ ...embeddedEnv, TEST_DATABASE_URL }));
 } else {
   process.stdout.write('\nTEST_DATABASE_URL is not set: the PostgreSQL run was skipped (see README).\n');

@@ -1,10 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { ApiStageSummary } from '../../src/ingest/bills-api/api-types';
-import { FakeBillsApi, recordLordsReport, setDownLordsThirdReading } from '../support/fixture-bills-api';
-import { adminCli, type ServerProcess, startServerProcess, waitUntilReady } from '../support/processes';
-import { createPostgresDatabase, usingPostgres } from '../support/test-database';
+import { type FakeBillsApi, recordLordsReport, setDownLordsThirdReading } from '../support/fixture-bills-api';
+import { startLiveServer, type LiveServer } from '../support/live-server';
+import { adminCli, type ServerProcess } from '../support/processes';
 import { type Receiver, startReceiver } from '../support/webhook-receiver';
 
 // Live operation (issue 22): the server follows the Bills API by itself. A stage that appears in
@@ -15,32 +12,20 @@ const TODAY = '2026-10-14';
 const BILL = 4065;
 const INTERVAL_SECONDS = 1;
 
+let live: LiveServer;
 let api: FakeBillsApi;
 let receiver: Receiver;
 let server: ServerProcess;
 let env: Record<string, string>;
-let dropDatabase: (() => Promise<void>) | undefined;
-const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bp-live-sync-'));
 
 beforeAll(async () => {
-  api = new FakeBillsApi();
-  await api.start();
   receiver = await startReceiver(200);
-  env = { DATA_DIR: dataDir, BILLS_SNAPSHOT: 'none', BILLS_API_URL: api.baseUrl, SYNC_INTERVAL: String(INTERVAL_SECONDS), SERVICE_DATE: TODAY, WEBHOOK_ALLOW_PRIVATE: 'true' };
-  if (usingPostgres()) {
-    const db = await createPostgresDatabase();
-    env.DATABASE_URL = db.url;
-    dropDatabase = db.drop;
-  }
-  server = await startServerProcess(env);
-  await waitUntilReady(server.url, 120_000);
+  live = await startLiveServer({ today: TODAY, intervalSeconds: INTERVAL_SECONDS, env: { WEBHOOK_ALLOW_PRIVATE: 'true' } });
+  ({ api, server, env } = live);
 });
 afterAll(async () => {
-  await server?.stop();
+  await live?.close();
   await receiver?.close();
-  await api?.stop();
-  await dropDatabase?.();
-  rmSync(dataDir, { recursive: true, force: true });
 });
 
 const readyz = async () => {

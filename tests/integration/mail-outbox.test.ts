@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { Writable } from 'node:stream';
+import { simpleParser } from 'mailparser';
 import { createLogger } from '../../src/logger';
 import { enqueueMail, type OutgoingMail } from '../../src/events/mail/outbox';
 import { smtpTransport } from '../../src/events/mail/transport';
@@ -82,6 +83,21 @@ it('writes an account’s event once, and nothing when the transaction rolls bac
   await w.runDue();
   await w.stop();
   expect(forEvent('evt_once')).toHaveLength(1);
+});
+
+it('writes an event to many accounts in one call (several statements), each once, with the bytes as composed', async () => {
+  const readers = await Promise.all(Array.from({ length: 230 }, () => account()));
+  // quotes, a backslash, non-ASCII and line breaks survive the JSON the rows travel in
+  const tricky = { subject: 'Bill “Ó Súilleabháin” \\ test', text: 'line one\r\nline "two"\n\ttab', html: '<p>café</p>' };
+  const mails = readers.map((r) => ({ ...alert(r, 'evt_many'), content: tricky }));
+  expect(await enqueue(db.dataSource, [...mails, mails[0]])).toBe(230);
+  expect(await enqueue(db.dataSource, mails.slice(0, 5))).toBe(0);
+  const rows = (await db.dataSource.query(`SELECT to_address, subject, text_body, raw, message_id FROM mail_message WHERE event_id = 'evt_many' ORDER BY id`)) as { to_address: string; subject: string; text_body: string; raw: string; message_id: string }[];
+  expect(rows.map((r) => r.to_address)).toEqual(readers.map((r) => r.email));
+  expect(new Set(rows.map((r) => r.message_id)).size).toBe(230);
+  expect(rows[0]).toMatchObject({ subject: tricky.subject, text_body: tricky.text });
+  const parsed = await simpleParser(rows[229].raw);
+  expect([parsed.subject, parsed.messageId, parsed.text?.trim()]).toEqual([tricky.subject, rows[229].message_id, 'line one\nline "two"\n\ttab']);
 });
 
 it('retries after a 421 at the greeting and after a refused connection, on the retry schedule, with the same Message-ID', async () => {

@@ -1,7 +1,8 @@
 /**
  * A real SMTP server for tests (the `smtp-server` package), on a free port of 127.0.0.1: it
  * accepts mail and parses each with `mailparser`; a test can make it refuse a recipient (5xx at
- * RCPT), refuse connections for a while (421 at the greeting), or answer 4xx/5xx after DATA.
+ * RCPT), refuse connections for a while (421 at the greeting), answer 4xx/5xx after DATA, or read
+ * a message's DATA and never answer it (the sender's attempt stays under way until it is killed).
  */
 import type { AddressInfo } from 'node:net';
 import { type ParsedMail, simpleParser } from 'mailparser';
@@ -23,6 +24,12 @@ export interface TestSmtpServer {
   refuseConnections: number | null;
   /** while set, the reply after DATA is this code (e.g. 451 or 554) */
   afterData: number | null;
+  /** while set, a message's DATA is read into `held` and never answered (the sender waits until its connection dies) */
+  holdData: boolean;
+  /** messages read but not accepted (not in `received`): held unanswered, or refused after DATA */
+  held: ReceivedMail[];
+  /** every RCPT TO address given, accepted or refused, in order */
+  rcptAttempts: string[];
   /** resolves once `count` messages have arrived */
   waitFor(count: number, timeoutMs?: number): Promise<ReceivedMail[]>;
   close(): Promise<void>;
@@ -33,7 +40,14 @@ const smtpError = (code: number, text: string) => Object.assign(new Error(text),
 export async function startSmtpServer(): Promise<TestSmtpServer> {
   const received: ReceivedMail[] = [];
   const waiters: (() => void)[] = [];
-  const state: Pick<TestSmtpServer, 'refuseRecipient' | 'refuseConnections' | 'afterData'> = { refuseRecipient: new Map(), refuseConnections: null, afterData: null };
+  const state: Pick<TestSmtpServer, 'refuseRecipient' | 'refuseConnections' | 'afterData' | 'holdData' | 'held' | 'rcptAttempts'> = {
+    refuseRecipient: new Map(),
+    refuseConnections: null,
+    afterData: null,
+    holdData: false,
+    held: [],
+    rcptAttempts: [],
+  };
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
@@ -43,6 +57,7 @@ export async function startSmtpServer(): Promise<TestSmtpServer> {
       callback();
     },
     onRcptTo(address, _session, callback) {
+      state.rcptAttempts.push(address.address.toLowerCase());
       const code = state.refuseRecipient.get(address.address.toLowerCase());
       if (code) return callback(smtpError(code, `Mailbox ${address.address} unavailable`));
       callback();
@@ -51,19 +66,24 @@ export async function startSmtpServer(): Promise<TestSmtpServer> {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
-        if (state.afterData) return callback(smtpError(state.afterData, 'Message refused'));
         const raw = Buffer.concat(chunks).toString('utf8');
+        const { holdData, afterData } = state;
         simpleParser(raw).then(
           (parsed) => {
-            received.push({ envelopeTo: session.envelope.rcptTo.map((r) => r.address), raw, parsed });
+            const mail = { envelopeTo: session.envelope.rcptTo.map((r) => r.address), raw, parsed };
+            (holdData || afterData ? state.held : received).push(mail);
             for (const wake of waiters.splice(0)) wake();
-            callback();
+            if (afterData) return callback(smtpError(afterData, 'Message refused'));
+            // held: no reply, the sender waits for its 250 until its connection dies
+            if (!holdData) callback();
           },
           (error: Error) => callback(error),
         );
       });
     },
   });
+  // a sender killed mid-session resets its connection: that is the test's doing, not a failure of this server
+  server.on('error', () => undefined);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.server.address() as AddressInfo;
   const smtp: TestSmtpServer = Object.assign(state, {

@@ -20,18 +20,32 @@ export interface OutgoingMail {
 /** An id for a mail that is no event's: the same shape as event ids, so the header reads alike. */
 export const newMailId = () => `mail_${randomBytes(12).toString('hex')}`;
 
-/** Inserts the messages; returns how many were new (an account gets an event once). */
+/** Rows one INSERT carries at most: on the embedded database one statement holds the event loop, and an alert's row is a few KB. */
+const ROWS_PER_STATEMENT = 100;
+
+/**
+ * Inserts the messages; returns how many were new (an account gets an event once). Composed
+ * first, then written as JSON rows, ROWS_PER_STATEMENT a statement: a statement per message cost
+ * most of a refresh's transaction when an event went to a thousand accounts.
+ */
 export async function enqueueMail(manager: Pick<EntityManager, 'query'>, from: string, mails: readonly OutgoingMail[], now: Date): Promise<number> {
-  let inserted = 0;
+  const rows: Record<string, unknown>[] = [];
   for (const mail of mails) {
     const eventId = mail.eventId ?? newMailId();
     const { messageId, raw } = await composeMail({ from, to: mail.to, eventId, messageId: newMessageId(from), date: now, content: mail.content });
-    const rows = (await manager.query(
+    rows.push({ account_id: mail.accountId, kind: mail.kind, event_id: eventId, to_address: mail.to, message_id: messageId, subject: mail.content.subject, text_body: mail.content.text, raw });
+  }
+  let inserted = 0;
+  for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
+    // DO NOTHING also skips a second row of one account and event within the statement
+    const answer = (await manager.query(
       `INSERT INTO mail_message (account_id, kind, event_id, to_address, message_id, subject, text_body, raw, next_attempt_at, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9) ON CONFLICT (account_id, event_id) DO NOTHING RETURNING id`,
-      [mail.accountId, mail.kind, eventId, mail.to, messageId, mail.content.subject, mail.content.text, raw, now],
+       SELECT r.account_id, r.kind, r.event_id, r.to_address, r.message_id, r.subject, r.text_body, r.raw, $2, $2
+         FROM jsonb_to_recordset($1::jsonb) AS r(account_id int, kind text, event_id text, to_address text, message_id text, subject text, text_body text, raw text)
+       ON CONFLICT (account_id, event_id) DO NOTHING RETURNING id`,
+      [JSON.stringify(rows.slice(i, i + ROWS_PER_STATEMENT)), now],
     )) as { id: number }[];
-    inserted += rows.length;
+    inserted += answer.length;
   }
   return inserted;
 }
