@@ -60,7 +60,8 @@ export function build(reason = 'building', { despiteTypeErrors = false } = {}) {
   const started = new Date();
   process.stderr.write(`bill-progress: ${reason}: tsc -p tsconfig.build.json\n`);
   const result = spawnSync(process.execPath, [tsc, '-p', TSCONFIG], { stdio: 'inherit', cwd: ROOT });
-  if (result.status !== 0 && despiteTypeErrors) {
+  // 2: tsc found errors and wrote its output all the same (1: it wrote nothing)
+  if (result.status === 2 && despiteTypeErrors) {
     process.stderr.write('bill-progress: the type errors above may be the generated files being out of date: going on with what tsc emitted; build again once they are written\n');
     return;
   }

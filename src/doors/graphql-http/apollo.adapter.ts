@@ -74,6 +74,9 @@ function doorSteps({ gateway, checkCost, operationAnswered }: ShortcutSteps, kno
         const endpoint = browser ? `${browser.secure ? 'wss' : 'ws'}://${browser.host}/graphql` : 'ws(s)://…/graphql';
         throw badInput(`Subscriptions are served over WebSocket only: connect to ${endpoint} with the graphql-transport-ws protocol (graphql-ws)`);
       }
+      // handed back by the shortcut, which checked the cost before the operation ran: checked again
+      // now, it would read what the operation changed (a grown watchlist) and refuse what already ran
+      if (contextValue.settled) return;
       if (request.http?.method === 'POST' && request.query !== undefined) known.resolved(request.query, request.operationName, { document, operation, queryHash, shipped: isWebsiteDocument(request.query) });
       await checkCost(document, operation, request.variables, contextValue);
     },
@@ -146,10 +149,18 @@ export async function createApolloDoor(gateway: Gateway, options: ApolloDoorOpti
   const heard = (req: Request) => (response: HTTPGraphQLResponse) => {
     if (req.method === 'POST' && (response.status ?? 200) === 200 && response.body.kind === 'complete') known.answered(req.headers.accept, response.headers.get('content-type'));
   };
+  // once Apollo stops, its own answer (it refuses) is every request's: the shortcut would run operations on services shutting down
+  let stopping = false;
   const middleware: RequestHandler = async (req, res) => {
-    const match = known.match(req.method, req.body, req.headers.accept);
+    const match = stopping ? undefined : known.match(req.method, req.body, req.headers.accept);
     const context = match ? await answerKnownDocument(steps, req, res, match, startContext(req)) : startContext(req);
     if (context) await answerWithApollo(apollo, req, res, context, heard(req));
   };
-  return { middleware, stop: () => apollo.stop() };
+  return {
+    middleware,
+    stop: () => {
+      stopping = true;
+      return apollo.stop();
+    },
+  };
 }

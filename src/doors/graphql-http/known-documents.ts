@@ -47,7 +47,8 @@ export class KnownDocuments {
   resolved(query: string, operationName: string | null | undefined, known: KnownOperation): void {
     const key = operationKey(query, operationName ?? undefined);
     if (this.operations.has(key) || key.length > KNOWN_TEXT_CHARACTERS / 16) return;
-    if (this.repeats.repeated(key)) this.operations.set(key, known);
+    // sightings are counted by the text's hash, so that a stream of long unique documents leaves short keys
+    if (this.repeats.repeated(operationKey(known.queryHash, operationName ?? undefined))) this.operations.set(key, known);
   }
 
   /** Heard when Apollo has answered a POST 200 with a whole body: the media type it chose for the Accept header. */
