@@ -26,7 +26,7 @@ export interface ListSizes {
 export const LIST_SIZE_BOUNDS: ListSizes = { liveBills: 1_000, watchlists: MAX_WATCHLISTS_PER_ACCOUNT, watchlistBills: MAX_WATCHLIST_BILLS };
 
 /** Root fields whose results hold the sized lists: the check reads the real sizes for these. */
-export const SIZED_ROOT_FIELDS: ReadonlySet<string> = new Set(['watchlists', 'watchlist', 'createWatchlist', 'renameWatchlist', 'addBillsToWatchlist', 'removeBillFromWatchlist', 'imminentBills']);
+export const SIZED_ROOT_FIELDS: ReadonlySet<string> = new Set(['watchlists', 'watchlist', 'createWatchlist', 'renameWatchlist', 'addBillsToWatchlist', 'removeBillFromWatchlist', 'imminentBills', 'watchlistPredictionsCsv']);
 
 /** Budget of an operation sent with a valid key. */
 export const KEYED_QUERY_BUDGET = 5_000;
@@ -75,6 +75,8 @@ const EXPLANATIONS = 750;
 const DATED_NOWCAST = 100;
 /** Each bill of a batch or a list at a named date: the batch reads its facts together (20–80 ms for 100 bills measured). */
 const DATED_LISTED_NOWCAST = 25;
+/** The next digest composed as if sent now (src/services/digest.service.ts): some ten queries and the nowcasts of its bills. */
+const DIGEST_PREVIEW = 1_000;
 /** A bill's chart: nowcasts at the dates of its life, not cached: 20–30 ms measured. */
 const PREDICTION_HISTORY = 1_250;
 /** The points of a chart: dates over a bill's life (see src/services/chart-dates.ts). */
@@ -117,6 +119,11 @@ export const FIELD_WEIGHTS: Readonly<Record<string, FieldWeight>> = {
   'Prediction.explanations': (_args, child) => EXPLANATIONS + child,
   'Watchlist.bills': (_args, child, sizes) => LOADED_RELATION + sizes.watchlistBills * (WATCHLIST_ROW + child),
   'WatchlistBill.prediction': (_args, child) => LISTED_NOWCAST + child,
+  // a digest composed as if sent now: a few queries per slot, the slot's events and today's nowcast
+  // of each bill it lists (cached for the day): weighed so that a request holds a few, not hundreds
+  'Account.nextDigest': (_args, child) => DIGEST_PREVIEW + child,
+  // the CSV file of a watchlist: each bill's row and its nowcast (at the date named, if one is)
+  'Query.watchlistPredictionsCsv': (args, child, sizes) => DB_QUERY + sizes.watchlistBills * (WATCHLIST_ROW + (args.referenceDate ? DATED_LISTED_NOWCAST : LISTED_NOWCAST)) + child,
   // evaluates every threshold of the caller against today's nowcasts: the heaviest field there is
   'Mutation.checkAlerts': (_args, child) => 2_500 + child,
 };

@@ -76,6 +76,18 @@ describe('the cost of an operation', () => {
     expect(costOf('{ bill(id: 1) { prediction { royalAssent explanations { royalAssent { factor } } } predictionHistory { referenceDate royalAssent nextStage30d } } }').cost).toBeLessThanOrEqual(KEYED_QUERY_BUDGET / 2);
   });
 
+  it('weighs the next digest and a watchlist\'s CSV file as the work they do: one of each fits, hundreds of aliased copies do not', () => {
+    const sizes = { watchlists: 5, watchlistBills: 500, liveBills: 156 };
+    const digests = (n: number) => `{ me { ${Array.from({ length: n }, (_, i) => `d${i}: nextDigest { subject }`).join(' ')} } }`;
+    expect(costOf(digests(1)).cost).toBeLessThanOrEqual(KEYED_QUERY_BUDGET / 4);
+    expect(costOf(digests(10)).cost).toBeGreaterThan(KEYED_QUERY_BUDGET);
+    const files = (n: number, dated = false) => `{ ${Array.from({ length: n }, (_, i) => `f${i}: watchlistPredictionsCsv(id: 1${dated ? ', referenceDate: "2021-06-01"' : ''}) { csv }`).join(' ')} }`;
+    expect(costOf(files(1), { sizes }).cost).toBeLessThanOrEqual(KEYED_QUERY_BUDGET / 2);
+    expect(costOf(files(5), { sizes }).cost).toBeGreaterThan(KEYED_QUERY_BUDGET);
+    expect(costOf(files(2, true), { sizes: { ...sizes, watchlistBills: 50 } }).cost).toBeLessThanOrEqual(KEYED_QUERY_BUDGET);
+    expect(costOf(files(1, true), { sizes }).cost).toBeGreaterThan(KEYED_QUERY_BUDGET);
+  });
+
   it('gives a request without a key room for serviceStatus, not for many copies of it', () => {
     expect(costOf('{ serviceStatus { today ready pending billCount attribution } }', { anonymous: true }).cost).toBeLessThanOrEqual(ANONYMOUS_QUERY_BUDGET);
     const copies = `{ ${Array.from({ length: 5 }, (_, i) => `s${i}: serviceStatus { billCount }`).join(' ')} }`;
