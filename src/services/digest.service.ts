@@ -11,6 +11,8 @@ import { createHash } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import type { ServiceClock } from '../common/clock';
 import type { Logger } from '../logger';
+import { tierReceives } from '../events/audience';
+import type { Tier } from '../vocabulary';
 import type { MailContent } from '../events/mail/compose';
 import { digestContent, type DigestWatchlist } from '../events/mail/digest-content';
 import { watchlistMailLinks } from '../events/mail/links';
@@ -40,6 +42,7 @@ interface SettingRow {
   day: Weekday;
   events: string[];
   updated_at: Date;
+  tier: Tier;
 }
 
 /** What one look at the slots did. */
@@ -88,7 +91,7 @@ export class DigestService {
   /** The digest settings, grouped by account and slot: every verified account's, or one account's whatever its status. */
   private async groups(only?: { accountId: number }): Promise<SlotGroup[]> {
     const rows = (await this.dataSource.query(
-      `SELECT n.watchlist_id, w.name, w.account_id, a.email AS address, n.email AS delivery, n.time, n.day, n.events, n.updated_at
+      `SELECT n.watchlist_id, w.name, w.account_id, a.email AS address, a.tier, n.email AS delivery, n.time, n.day, n.events, n.updated_at
          FROM watchlist_notification n JOIN watchlist w ON w.id = n.watchlist_id JOIN account a ON a.id = w.account_id
         WHERE n.email IN ('daily', 'weekly') AND ${only ? 'w.account_id = $1' : `a.email_status = 'VERIFIED'`}
         ORDER BY w.account_id, n.watchlist_id`,
@@ -96,11 +99,15 @@ export class DigestService {
     )) as SettingRow[];
     const groups = new Map<string, SlotGroup>();
     for (const r of rows) {
+      // the rule of every channel (src/events/audience.ts): an account moved to a tier without email
+      // gets none, and one moved down receives only the event types its tier has
+      if (r.tier === 'free') continue;
+      const events = r.events.filter((type) => tierReceives(r.tier, type));
       const slot: DigestSlot = { email: r.delivery, time: r.time, day: r.day };
       const key = slotKey(slot);
       const id = `${r.account_id} ${key}`;
       if (!groups.has(id)) groups.set(id, { accountId: r.account_id, address: r.address, slot, key, watchlists: [] });
-      groups.get(id)!.watchlists.push({ id: r.watchlist_id, name: r.name, events: r.events, updatedAt: new Date(r.updated_at) });
+      groups.get(id)!.watchlists.push({ id: r.watchlist_id, name: r.name, events, updatedAt: new Date(r.updated_at) });
     }
     return [...groups.values()];
   }

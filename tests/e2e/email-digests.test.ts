@@ -97,6 +97,17 @@ describe('a daily digest', () => {
     expect(await t.db.dataSource.query(`SELECT slot, mail_event_id FROM mail_digest WHERE account_id = $1`, [accountId])).toEqual([{ slot: 'daily 09:00', mail_event_id: null }]);
   });
 
+  it('is not sent to an account moved to the Free tier, which has no email, and is sent again once it is back on Pilot', async () => {
+    const { email } = await owner({ email: 'daily', time: '10:00' });
+    await emit([stageChanged()]);
+    await t.services.accounts.setTier(email, 'free');
+    expect((await sendDue('2026-11-23T10:01:00Z')).sent).toBe(0);
+    await t.services.accounts.setTier(email, 'pilot');
+    expect((await sendDue('2026-11-24T10:01:00Z')).sent).toBeGreaterThanOrEqual(1);
+    await settle();
+    expect(mailsTo(email)).toHaveLength(1);
+  });
+
   it('goes at 06:30 London time in summer, which is 05:30 UTC (BST)', async () => {
     const { email, accountId } = await owner({ email: 'daily', time: '06:30' });
     await emit([stageChanged()]);
