@@ -100,6 +100,14 @@ it('writes an event to many accounts in one call (several statements), each once
   expect([parsed.subject, parsed.messageId, parsed.text?.trim()]).toEqual([tricky.subject, rows[229].message_id, 'line one\nline "two"\n\ttab']);
 });
 
+it('writes a subject cut inside an emoji (a lone surrogate, which jsonb refuses) with U+FFFD in its place, as a text parameter would', async () => {
+  const reader = await account();
+  const cut = 'Bill 🎉'.slice(0, 6);
+  expect(await enqueue(db.dataSource, [{ ...alert(reader, 'evt_cut'), content: { subject: cut, text: `about ${cut}`, html: '<p>x</p>' } }])).toBe(1);
+  const [row] = (await db.dataSource.query(`SELECT subject, text_body FROM mail_message WHERE event_id = 'evt_cut'`)) as { subject: string; text_body: string }[];
+  expect(row).toEqual({ subject: 'Bill \uFFFD', text_body: 'about Bill \uFFFD' });
+});
+
 it('retries after a 421 at the greeting and after a refused connection, on the retry schedule, with the same Message-ID', async () => {
   const a = await account();
   await enqueue(db.dataSource, [alert(a, 'evt_retry')]);

@@ -20,6 +20,13 @@ export interface OutgoingMail {
 /** An id for a mail that is no event's: the same shape as event ids, so the header reads alike. */
 export const newMailId = () => `mail_${randomBytes(12).toString('hex')}`;
 
+/**
+ * The rows as jsonb takes them: a lone surrogate (a title cut inside an emoji) is JSON text that
+ * jsonb refuses, and one refused row would fail the event's whole transaction; written as U+FFFD,
+ * as a text parameter's UTF-8 encoding writes it.
+ */
+const rowsJson = (rows: readonly Record<string, unknown>[]) => JSON.stringify(rows, (_key, value: unknown) => (typeof value === 'string' ? Buffer.from(value, 'utf8').toString('utf8') : value));
+
 /** Rows one INSERT carries at most: on the embedded database one statement holds the event loop, and an alert's row is a few KB. */
 const ROWS_PER_STATEMENT = 100;
 
@@ -43,7 +50,7 @@ export async function enqueueMail(manager: Pick<EntityManager, 'query'>, from: s
        SELECT r.account_id, r.kind, r.event_id, r.to_address, r.message_id, r.subject, r.text_body, r.raw, $2, $2
          FROM jsonb_to_recordset($1::jsonb) AS r(account_id int, kind text, event_id text, to_address text, message_id text, subject text, text_body text, raw text)
        ON CONFLICT (account_id, event_id) DO NOTHING RETURNING id`,
-      [JSON.stringify(rows.slice(i, i + ROWS_PER_STATEMENT)), now],
+      [rowsJson(rows.slice(i, i + ROWS_PER_STATEMENT)), now],
     )) as { id: number }[];
     inserted += answer.length;
   }
