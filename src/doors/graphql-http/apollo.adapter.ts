@@ -77,7 +77,7 @@ function doorSteps({ gateway, checkCost, operationAnswered }: ShortcutSteps, kno
       // handed back by the shortcut, which checked the cost before the operation ran: checked again
       // now, it would read what the operation changed (a grown watchlist) and refuse what already ran
       if (contextValue.settled) return;
-      if (request.http?.method === 'POST' && request.query !== undefined) known.resolved(request.query, request.operationName, { document, operation, queryHash, shipped: isWebsiteDocument(request.query) });
+      if (request.http?.method === 'POST' && request.query !== undefined) known.resolved(request.query, request.operationName, { document, operation, queryHash });
       await checkCost(document, operation, request.variables, contextValue);
     },
     async willSendResponse({ contextValue, request, response, errors, source, document, operation, schema }) {

@@ -2,6 +2,7 @@ import type { DocumentNode, OperationDefinitionNode } from 'graphql';
 import { LRUCache } from 'lru-cache';
 import { RepeatFilter } from '../../common/repeat-filter';
 import { SIGHTINGS_KEPT } from '../../gateway/execute';
+import { isWebsiteDocument } from '../../gateway/website-documents';
 
 /** An operation Apollo parsed, validated and resolved for a document's text and operationName. */
 export interface KnownOperation {
@@ -44,11 +45,11 @@ export class KnownDocuments {
   private readonly contentTypes = new LRUCache<string, string>({ max: ACCEPT_HEADERS_KEPT });
 
   /** Heard when Apollo has resolved a query or mutation of a POST: its document passed every validation rule. */
-  resolved(query: string, operationName: string | null | undefined, known: KnownOperation): void {
+  resolved(query: string, operationName: string | null | undefined, known: Omit<KnownOperation, 'shipped'>): void {
     const key = operationKey(query, operationName ?? undefined);
     if (this.operations.has(key) || key.length > KNOWN_TEXT_CHARACTERS / 16) return;
     // sightings are counted by the text's hash, so that a stream of long unique documents leaves short keys
-    if (this.repeats.repeated(operationKey(known.queryHash, operationName ?? undefined))) this.operations.set(key, known);
+    if (this.repeats.repeated(operationKey(known.queryHash, operationName ?? undefined))) this.operations.set(key, { ...known, shipped: isWebsiteDocument(query) });
   }
 
   /** Heard when Apollo has answered a POST 200 with a whole body: the media type it chose for the Accept header. */

@@ -6,7 +6,7 @@ import { KNOWN_TEXT_CHARACTERS, KnownDocuments } from '../../../../../src/doors/
 const QUERY = '{ prediction(billId: 1) { royalAssent } }';
 const knownOf = (query: string) => {
   const document = parse(query);
-  return { document, operation: document.definitions[0] as OperationDefinitionNode, queryHash: 'h', shipped: false };
+  return { document, operation: document.definitions[0] as OperationDefinitionNode, queryHash: `hash of ${query}` };
 };
 const learnt = (query = QUERY, operationName?: string) => {
   const known = new KnownDocuments();
@@ -23,7 +23,7 @@ describe('KnownDocuments', () => {
     known.resolved(QUERY, undefined, knownOf(QUERY));
     expect(known.match('POST', { query: QUERY }, undefined)).toBeUndefined();
     known.resolved(QUERY, undefined, knownOf(QUERY));
-    expect(known.match('POST', { query: QUERY, variables: null }, undefined)).toEqual({ known: expect.objectContaining({ queryHash: 'h' }), variables: undefined, contentType: 'application/json; charset=utf-8' });
+    expect(known.match('POST', { query: QUERY, variables: null }, undefined)).toEqual({ known: expect.objectContaining({ queryHash: `hash of ${QUERY}`, shipped: false }), variables: undefined, contentType: 'application/json; charset=utf-8' });
   });
 
   it('answers only an Accept header Apollo has answered', () => {
@@ -53,14 +53,14 @@ describe('KnownDocuments', () => {
     const known = new KnownDocuments();
     known.answered(undefined, 'application/json');
     const texts = Array.from({ length: 2_000 }, (_, i) => `{ prediction(billId: ${i}) { royalAssent ${'nextStage30d '.repeat(20)} } }`);
-    for (const text of texts) for (let twice = 0; twice < 2; twice++) known.resolved(text, undefined, knownOf(texts[0]));
+    for (const text of texts) for (let twice = 0; twice < 2; twice++) known.resolved(text, undefined, knownOf(text));
     const kept = texts.filter((text) => known.match('POST', { query: text }, undefined));
     expect(kept.length).toBeGreaterThan(0);
     expect(kept.reduce((sum, text) => sum + text.length, 0)).toBeLessThanOrEqual(KNOWN_TEXT_CHARACTERS);
     expect(known.match('POST', { query: texts[0] }, undefined)).toBeUndefined();
     const huge = `{ prediction(billId: 1) { ${'royalAssent '.repeat(KNOWN_TEXT_CHARACTERS / 10)} } }`;
-    known.resolved(huge, undefined, knownOf(texts[0]));
-    known.resolved(huge, undefined, knownOf(texts[0]));
+    known.resolved(huge, undefined, { ...knownOf(texts[0]), queryHash: 'hash of the huge one' });
+    known.resolved(huge, undefined, { ...knownOf(texts[0]), queryHash: 'hash of the huge one' });
     expect(known.match('POST', { query: huge }, undefined)).toBeUndefined();
   });
 });
