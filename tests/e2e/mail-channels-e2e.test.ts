@@ -11,7 +11,8 @@ import { usingPostgres } from '../support/test-database';
 // fake Bills API whose answers change between syncs, mailing a real SMTP server (smtp-server, read
 // with mailparser); the calendar read with ical.js, the Atom feed with fast-xml-parser. Two verified
 // readers watch one bill with instant email; the cases run in order on one server (one restart, by
-// SIGKILL), each API change making one event: a stage recorded, then a third reading set down and moved.
+// SIGKILL), each API change making one event: a stage recorded, then a third reading set down and moved;
+// last, two more readers get a daily digest at the server's own clock's next minute.
 
 const TODAY = '2026-10-14';
 const BILL = 4065;
@@ -62,18 +63,18 @@ async function verify(email: string, key: string): Promise<void> {
 
 /**
  * A Pilot account made by the operator, its address verified by opening the link it was mailed (no
- * log-in), with a watchlist of BILL that mails its stage events at once.
+ * log-in), with a watchlist of `billIds` (BILL) that mails its stage events at once, or as `notifications` says.
  */
-async function verifiedReader(email: string): Promise<Reader> {
+async function verifiedReader(email: string, { billIds = [BILL], notifications = { email: 'instant' } as Record<string, string> } = {}): Promise<Reader> {
   expect((await adminCli(['create-user', '--email', email, '--tier', 'pilot'], env)).code).toBe(0);
   const key = (await adminCli(['create-key', '--email', email], env)).json.api_key as string;
   expect((await rest('GET', '/account', key)).body.email_status).toBe('UNVERIFIED');
   await verify(email, key);
-  const created = await rest('POST', '/dashboard/watchlists', key, { name: `${email}'s bills`, bill_ids: [BILL] });
+  const created = await rest('POST', '/dashboard/watchlists', key, { name: `${email}'s bills`, bill_ids: billIds });
   expect(created.status).toBe(200);
   // the stage events only: the predictions' own events would make the count of mails depend on the model
-  const set = await rest('PATCH', `/dashboard/watchlists/${created.body.id}/notifications`, key, { email: 'instant', events: ['bill.stage_changed', 'bill.stage_scheduled'] });
-  expect(set.body).toMatchObject({ email: 'instant' });
+  const set = await rest('PATCH', `/dashboard/watchlists/${created.body.id}/notifications`, key, { ...notifications, events: ['bill.stage_changed', 'bill.stage_scheduled'] });
+  expect(set.body).toMatchObject(notifications);
   return { email, key, watchlistId: created.body.id, calendarUrl: created.body.calendar_url, feedUrl: created.body.feed_url };
 }
 
@@ -209,3 +210,38 @@ it('stops a watchlist’s emails with the one-click unsubscribe (RFC 8058: a POS
   await settle();
   expect(smtp.received.filter((m) => to(alice.email)(m) && /2026-11-25/.test(m.parsed.subject ?? ''))).toEqual([]);
 }, 60_000);
+
+/** The first whole minute at least `leadMs` from now, and its London wall-clock time (HH:MM), as a digest's time is set. */
+function nextLondonMinute(leadMs: number): { at: number; time: string } {
+  const at = Math.ceil((Date.now() + leadMs) / 60_000) * 60_000;
+  const time = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/London', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(at);
+  return { at, time };
+}
+
+it('sends a daily digest at its London time, by the server’s own clock, with what changed since it was set; none to a reader whose bills did not change', async () => {
+  // time enough before the digest's minute for the change to be synced and recorded
+  const slot = nextLondonMinute(30_000);
+  const daily = { email: 'daily', time: slot.time };
+  const [carol, dave] = await Promise.all([
+    verifiedReader('carol@example.com', { notifications: daily }),
+    // the Domestic Abuse Act 2021: enacted, so neither its stages nor its forecast move
+    verifiedReader('dave@example.com', { billIds: [2709], notifications: daily }),
+  ]);
+  setDownLordsThirdReading(api, BILL, '2026-12-02', `${TODAY}T16:00:00.1234567`);
+  await mailTo(bob.email, /set down for 2026-12-02/);
+  expect(Date.now()).toBeLessThan(slot.at);
+  expect(smtp.received.filter(to(carol.email)).map((m) => m.parsed.subject)).toEqual(['Confirm your email address for Bill Progress']);
+
+  // the digest job looks once a minute: the digest goes within two minutes of its time
+  const digest = await mailTo(carol.email, /^Daily digest: /, slot.at - Date.now() + 120_000);
+  expect(digest.receivedAt).toBeGreaterThanOrEqual(slot.at);
+  expect(digest.receivedAt - slot.at).toBeLessThanOrEqual(120_000);
+  expect(digest.parsed.subject).toMatch(/^Daily digest: \d+ changes? to 1 bill$/);
+  expect(digest.parsed.text).toContain(TITLE);
+  expect(digest.parsed.text).toContain('2026-12-02');
+  expect(digest.parsed.text).toContain(`${PUBLIC_URL}/#/bills/${BILL}`);
+  expect(digest.raw).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click\r?$/m);
+  // dave's slot is the same minute: its look has been, and found nothing to say
+  await settle();
+  expect(smtp.received.filter((m) => to(dave.email)(m) && /digest/i.test(m.parsed.subject ?? ''))).toEqual([]);
+}, 240_000);

@@ -10,6 +10,8 @@ import { SMTPServer } from 'smtp-server';
 
 export interface ReceivedMail {
   envelopeTo: string[];
+  /** when its DATA ended (ms since the epoch): when the mail arrived */
+  receivedAt: number;
   raw: string;
   parsed: ParsedMail;
 }
@@ -66,11 +68,12 @@ export async function startSmtpServer(): Promise<TestSmtpServer> {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
+        const receivedAt = Date.now();
         const raw = Buffer.concat(chunks).toString('utf8');
         const { holdData, afterData } = state;
         simpleParser(raw).then(
           (parsed) => {
-            const mail = { envelopeTo: session.envelope.rcptTo.map((r) => r.address), raw, parsed };
+            const mail = { envelopeTo: session.envelope.rcptTo.map((r) => r.address), receivedAt, raw, parsed };
             (holdData || afterData ? state.held : received).push(mail);
             for (const wake of waiters.splice(0)) wake();
             if (afterData) return callback(smtpError(afterData, 'Message refused'));
