@@ -1,5 +1,6 @@
 import type { ServiceEvent } from '../../src/events/event';
 import { DigestJob } from '../../src/jobs/digest-job';
+import { eventually } from '../support/eventually';
 import { startSmtpServer, type TestSmtpServer } from '../support/smtp-server';
 import { startTestApp, type TestApp } from '../support/test-app';
 
@@ -7,8 +8,8 @@ import { startTestApp, type TestApp } from '../support/test-app';
  * Email digests over SMTP (issue 33): a digest arrives at its London time with what changed and
  * the bills' probabilities, none when nothing changed, never twice for one slot (two looks, two
  * processes), weekly only on its day, at 08:00 BST as at 08:00 GMT; alerts held back by the daily
- * bound arrive in the next digest; a probability move of 5 points is a change; the preview answers
- * on REST and GraphQL.
+ * bound arrive in the next digest; a watchlist moved to another time loses and repeats nothing; a
+ * probability move of 5 points is a change; the preview answers on REST and GraphQL.
  */
 let t: TestApp;
 let smtp: TestSmtpServer;
@@ -170,6 +171,40 @@ describe('the preview of the next digest', () => {
     const gql = await t.graphql('{ me { nextDigest { at slot subject } } }', { key: quiet.key });
     expect(gql.body.data.me.nextDigest).toEqual({ at: '2026-11-23T10:00:00.000Z', slot: 'daily 10:00', subject: 'Daily digest: 1 change to 1 bill' });
     expect((await t.http().get('/api/v1/account/digest-preview')).status).toBe(401);
+  });
+});
+
+describe('moving a watchlist to another time', () => {
+  it('lists what changed since its last digest at the old time, repeats nothing when moved back, and nothing from while digests were off', async () => {
+    const { email, key, watchlistId } = await owner({ email: 'daily', time: '14:00' });
+    const patch = async (setting: Record<string, unknown>) => expect((await t.http().patch(`/api/v1/dashboard/watchlists/${watchlistId}/notifications`).set('authorization', `Bearer ${key}`).send(setting)).status).toBe(200);
+    const digestAt = async (at: string) => {
+      const before = mailsTo(email).length;
+      await sendDue(at);
+      await eventually(async () => (mailsTo(email).length > before ? true : undefined));
+      return mailsTo(email).at(-1)!.parsed.text ?? '';
+    };
+    await emit([stageChanged()]);
+    expect(await digestAt('2026-11-25T14:01:00Z')).toContain('New stage: second reading (Commons)');
+    // a change after the 14:00 digest, then the move to 15:00: the 15:00 digest lists it, and only it
+    await emit([stageChanged('committee')]);
+    await patch({ time: '15:00' });
+    const moved = await digestAt('2026-11-25T15:01:00Z');
+    expect(moved).toContain('New stage: committee (Commons)');
+    expect(moved).not.toContain('second reading');
+    // back to 14:00: the next digest starts after the 15:00 one, not after the old 14:00 one
+    await emit([stageChanged('report')]);
+    await patch({ time: '14:00' });
+    const back = await digestAt('2026-11-26T14:01:00Z');
+    expect(back).toContain('New stage: report (Commons)');
+    expect(back).not.toMatch(/committee|second reading/);
+    // off, a change, on again: what happened while off is not listed
+    await patch({ email: 'off' });
+    await emit([stageChanged('third_reading')]);
+    await patch({ email: 'daily' });
+    expect((await sendDue('2026-11-27T14:01:00Z')).empty).toBeGreaterThanOrEqual(1);
+    await settle();
+    expect(mailsTo(email)).toHaveLength(3);
   });
 });
 
