@@ -11,10 +11,9 @@
 import type { DataSource } from 'typeorm';
 import type { ServiceClock } from '../common/clock';
 import type { ServiceEvent } from '../events/event';
-import { eventSummary } from '../events/mail/alert-content';
 import type { DigestBill } from '../events/mail/digest-content';
 import { probabilityMove } from '../events/mail/digest-content';
-import { billPageUrl } from '../events/event-words';
+import { billPageUrl, whatHappenedLine } from '../events/event-words';
 import type { PredictionResult } from './prediction-result';
 import type { PredictionService } from './prediction.service';
 
@@ -111,8 +110,8 @@ export class DigestChangeReader {
     const baselines = await this.baselines(windows);
     const changes = new Map<number, string[]>();
     const add = (billId: number, line: string) => changes.set(billId, [...(changes.get(billId) ?? []), line]);
-    for (const e of events) add(e.data.bill_id, eventSummary(e));
-    for (const e of held) add(e.data.bill_id, eventSummary(e));
+    for (const e of events) add(e.data.bill_id, whatHappenedLine(e.type, e.data));
+    for (const e of held) add(e.data.bill_id, whatHappenedLine(e.type, e.data));
     for (const billId of watched) {
       const now = nowcasts.get(billId);
       const before = baselines.get(billId);
