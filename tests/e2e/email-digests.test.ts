@@ -1,8 +1,7 @@
 import type { ServiceEvent } from '../../src/events/event';
 import { DigestJob } from '../../src/jobs/digest-job';
 import { eventually } from '../support/eventually';
-import { startSmtpServer, type TestSmtpServer } from '../support/smtp-server';
-import { startTestApp, type TestApp } from '../support/test-app';
+import { appWithSmtpServer, type SmtpTestApp } from '../support/smtp-app';
 
 /**
  * Email digests over SMTP (issue 33): a digest arrives at its London time with what changed and
@@ -11,16 +10,11 @@ import { startTestApp, type TestApp } from '../support/test-app';
  * bound arrive in the next digest; a watchlist moved to another time loses and repeats nothing; a
  * probability move of 5 points is a change; the preview answers on REST and GraphQL.
  */
-let t: TestApp;
-let smtp: TestSmtpServer;
+let t: SmtpTestApp;
 beforeAll(async () => {
-  smtp = await startSmtpServer();
-  t = await startTestApp({ deliverMail: true, smtpUrl: smtp.url, publicUrl: 'https://bills.example.com', trainModel: true });
+  t = await appWithSmtpServer({ trainModel: true });
 }, 120_000);
-afterAll(async () => {
-  await t.close();
-  await smtp.close();
-});
+afterAll(() => t.close());
 
 let n = 0;
 async function owner(setting: Record<string, unknown>) {
@@ -40,7 +34,7 @@ async function emit(events: ServiceEvent[]) {
   await t.services.dataSource.transaction((manager) => t.services.events.log.record(manager, events, '2021-11-26'));
   t.services.events.log.publish(events);
 }
-const mailsTo = (email: string) => smtp.received.filter((m) => m.envelopeTo.includes(email));
+const mailsTo = (email: string) => t.smtp.received.filter((m) => m.envelopeTo.includes(email));
 const settle = () => new Promise((resolve) => setTimeout(resolve, 400));
 const sendDue = (at: string) => t.services.digests.sendDue(new Date(at));
 const percent = (p: number) => `${Math.round(p * 100)}%`;
