@@ -2,10 +2,14 @@
 // Screenshots of the dashboard's main pages for docs/ (docs/dashboard-*.png), taken in headless
 // Chromium against a running server on the shipped data:
 //   DATA_DIR=<the server's> node scripts/dashboard-screenshots.mjs http://localhost:4000
-// It signs up a new account, and makes it Pro with the admin command to show every page (the
-// watchlist set to a daily digest, so its email settings and next-digest panel show). For the
-// webhooks page it receives deliveries itself on 127.0.0.1: start the server with
-// WEBHOOK_ALLOW_PRIVATE=true.
+// It signs up a new account, verifies its address from the local mailbox, and makes it Pro with
+// the admin command to show every page. The watchlist is set to a daily digest, then the admin
+// command replays the data's last weeks (bill 2900's second reading among them), so the
+// next-digest panel shows the email the digest would send; the replay ends on the data's last
+// day, where the server was. For the webhooks page it receives deliveries itself on 127.0.0.1:
+// start the server with WEBHOOK_ALLOW_PRIVATE=true (and without SMTP_URL, so mail stays in the
+// local mailbox).
+// The replay records real events once: use a new data directory for each run.
 import { spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import path from 'node:path';
@@ -16,6 +20,10 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const base = process.argv[2] ?? 'http://localhost:4000';
 const email = `screenshots-${Date.now()}@example.com`;
 const shot = (page, name) => page.screenshot({ path: path.join(ROOT, 'docs', `dashboard-${name}.png`) });
+const admin = (...args) => {
+  const run = spawnSync('npm', ['run', '-s', 'admin', '--', ...args], { cwd: ROOT, stdio: 'inherit' });
+  if (run.status !== 0) throw new Error(`the admin command ${args[0]} failed`);
+};
 
 // a webhook receiver that accepts every delivery
 const receiver = createServer((req, res) => req.resume().on('end', () => res.writeHead(204).end()));
@@ -38,8 +46,12 @@ try {
   await page.getByLabel('Password').fill('screenshots password');
   await page.getByRole('button', { name: 'Log in' }).click();
   await page.getByRole('heading', { name: 'Bills', level: 1 }).waitFor();
-  const admin = spawnSync('npm', ['run', '-s', 'admin', '--', 'set-tier', '--email', email, '--tier', 'pro'], { cwd: ROOT, stdio: 'inherit' });
-  if (admin.status !== 0) throw new Error('the admin command failed');
+  admin('set-tier', '--email', email, '--tier', 'pro');
+  // the verification link, from the local mailbox, so the pages show a verified address
+  await page.goto(`${base}/#/outbox`);
+  const link = /\/account\/verify-email\/[A-Za-z0-9_-]+/.exec(await page.locator('pre.mail-body').first().textContent());
+  if (!link) throw new Error('no verification link in the local mailbox (is SMTP_URL set?)');
+  await page.goto(`${base}${link[0]}`);
 
   await page.goto(`${base}/#/bills?q=Environment`);
   await page.getByRole('table').waitFor();
@@ -69,7 +81,12 @@ try {
   await emailForm.getByLabel('Email', { exact: true }).selectOption('DAILY');
   await emailForm.getByRole('button', { name: 'Save email settings' }).click();
   await page.getByText('Email settings saved.').waitFor();
-  await page.getByRole('region', { name: 'Next digest' }).getByRole('button', { name: 'Refresh preview', disabled: false }).waitFor();
+  // something for the digest to say: the watched bills' real stages, replayed once the digest is on
+  // up to the data's last day, where the server was, so the digest and the page agree
+  admin('replay', '--from', '2021-11-18', '--to', '2021-12-31');
+  const nextDigest = page.getByRole('region', { name: 'Next digest' });
+  await nextDigest.getByRole('button', { name: 'Refresh preview', disabled: false }).click();
+  await nextDigest.getByText(/^Daily digest: /).first().waitFor();
   await page.screenshot({ path: path.join(ROOT, 'docs', 'dashboard-watchlist.png'), fullPage: true });
   await page.goto(`${base}/#/account`);
   await page.getByLabel('Key name (optional)').fill('laptop');

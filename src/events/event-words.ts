@@ -1,6 +1,6 @@
 /**
  * How an event is told to a person, on every channel that speaks to people (Atom entries, Slack and
- * Teams messages): the sentence saying what happened to the bill, the facts beside it (stage, house,
+ * Teams messages, alert and digest emails): the sentence saying what happened to the bill, the facts beside it (stage, house,
  * date, probabilities), and the address of the bill's page on the dashboard.
  */
 
@@ -48,6 +48,12 @@ export function whatHappened(type: string, data: Data): string {
     default:
       return type;
   }
+}
+
+/** What happened as a line of its own, under the bill's title or in a list: capitalised. */
+export function whatHappenedLine(type: string, data: Data): string {
+  const happened = whatHappened(type, data);
+  return happened.charAt(0).toUpperCase() + happened.slice(1);
 }
 
 /** The sentence an event is told in: the bill's title, then what happened. */

@@ -9,7 +9,9 @@
  *   after it, 404).
  * - mail_deferred_event: written more than RETENTION_DAYS ago.
  * - mail_digest: occurrences more than RETENTION_DAYS ago, except each account's newest of each
- *   slot, where the slot's next digest starts (an occurrence can only be due again within hours).
+ *   slot (an occurrence can only be due again within hours) and the last of each watchlist that
+ *   still has digests, where its next one starts (one whose digests were switched off starts
+ *   afresh when they are switched on again, and a deleted one never does).
  */
 import type { DataSource } from 'typeorm';
 import { OUTBOX_SIZE } from '../services/account-email.service';
@@ -31,7 +33,11 @@ export const mailRetentionRules = (retentionDays: number): RetentionRule[] => [
   rule('mail_deferred_event', `SELECT id FROM mail_deferred_event WHERE created_at < $1 LIMIT $2`, (now) => new Date(now.getTime() - retentionDays * DAY_MS)),
   rule(
     'mail_digest',
-    `SELECT id FROM (SELECT id, slot_at, row_number() OVER (PARTITION BY account_id, slot ORDER BY slot_at DESC) AS n FROM mail_digest) x WHERE n > 1 AND slot_at < $1 LIMIT $2`,
+    `SELECT id FROM (SELECT id, account_id, slot_at, covered_until, watchlist_ids, row_number() OVER (PARTITION BY account_id, slot ORDER BY slot_at DESC) AS n FROM mail_digest) x
+      WHERE n > 1 AND slot_at < $1
+        AND NOT EXISTS (SELECT 1 FROM unnest(x.watchlist_ids) AS w(id) JOIN watchlist_notification s ON s.watchlist_id = w.id AND s.email IN ('daily', 'weekly')
+                         WHERE NOT EXISTS (SELECT 1 FROM mail_digest l WHERE l.account_id = x.account_id AND l.covered_until > x.covered_until AND w.id = ANY(l.watchlist_ids)))
+      LIMIT $2`,
     (now) => new Date(now.getTime() - retentionDays * DAY_MS),
   ),
 ];

@@ -1,18 +1,19 @@
 /**
- * What changed for one account's digest slot since its last digest (issue 33): the stage changes
- * and scheduled sittings recorded on its watchlists' bills (of the types each watchlist mails), the
- * alerts held back by the daily bound (mail_deferred_event, any of the account's), and moves of
- * DIGEST_PROBABILITY_MOVE or more in a bill's Royal Assent or next-stage-30d probability, measured
- * from what the slot's last digest saw (the first one: the bill's last snapshot before the setting
- * was made). Each bill that changed comes with its current nowcast.
+ * What changed for one account's digest slot (issue 33), each of its watchlists since that
+ * watchlist's last digest, at whatever slot it was (the first one: since its digests were switched
+ * on), so moving a watchlist to another time neither drops nor repeats a change: the stage changes
+ * and scheduled sittings recorded on its bills (of the types it mails), the alerts held back by the
+ * daily bound (mail_deferred_event, any of the account's), and moves of DIGEST_PROBABILITY_MOVE or
+ * more in a bill's Royal Assent or next-stage-30d probability, measured from what that last digest
+ * saw (the first one: the bill's last snapshot before digests were switched on). Each bill that
+ * changed comes with its current nowcast.
  */
 import type { DataSource } from 'typeorm';
 import type { ServiceClock } from '../common/clock';
 import type { ServiceEvent } from '../events/event';
-import { eventSummary } from '../events/mail/alert-content';
 import type { DigestBill } from '../events/mail/digest-content';
 import { probabilityMove } from '../events/mail/digest-content';
-import { billPageUrl } from '../events/event-words';
+import { billPageUrl, whatHappenedLine } from '../events/event-words';
 import type { PredictionResult } from './prediction-result';
 import type { PredictionService } from './prediction.service';
 
@@ -23,24 +24,34 @@ export const DIGEST_EVENT_TYPES = ['bill.stage_changed', 'bill.stage_scheduled']
 /**
  * Events are read from a little before the last digest's cut: an event's recorded_at is its
  * transaction's start, so one committed just after the cut can carry an earlier time. The ids the
- * last digest listed are left out, so the overlap repeats nothing.
+ * digests ending in that overlap listed are left out, so it repeats nothing; it never reaches back
+ * before digests were switched on, which the first digest did not cover either.
  */
-const CUT_OVERLAP_MS = 10 * 60_000;
+export const CUT_OVERLAP_MS = 10 * 60_000;
 const EPSILON = 1e-9;
 
 /** One of the slot's watchlists, as the digest reads it. */
 export interface SlotWatchlist {
   id: number;
   events: string[];
-  /** when its setting was last written: where a first digest starts */
-  updatedAt: Date;
+  /** when its digests were switched on: where its first digest starts */
+  digestsSince: Date;
 }
 
-/** What the slot's last digest left for the next. */
+/** What a watchlist's last digest left for its next, at whatever slot. */
 export interface PreviousDigest {
   coveredUntil: Date;
+  /** the events listed by the digests of the watchlist that ended within CUT_OVERLAP_MS of coveredUntil */
   eventIds: string[];
   probabilities: Record<string, [number, number]>;
+}
+
+/** Where one watchlist's changes start. */
+interface Window {
+  watchlist: SlotWatchlist;
+  bills: number[];
+  since: Date;
+  previous: PreviousDigest | null;
 }
 
 export interface DigestChanges {
@@ -74,36 +85,33 @@ export class DigestChangeReader {
     private readonly publicUrl: string,
   ) {}
 
-  /** The changes for `accountId`'s slot of `watchlists` up to `until` (the database's time). */
-  async read(accountId: number, watchlists: readonly SlotWatchlist[], previous: PreviousDigest | null, until: Date): Promise<DigestChanges> {
-    const since = previous?.coveredUntil ?? new Date(Math.min(...watchlists.map((w) => new Date(w.updatedAt).getTime())));
+  /**
+   * The changes for `accountId`'s slot of `watchlists` up to `until` (the database's time), each
+   * from its `previous` digest (by watchlist id), unless its digests were switched on since.
+   */
+  async read(accountId: number, watchlists: readonly SlotWatchlist[], previous: ReadonlyMap<number, PreviousDigest>, until: Date): Promise<DigestChanges> {
     const holdings = (await this.dataSource.query(`SELECT watchlist_id, bill_id FROM watchlist_bill WHERE watchlist_id = ANY($1::int[])`, [watchlists.map((w) => w.id)])) as { watchlist_id: number; bill_id: number }[];
     const watched = [...new Set(holdings.map((h) => h.bill_id))];
-    // an event is listed when a watchlist of the slot holds its bill and mails its type
-    const wanted = new Set(holdings.flatMap((h) => watchlists.find((w) => w.id === h.watchlist_id)!.events.map((type) => `${h.bill_id} ${type}`)));
-    const rows = watched.length
-      ? ((await this.dataSource.query(
-          `SELECT id, type, bill_id, data, occurred_at FROM service_event
-            WHERE bill_id = ANY($1::int[]) AND type = ANY($2::text[]) AND (account_id IS NULL OR account_id = $3)
-              AND recorded_at > $4 AND recorded_at <= $5 AND NOT (id = ANY($6::text[]))
-            ORDER BY occurred_at, id`,
-          [watched, DIGEST_EVENT_TYPES, accountId, new Date(since.getTime() - (previous ? CUT_OVERLAP_MS : 0)), until, previous?.eventIds ?? []],
-        )) as EventRow[])
-      : [];
-    const events = rows.filter((r) => wanted.has(`${r.bill_id} ${r.type}`)).map(asEvent);
+    const windows = watchlists.map((watchlist): Window => {
+      const last = previous.get(watchlist.id);
+      // a digest from before digests were last switched on covered a time when none were wanted
+      const from = last && last.coveredUntil.getTime() >= watchlist.digestsSince.getTime() ? last : null;
+      return { watchlist, bills: holdings.filter((h) => h.watchlist_id === watchlist.id).map((h) => h.bill_id), since: from?.coveredUntil ?? watchlist.digestsSince, previous: from };
+    });
+    const found = new Map<string, ServiceEvent>();
+    for (const e of (await Promise.all(windows.map((w) => this.eventsOf(accountId, w, until)))).flat()) found.set(e.id, e);
+    const events = [...found.values()].sort((a, b) => a.timestamp.localeCompare(b.timestamp) || a.id.localeCompare(b.id));
     const deferred = (await this.dataSource.query(`SELECT id, event_id, body FROM mail_deferred_event WHERE account_id = $1 AND digested_at IS NULL ORDER BY id`, [accountId])) as { id: number; event_id: string; body: string }[];
     const listed = new Set(events.map((e) => e.id));
     const held = deferred.map((d) => JSON.parse(d.body) as ServiceEvent).filter((e) => !listed.has(e.id));
 
     const billIds = [...new Set([...watched, ...held.map((e) => e.data.bill_id)])];
     const nowcasts = await this.nowcasts(billIds);
-    // a bill added since the last digest has no figure of its own there: its snapshot then stands in
-    const baselines = new Map(Object.entries(previous?.probabilities ?? {}).map(([id, p]) => [Number(id), p] as const));
-    for (const [id, p] of await this.snapshotsAt(watched.filter((id) => !baselines.has(id)), since)) baselines.set(id, p);
+    const baselines = await this.baselines(windows);
     const changes = new Map<number, string[]>();
     const add = (billId: number, line: string) => changes.set(billId, [...(changes.get(billId) ?? []), line]);
-    for (const e of events) add(e.data.bill_id, eventSummary(e));
-    for (const e of held) add(e.data.bill_id, eventSummary(e));
+    for (const e of events) add(e.data.bill_id, whatHappenedLine(e.type, e.data));
+    for (const e of held) add(e.data.bill_id, whatHappenedLine(e.type, e.data));
     for (const billId of watched) {
       const now = nowcasts.get(billId);
       const before = baselines.get(billId);
@@ -127,6 +135,34 @@ export class DigestChangeReader {
       });
     const probabilities = Object.fromEntries(watched.flatMap((id) => (nowcasts.has(id) ? [[String(id), [nowcasts.get(id)!.probabilities.royal_assent, nowcasts.get(id)!.probabilities.next_stage_30d] as [number, number]]] : [])));
     return { bills, eventIds: events.map((e) => e.id), deferredIds: deferred.map((d) => d.id), probabilities };
+  }
+
+  /** The listed events of one watchlist's window: on its bills, of the types it mails. */
+  private async eventsOf(accountId: number, w: Window, until: Date): Promise<ServiceEvent[]> {
+    const types = DIGEST_EVENT_TYPES.filter((type) => w.watchlist.events.includes(type));
+    if (!w.bills.length || !types.length) return [];
+    const rows = (await this.dataSource.query(
+      `SELECT id, type, bill_id, data, occurred_at FROM service_event
+        WHERE bill_id = ANY($1::int[]) AND type = ANY($2::text[]) AND (account_id IS NULL OR account_id = $3)
+          AND recorded_at > $4 AND recorded_at <= $5 AND NOT (id = ANY($6::text[]))`,
+      [w.bills, types, accountId, new Date(w.previous ? Math.max(w.since.getTime() - CUT_OVERLAP_MS, w.watchlist.digestsSince.getTime()) : w.since.getTime()), until, w.previous?.eventIds ?? []],
+    )) as EventRow[];
+    return rows.map(asEvent);
+  }
+
+  /**
+   * What each watched bill's moves are measured from: the figure its watchlist's last digest saw
+   * or, for a bill that digest did not hold, its snapshot then; with the bill on several of the
+   * slot's watchlists, the latest of them.
+   */
+  private async baselines(windows: readonly Window[]): Promise<Map<number, [number, number]>> {
+    const baselines = new Map<number, [number, number]>();
+    for (const w of [...windows].sort((a, b) => a.since.getTime() - b.since.getTime())) {
+      const seen = w.previous?.probabilities ?? {};
+      for (const [id, p] of await this.snapshotsAt(w.bills.filter((id) => !seen[String(id)]), w.since)) baselines.set(id, p);
+      for (const id of w.bills) if (seen[String(id)]) baselines.set(id, seen[String(id)]);
+    }
+    return baselines;
   }
 
   /** Today's nowcasts of the bills that have one (a bill gone from the data, or not yet introduced, has none). */

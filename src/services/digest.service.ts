@@ -1,7 +1,7 @@
 /**
  * Email digests (issue 33): at each digest slot's time (Europe/London; src/services/digest-slots.ts)
- * one email per account for all its watchlists set to that slot, listing what changed since the
- * slot's last digest (src/services/digest-changes.ts), through the mail outbox, so it has the
+ * one email per account for all its watchlists set to that slot, listing what changed since each
+ * watchlist's last digest, at whatever slot (src/services/digest-changes.ts), through the mail outbox, so it has the
  * outbox's retries, fixed Message-ID and once-per-event rule. Each occurrence is recorded in
  * `mail_digest` in the transaction that enqueues its email (alone when nothing changed, so an
  * empty slot is not read again): a second tick, a restart or another instance never sends it twice.
@@ -18,7 +18,7 @@ import { digestContent, type DigestWatchlist } from '../events/mail/digest-conte
 import { watchlistMailLinks } from '../events/mail/links';
 import type { Mail } from '../events/mail/mail';
 import type { UnsubscribeTokens } from '../events/mail/unsubscribe';
-import { DigestChangeReader, type DigestChanges, type PreviousDigest, type SlotWatchlist } from './digest-changes';
+import { CUT_OVERLAP_MS, DigestChangeReader, type DigestChanges, type PreviousDigest, type SlotWatchlist } from './digest-changes';
 import { type DigestSlot, dueOccurrence, nextOccurrence, slotKey } from './digest-slots';
 import type { PredictionService } from './prediction.service';
 import type { Weekday } from './watchlist-notification.service';
@@ -41,7 +41,7 @@ interface SettingRow {
   time: string;
   day: Weekday;
   events: string[];
-  updated_at: Date;
+  digests_since: Date;
   tier: Tier;
 }
 
@@ -91,7 +91,7 @@ export class DigestService {
   /** The digest settings, grouped by account and slot: every verified account's, or one account's whatever its status. */
   private async groups(only?: { accountId: number }): Promise<SlotGroup[]> {
     const rows = (await this.dataSource.query(
-      `SELECT n.watchlist_id, w.name, w.account_id, a.email AS address, a.tier, n.email AS delivery, n.time, n.day, n.events, n.updated_at
+      `SELECT n.watchlist_id, w.name, w.account_id, a.email AS address, a.tier, n.email AS delivery, n.time, n.day, n.events, n.digests_since
          FROM watchlist_notification n JOIN watchlist w ON w.id = n.watchlist_id JOIN account a ON a.id = w.account_id
         WHERE n.email IN ('daily', 'weekly') AND ${only ? 'w.account_id = $1' : `a.email_status = 'VERIFIED'`}
         ORDER BY w.account_id, n.watchlist_id`,
@@ -107,20 +107,32 @@ export class DigestService {
       const key = slotKey(slot);
       const id = `${r.account_id} ${key}`;
       if (!groups.has(id)) groups.set(id, { accountId: r.account_id, address: r.address, slot, key, watchlists: [] });
-      groups.get(id)!.watchlists.push({ id: r.watchlist_id, name: r.name, events, updatedAt: new Date(r.updated_at) });
+      groups.get(id)!.watchlists.push({ id: r.watchlist_id, name: r.name, events, digestsSince: new Date(r.digests_since) });
     }
     return [...groups.values()];
   }
 
-  private async previous(group: SlotGroup): Promise<PreviousDigest | null> {
-    const rows = (await this.dataSource.query(`SELECT covered_until, event_ids, probabilities FROM mail_digest WHERE account_id = $1 AND slot = $2 ORDER BY slot_at DESC LIMIT 1`, [group.accountId, group.key])) as {
-      covered_until: Date;
-      event_ids: string[];
-      probabilities: Record<string, [number, number]> | string;
-    }[];
-    const row = rows[0];
-    if (!row) return null;
-    return { coveredUntil: new Date(row.covered_until), eventIds: row.event_ids, probabilities: typeof row.probabilities === 'string' ? JSON.parse(row.probabilities) : row.probabilities };
+  /** Each of the group's watchlists' last digest, at whatever slot; none for a watchlist never in one. */
+  private async previous(group: SlotGroup): Promise<Map<number, PreviousDigest>> {
+    const ids = group.watchlists.map((w) => w.id);
+    const rows = (await this.dataSource.query(
+      `WITH last AS (SELECT DISTINCT ON (w.id) w.id, d.covered_until FROM unnest($2::int[]) AS w(id) JOIN mail_digest d ON d.account_id = $1 AND w.id = ANY(d.watchlist_ids) ORDER BY w.id, d.covered_until DESC)
+       SELECT d.watchlist_ids, d.covered_until, d.event_ids, d.probabilities FROM mail_digest d
+        WHERE d.account_id = $1 AND d.watchlist_ids && $2::int[] AND d.covered_until >= (SELECT min(covered_until) FROM last) - $3 * interval '1 millisecond'
+        ORDER BY d.covered_until`,
+      [group.accountId, ids, CUT_OVERLAP_MS],
+    )) as { watchlist_ids: number[]; covered_until: Date; event_ids: string[]; probabilities: Record<string, [number, number]> | string }[];
+    const previous = new Map<number, PreviousDigest>();
+    for (const id of ids) {
+      const covering = rows.filter((r) => r.watchlist_ids.includes(id));
+      const last = covering.at(-1);
+      if (!last) continue;
+      const coveredUntil = new Date(last.covered_until);
+      // the digests that ended in the overlap the next one reads listed what it must not repeat
+      const eventIds = covering.filter((r) => new Date(r.covered_until).getTime() >= coveredUntil.getTime() - CUT_OVERLAP_MS).flatMap((r) => r.event_ids);
+      previous.set(id, { coveredUntil, eventIds: [...new Set(eventIds)], probabilities: typeof last.probabilities === 'string' ? JSON.parse(last.probabilities) : last.probabilities });
+    }
+    return previous;
   }
 
   /** The database's time: what changes are read up to, on the clock their recorded_at was written by. */
@@ -165,9 +177,9 @@ export class DigestService {
     const mailId = changes.bills.length ? digestMailId(group.accountId, group.key, at) : null;
     return this.dataSource.transaction(async (manager) => {
       const recorded = (await manager.query(
-        `INSERT INTO mail_digest (account_id, slot, slot_at, covered_until, event_ids, probabilities, mail_event_id) VALUES ($1, $2, $3, $4, $5, $6, $7)
+        `INSERT INTO mail_digest (account_id, slot, slot_at, covered_until, watchlist_ids, event_ids, probabilities, mail_event_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
          ON CONFLICT (account_id, slot, slot_at) DO NOTHING RETURNING id`,
-        [group.accountId, group.key, at, until, changes.eventIds, JSON.stringify(changes.probabilities), mailId],
+        [group.accountId, group.key, at, until, group.watchlists.map((w) => w.id), changes.eventIds, JSON.stringify(changes.probabilities), mailId],
       )) as unknown[];
       if (!recorded.length) return 'taken';
       if (!mailId) return 'empty';

@@ -89,10 +89,16 @@ export class WatchlistNotificationService {
     return next;
   }
 
+  /**
+   * A move between daily and weekly, or to another time or day, keeps `digests_since`: the
+   * watchlist's next digest starts where its last one ended. Switching digests on from off or
+   * instant sets it, so what happened before (mailed instantly, or not wanted) is not listed.
+   */
   private async write(s: NotificationSettings): Promise<void> {
     await this.dataSource.query(
-      `INSERT INTO watchlist_notification (watchlist_id, email, time, day, events) VALUES ($1, $2, $3, $4, $5)
-       ON CONFLICT (watchlist_id) DO UPDATE SET email = EXCLUDED.email, time = EXCLUDED.time, day = EXCLUDED.day, events = EXCLUDED.events, updated_at = now()`,
+      `INSERT INTO watchlist_notification (watchlist_id, email, time, day, events, digests_since) VALUES ($1, $2, $3, $4, $5, CASE WHEN $2 IN ('daily', 'weekly') THEN now() END)
+       ON CONFLICT (watchlist_id) DO UPDATE SET email = EXCLUDED.email, time = EXCLUDED.time, day = EXCLUDED.day, events = EXCLUDED.events, updated_at = now(),
+         digests_since = CASE WHEN EXCLUDED.email NOT IN ('daily', 'weekly') THEN NULL WHEN watchlist_notification.email IN ('daily', 'weekly') THEN COALESCE(watchlist_notification.digests_since, now()) ELSE now() END`,
       [s.watchlistId, s.email, s.time, s.day, s.events],
     );
   }
@@ -105,7 +111,7 @@ export class WatchlistNotificationService {
     if (!rows[0]) return null;
     await this.dataSource.query(
       `INSERT INTO watchlist_notification (watchlist_id, email, time, day, events) VALUES ($1, 'off', $2, $3, $4)
-       ON CONFLICT (watchlist_id) DO UPDATE SET email = 'off', updated_at = now()`,
+       ON CONFLICT (watchlist_id) DO UPDATE SET email = 'off', updated_at = now(), digests_since = NULL`,
       [watchlistId, DEFAULTS.time, DEFAULTS.day, DEFAULTS.events],
     );
     return { watchlistName: rows[0].name };

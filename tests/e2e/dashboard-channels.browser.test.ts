@@ -94,7 +94,7 @@ describeInBrowser('a watchlist’s channels in Chromium', () => {
     await panel.getByText(/this one included/).waitFor();
     // the plain-text part, as text: the same the email would carry
     expect(await panel.getByLabel('The digest’s text').textContent()).toBe(preview.text);
-    expect(preview.text).toContain('New stage: second reading (Commons)');
+    expect(preview.text).toContain('Second reading (Commons)');
     expect(await panel.locator('iframe').count()).toBe(0);
     await panel.scrollIntoViewIfNeeded();
     await b.screenshot('channels-digest');

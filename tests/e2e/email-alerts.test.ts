@@ -1,6 +1,5 @@
 import type { ServiceEvent } from '../../src/events/event';
-import { startSmtpServer, type TestSmtpServer } from '../support/smtp-server';
-import { startTestApp, type TestApp } from '../support/test-app';
+import { appWithSmtpServer, type SmtpTestApp } from '../support/smtp-app';
 
 /**
  * Instant alert emails over HTTP and SMTP (issue 33): the notification setting of a watchlist
@@ -8,16 +7,11 @@ import { startTestApp, type TestApp } from '../support/test-app';
  * verified owner's inbox with its headers and parts, the one-click unsubscribe without a log-in,
  * nothing to an unverified address, and the 50-a-day bound (which a test email does not use up).
  */
-let t: TestApp;
-let smtp: TestSmtpServer;
+let t: SmtpTestApp;
 beforeAll(async () => {
-  smtp = await startSmtpServer();
-  t = await startTestApp({ deliverMail: true, smtpUrl: smtp.url, publicUrl: 'https://bills.example.com' });
+  t = await appWithSmtpServer();
 });
-afterAll(async () => {
-  await t.close();
-  await smtp.close();
-});
+afterAll(() => t.close());
 
 let n = 0;
 async function owner(options: { verified?: boolean; tier?: 'pilot' | 'pro' } = {}) {
@@ -35,7 +29,7 @@ async function emit(events: ServiceEvent[]) {
   await t.services.dataSource.transaction((manager) => t.services.events.log.record(manager, events, '2021-11-26'));
   t.services.events.log.publish(events);
 }
-const mailsTo = (email: string) => smtp.received.filter((m) => m.envelopeTo.includes(email));
+const mailsTo = (email: string) => t.smtp.received.filter((m) => m.envelopeTo.includes(email));
 const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
 
 describe('the notification setting', () => {
@@ -90,7 +84,7 @@ describe('instant emails', () => {
     await patch(key, second.id, { email: 'instant' });
     const event = stageEvent();
     await emit([event]);
-    await smtp.waitFor(smtp.received.length + 1);
+    await t.smtp.waitFor(t.smtp.received.length + 1);
     await settle();
     const mails = mailsTo(email);
     expect(mails).toHaveLength(1);

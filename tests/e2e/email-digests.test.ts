@@ -1,25 +1,20 @@
 import type { ServiceEvent } from '../../src/events/event';
 import { DigestJob } from '../../src/jobs/digest-job';
-import { startSmtpServer, type TestSmtpServer } from '../support/smtp-server';
-import { startTestApp, type TestApp } from '../support/test-app';
+import { eventually } from '../support/eventually';
+import { appWithSmtpServer, type SmtpTestApp } from '../support/smtp-app';
 
 /**
  * Email digests over SMTP (issue 33): a digest arrives at its London time with what changed and
  * the bills' probabilities, none when nothing changed, never twice for one slot (two looks, two
  * processes), weekly only on its day, at 08:00 BST as at 08:00 GMT; alerts held back by the daily
- * bound arrive in the next digest; a probability move of 5 points is a change; the preview answers
- * on REST and GraphQL.
+ * bound arrive in the next digest; a watchlist moved to another time loses and repeats nothing; a
+ * probability move of 5 points is a change; the preview answers on REST and GraphQL.
  */
-let t: TestApp;
-let smtp: TestSmtpServer;
+let t: SmtpTestApp;
 beforeAll(async () => {
-  smtp = await startSmtpServer();
-  t = await startTestApp({ deliverMail: true, smtpUrl: smtp.url, publicUrl: 'https://bills.example.com', trainModel: true });
+  t = await appWithSmtpServer({ trainModel: true });
 }, 120_000);
-afterAll(async () => {
-  await t.close();
-  await smtp.close();
-});
+afterAll(() => t.close());
 
 let n = 0;
 async function owner(setting: Record<string, unknown>) {
@@ -39,7 +34,7 @@ async function emit(events: ServiceEvent[]) {
   await t.services.dataSource.transaction((manager) => t.services.events.log.record(manager, events, '2021-11-26'));
   t.services.events.log.publish(events);
 }
-const mailsTo = (email: string) => smtp.received.filter((m) => m.envelopeTo.includes(email));
+const mailsTo = (email: string) => t.smtp.received.filter((m) => m.envelopeTo.includes(email));
 const settle = () => new Promise((resolve) => setTimeout(resolve, 400));
 const sendDue = (at: string) => t.services.digests.sendDue(new Date(at));
 const percent = (p: number) => `${Math.round(p * 100)}%`;
@@ -58,8 +53,8 @@ describe('a daily digest', () => {
     expect(parsed.subject).toBe('Daily digest: 2 changes to 1 bill');
     const nowcast = (await t.services.predictions.nowcasts([2900], t.services.clock.today()))[0] as { probabilities: { royal_assent: number; next_stage_30d: number }; billTitle: string };
     expect(parsed.text).toContain(nowcast.billTitle);
-    expect(parsed.text).toContain('New stage: second reading (Commons) on 2021-11-26');
-    expect(parsed.text).toContain('Stage scheduled: committee (Commons) set down for 2021-12-08');
+    expect(parsed.text).toContain('Second reading (Commons) on 2021-11-26');
+    expect(parsed.text).toContain('Committee (Commons) set down for 2021-12-08');
     expect(parsed.text).toContain(`Royal Assent ${percent(nowcast.probabilities.royal_assent)} · next stage within 30 days ${percent(nowcast.probabilities.next_stage_30d)}`);
     expect(parsed.text).toContain('https://bills.example.com/#/bills/2900');
     expect(parsed.text).toContain(`https://bills.example.com/#/watchlists/${watchlistId}`);
@@ -84,8 +79,8 @@ describe('a daily digest', () => {
     await settle();
     const next = mailsTo(email)[1].parsed;
     expect(next.subject).toBe('Daily digest: 1 change to 1 bill');
-    expect(next.text).toContain('New stage: committee (Commons)');
-    expect(next.text).not.toContain('second reading');
+    expect(next.text).toContain('Committee (Commons)');
+    expect(next.text).not.toMatch(/second reading/i);
   });
 
   it('is not sent when nothing changed, and the slot is not read again', async () => {
@@ -151,7 +146,7 @@ describe('alerts held back by the daily bound', () => {
     await sendDue('2026-11-23T11:01:00Z');
     await settle();
     const [digest] = mailsTo(email);
-    expect(digest.parsed.text).toContain('Stage scheduled: committee (Commons) set down for 2021-12-08');
+    expect(digest.parsed.text).toContain('Committee (Commons) set down for 2021-12-08');
     const [row] = (await t.db.dataSource.query(`SELECT digested_at FROM mail_deferred_event WHERE account_id = $1`, [accountId])) as { digested_at: Date | null }[];
     expect(row.digested_at).not.toBeNull();
   });
@@ -165,11 +160,45 @@ describe('the preview of the next digest', () => {
     const res = await t.http().get('/api/v1/account/digest-preview').set('authorization', `Bearer ${quiet.key}`);
     expect(res.status).toBe(200);
     expect(res.body.next_digest).toMatchObject({ at: '2026-11-23T10:00:00.000Z', slot: 'daily 10:00', watchlist_ids: [quiet.watchlistId], subject: 'Daily digest: 1 change to 1 bill' });
-    expect(res.body.next_digest.text).toContain('New stage: second reading (Commons)');
+    expect(res.body.next_digest.text).toContain('Second reading (Commons)');
     expect(res.body.next_digest.html).toContain('<h3>');
     const gql = await t.graphql('{ me { nextDigest { at slot subject } } }', { key: quiet.key });
     expect(gql.body.data.me.nextDigest).toEqual({ at: '2026-11-23T10:00:00.000Z', slot: 'daily 10:00', subject: 'Daily digest: 1 change to 1 bill' });
     expect((await t.http().get('/api/v1/account/digest-preview')).status).toBe(401);
+  });
+});
+
+describe('moving a watchlist to another time', () => {
+  it('lists what changed since its last digest at the old time, repeats nothing when moved back, and nothing from while digests were off', async () => {
+    const { email, key, watchlistId } = await owner({ email: 'daily', time: '14:00' });
+    const patch = async (setting: Record<string, unknown>) => expect((await t.http().patch(`/api/v1/dashboard/watchlists/${watchlistId}/notifications`).set('authorization', `Bearer ${key}`).send(setting)).status).toBe(200);
+    const digestAt = async (at: string) => {
+      const before = mailsTo(email).length;
+      await sendDue(at);
+      await eventually(async () => (mailsTo(email).length > before ? true : undefined));
+      return mailsTo(email).at(-1)!.parsed.text ?? '';
+    };
+    await emit([stageChanged()]);
+    expect(await digestAt('2026-11-25T14:01:00Z')).toContain('Second reading (Commons)');
+    // a change after the 14:00 digest, then the move to 15:00: the 15:00 digest lists it, and only it
+    await emit([stageChanged('committee')]);
+    await patch({ time: '15:00' });
+    const moved = await digestAt('2026-11-25T15:01:00Z');
+    expect(moved).toContain('Committee (Commons)');
+    expect(moved).not.toMatch(/second reading/i);
+    // back to 14:00: the next digest starts after the 15:00 one, not after the old 14:00 one
+    await emit([stageChanged('report')]);
+    await patch({ time: '14:00' });
+    const back = await digestAt('2026-11-26T14:01:00Z');
+    expect(back).toContain('Report (Commons)');
+    expect(back).not.toMatch(/committee|second reading/i);
+    // off, a change, on again: what happened while off is not listed
+    await patch({ email: 'off' });
+    await emit([stageChanged('third_reading')]);
+    await patch({ email: 'daily' });
+    expect((await sendDue('2026-11-27T14:01:00Z')).empty).toBeGreaterThanOrEqual(1);
+    await settle();
+    expect(mailsTo(email)).toHaveLength(3);
   });
 });
 

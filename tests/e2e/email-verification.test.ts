@@ -1,6 +1,6 @@
 import * as WEB from '../../web/src/operations';
 import { eventually } from '../support/eventually';
-import { startSmtpServer, type TestSmtpServer } from '../support/smtp-server';
+import { appWithSmtpServer, type SmtpTestApp } from '../support/smtp-app';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 /**
@@ -124,24 +124,19 @@ describe('without SMTP_URL: the local mailbox', () => {
 });
 
 describe('with SMTP_URL: a real SMTP server', () => {
-  let t: TestApp;
-  let smtp: TestSmtpServer;
+  let t: SmtpTestApp;
   beforeAll(async () => {
-    smtp = await startSmtpServer();
-    t = await startTestApp({ deliverMail: true, smtpUrl: smtp.url });
+    t = await appWithSmtpServer();
   });
-  afterAll(async () => {
-    await t.close();
-    await smtp.close();
-  });
+  afterAll(() => t.close());
 
   it('sends the verification mail over SMTP with its headers; its link verifies', async () => {
     const { email, key } = await signUp(t);
-    const [mail] = await smtp.waitFor(1);
+    const [mail] = await t.smtp.waitFor(1);
     expect(mail.envelopeTo).toEqual([email]);
     expect(mail.parsed.headers.get('x-bill-progress-event-id')).toMatch(/^mail_[0-9a-f]{24}$/);
     expect(mail.parsed.messageId).toMatch(/^<[0-9a-f]{32}@bills\.test>$/);
-    const path = /http:\/\/localhost:4000(\/account\/verify-email\/[A-Za-z0-9_-]{43})/.exec(mail.parsed.text!)![1];
+    const path = /https:\/\/bills\.example\.com(\/account\/verify-email\/[A-Za-z0-9_-]{43})/.exec(mail.parsed.text!)![1];
     expect((await t.http().get(path)).status).toBe(200);
     expect((await t.http().get('/api/v1/account').set('authorization', `Bearer ${key}`)).body.email_status).toBe('VERIFIED');
     // over SMTP the local mailbox stays empty

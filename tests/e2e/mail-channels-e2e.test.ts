@@ -92,8 +92,8 @@ afterAll(async () => {
 
 it('mails a stage that appears in the Bills API to each verified reader within a sync interval and seconds: once, with the bill, its page and the unsubscribe headers', async () => {
   recordLordsReport(api, BILL, TODAY, `${TODAY}T09:00:00.1234567`);
-  const [forAlice, forBob] = await Promise.all([mailTo(alice.email, /New stage: report \(Lords\)/), mailTo(bob.email, /New stage: report \(Lords\)/)]);
-  expect(forAlice.parsed.subject).toBe(`${TITLE}: New stage: report (Lords) on ${TODAY}`);
+  const [forAlice, forBob] = await Promise.all([mailTo(alice.email, /: report \(Lords\) on /), mailTo(bob.email, /: report \(Lords\) on /)]);
+  expect(forAlice.parsed.subject).toBe(`${TITLE}: report (Lords) on ${TODAY}`);
   expect(forAlice.parsed.text).toContain(`${PUBLIC_URL}/#/bills/${BILL}`);
   expect(forAlice.parsed.html).toContain(`href="${PUBLIC_URL}/#/bills/${BILL}"`);
   expect(forAlice.raw).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click\r?$/m);
@@ -188,7 +188,7 @@ it('mails a suppressed address again once a new verification link is opened', as
 }, 60_000);
 
 it('stops a watchlist’s emails with the one-click unsubscribe (RFC 8058: a POST to the List-Unsubscribe link, no log-in), while its Atom feed still shows the events', async () => {
-  const alert = await mailTo(alice.email, /New stage: report \(Lords\)/);
+  const alert = await mailTo(alice.email, /: report \(Lords\) on /);
   const link = /^List-Unsubscribe: <(https:[^>]+)>/m.exec(alert.raw.replace(/\r?\n[ \t]+/g, ' '))![1];
   const post = await fetch(on(link), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' });
   expect(post.status).toBe(200);

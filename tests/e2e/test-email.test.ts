@@ -1,7 +1,7 @@
 import * as WEB from '../../web/src/operations';
 import { dashboardGql, dashboardUser, markVerified } from '../support/dashboard-session';
 import { eventually } from '../support/eventually';
-import { startSmtpServer, type TestSmtpServer } from '../support/smtp-server';
+import { appWithSmtpServer, type SmtpTestApp } from '../support/smtp-app';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 /**
@@ -72,23 +72,18 @@ describe('without SMTP_URL: into the local mailbox', () => {
 });
 
 describe('with SMTP_URL: a real SMTP server', () => {
-  let t: TestApp;
-  let smtp: TestSmtpServer;
+  let t: SmtpTestApp;
   beforeAll(async () => {
-    smtp = await startSmtpServer();
-    t = await startTestApp({ deliverMail: true, smtpUrl: smtp.url, publicUrl: 'https://bills.example.com' });
+    t = await appWithSmtpServer();
   });
-  afterAll(async () => {
-    await t.close();
-    await smtp.close();
-  });
+  afterAll(() => t.close());
 
   it('sends a text and an HTML part with the outbox’s headers', async () => {
     const { cookie, email } = await dashboardUser(t, nextEmail());
-    const signUpMails = (await smtp.waitFor(1)).length;
+    const signUpMails = (await t.smtp.waitFor(1)).length;
     await markVerified(t, email);
     const { eventId } = (await dashboardGql(t, WEB.SEND_TEST_EMAIL, {}, { cookie })).body.data.sendTestEmail;
-    const mail = (await smtp.waitFor(signUpMails + 1)).find((m) => m.parsed.subject === 'Bill Progress test email')!;
+    const mail = (await t.smtp.waitFor(signUpMails + 1)).find((m) => m.parsed.subject === 'Bill Progress test email')!;
     expect(mail.envelopeTo).toEqual([email]);
     expect(mail.parsed.headers.get('x-bill-progress-event-id')).toBe(eventId);
     expect(mail.parsed.messageId).toMatch(/^<[0-9a-f]{32}@bills\.test>$/);

@@ -232,7 +232,7 @@ it('never logs the SMTP credentials', async () => {
   expect(logLines.join('')).not.toContain('s3cret-pass');
 });
 
-it('is pruned by the retention job: finished rows past RETENTION_DAYS, the local mailbox past each account’s newest 100, links a day past their expiry, digests past RETENTION_DAYS but each slot’s newest', async () => {
+it('is pruned by the retention job: finished rows past RETENTION_DAYS, the local mailbox past each account’s newest 100, links a day past their expiry, digests past RETENTION_DAYS but each slot’s and each watchlist’s newest', async () => {
   const { mailRetentionRules } = await import('../../src/jobs/mail-retention-rules');
   const a = await account();
   await enqueue(db.dataSource, [alert(a, 'evt_old_sent'), alert(a, 'evt_old_pending')]);
@@ -244,9 +244,18 @@ it('is pruned by the retention job: finished rows past RETENTION_DAYS, the local
   await db.dataSource.query(`INSERT INTO email_verification (account_id, token_hash, email, expires_at) VALUES ($1, '\\x01', $2, $3), ($1, '\\x02', $2, $4)`, [a.id, a.email, new Date(now.getTime() - 2 * 86_400_000), new Date(now.getTime() - 3_600_000)]);
   const daysAgo = (days: number) => new Date(now.getTime() - days * 86_400_000);
   await db.dataSource.query(`INSERT INTO mail_digest (account_id, slot, slot_at, covered_until) VALUES ($1, 'daily 08:00', $2, $2), ($1, 'daily 08:00', $3, $3), ($1, 'weekly friday 08:00', $2, $2)`, [a.id, daysAgo(120), daysAgo(100)]);
+  // `moved` left 09:00 after its last digest there, which stays: its next digest starts there;
+  // `off` has no digests any more, and `still` had later ones: theirs go
+  const [moved, still, off] = (await db.dataSource.query(`INSERT INTO watchlist (account_id, name) VALUES ($1, 'moved'), ($1, 'still'), ($1, 'off') RETURNING id`, [a.id])) as { id: number }[];
+  await db.dataSource.query(`INSERT INTO watchlist_notification (watchlist_id, email, time, day, events, digests_since) VALUES ($1, 'weekly', '09:00', 'friday', '{}', $4), ($2, 'daily', '09:00', 'monday', '{}', $4), ($3, 'off', '09:00', 'monday', '{}', NULL)`, [moved.id, still.id, off.id, daysAgo(200)]);
+  await db.dataSource.query(`INSERT INTO mail_digest (account_id, slot, slot_at, covered_until, watchlist_ids) VALUES ($1, 'daily 09:00', $2, $2, $6), ($1, 'daily 09:00', $3, $3, $7), ($1, 'daily 09:00', $4, $4, $8), ($1, 'daily 09:00', $5, $5, $8)`, [
+    a.id, daysAgo(140), daysAgo(130), daysAgo(110), daysAgo(105), [off.id], [moved.id, off.id], [still.id],
+  ]);
   for (const r of mailRetentionRules(90)) for await (const _ of r.batches(db.dataSource, now, 50));
-  expect(await db.dataSource.query(`SELECT slot, slot_at FROM mail_digest WHERE account_id = $1 ORDER BY slot`, [a.id])).toEqual([
+  expect(await db.dataSource.query(`SELECT slot, slot_at FROM mail_digest WHERE account_id = $1 ORDER BY slot, slot_at`, [a.id])).toEqual([
     { slot: 'daily 08:00', slot_at: daysAgo(100) },
+    { slot: 'daily 09:00', slot_at: daysAgo(130) },
+    { slot: 'daily 09:00', slot_at: daysAgo(105) },
     { slot: 'weekly friday 08:00', slot_at: daysAgo(120) },
   ]);
   expect(await rowOf('evt_old_sent')).toBeUndefined();

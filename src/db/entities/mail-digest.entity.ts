@@ -4,8 +4,8 @@ import { AccountEntity } from './account.entity';
 /**
  * One digest slot occurrence handled for one account (issue 33): written in the transaction that
  * enqueues the digest email (or, when nothing changed, alone), so a slot is never mailed twice,
- * whichever process or restart gets to it. `covered_until` is where the next digest of the slot
- * starts listing changes; `event_ids`, what this one listed, so the overlap the next one reads
+ * whichever process or restart gets to it. `covered_until` is where the next digest of each of its
+ * watchlists starts listing changes, at whatever slot; `event_ids`, what this one listed, so the overlap the next one reads
  * (for events committed late by a transaction that began earlier) repeats none.
  */
 @Entity('mail_digest')
@@ -32,6 +32,10 @@ export class MailDigestEntity {
   /** the database's time the changes were read up to */
   @Column({ type: 'timestamptz' })
   coveredUntil: Date;
+
+  /** the watchlists it covered: where each one's next digest starts, at whatever slot */
+  @Column({ type: 'integer', array: true, default: () => "'{}'" })
+  watchlistIds: number[];
 
   /** the service events the digest listed */
   @Column({ type: 'text', array: true, default: () => "'{}'" })

@@ -30,6 +30,10 @@ export class WatchlistNotificationEntity {
   @Column({ type: 'text', array: true })
   events: string[];
 
+  /** when its digests were switched on (from off or instant); null while it sends none: a first digest starts here */
+  @Column({ type: 'timestamptz', nullable: true })
+  digestsSince: Date | null;
+
   @UpdateDateColumn({ type: 'timestamptz' })
   updatedAt: Date;
 }

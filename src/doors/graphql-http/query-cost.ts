@@ -23,7 +23,7 @@ import { ACCESS_EXTENSION } from '../../request/access-rules';
 import type { RequestContext } from '../../request/context';
 import { badInput } from '../../errors';
 import { fragmentsByName } from '../../gateway/fragments';
-import { ANONYMOUS_QUERY_BUDGET, introspectionWeight, KEYED_QUERY_BUDGET, LIST_SIZE_BOUNDS, type ListSizes, MAX_MUTATIONS, SIZED_ROOT_FIELDS, weightOf } from './query-weights';
+import { ANONYMOUS_QUERY_BUDGET, introspectionWeight, KEYED_QUERY_BUDGET, LIST_SIZE_BOUNDS, type ListSizes, LONE_EXPORT_BUDGET, LONE_EXPORT_FIELD, MAX_MUTATIONS, SIZED_ROOT_FIELDS, weightOf } from './query-weights';
 
 /*
  * Both walks below remember what each named fragment adds, so a fragment spread a thousand
@@ -194,6 +194,16 @@ class RememberedCosts {
 const readsSizedLists = (operation: OperationDefinitionNode) =>
   operation.selectionSet.selections.some((s) => s.kind !== Kind.FIELD || SIZED_ROOT_FIELDS.has(s.name.value));
 
+/**
+ * Whether the operation is one watchlist export and nothing else: a query whose one root selection
+ * is that field (no fragment, no alias beside it). Its file holds only leaves, so nothing can be
+ * nested under it either.
+ */
+const isLoneExport = (operation: OperationDefinitionNode) => {
+  const [only, ...more] = operation.selectionSet.selections;
+  return operation.operation === 'query' && !more.length && only.kind === Kind.FIELD && only.name.value === LONE_EXPORT_FIELD;
+};
+
 /** The real lengths of the caller's lists: two small queries, made only for operations that read them. */
 async function listSizesOf({ services, user }: RequestContext): Promise<ListSizes> {
   const [watchlists, liveBills] = await Promise.all([services.watchlists.sizes(user!.accountId), services.predictions.liveBillCount()]);
@@ -204,12 +214,13 @@ async function listSizesOf({ services, user }: RequestContext): Promise<ListSize
 export type QueryCostCheck = (document: DocumentNode, operation: OperationDefinitionNode, variables: Record<string, unknown> | undefined, context: RequestContext) => Promise<void>;
 
 /**
- * Refuses, before anything runs, an operation over its cost budget (the keyed one, or the small
- * anonymous one) or holding more than MAX_MUTATIONS mutation fields: 400 with the cost in the detail.
+ * Refuses, before anything runs, an operation over its cost budget (the keyed one, the small
+ * anonymous one, or a lone watchlist export's) or holding more than MAX_MUTATIONS mutation fields:
+ * 400 with the cost in the detail.
  */
 export function queryCostCheck(
   schema: GraphQLSchema,
-  limits: { keyed: number; anonymous: number; mutations: number } = { keyed: KEYED_QUERY_BUDGET, anonymous: ANONYMOUS_QUERY_BUDGET, mutations: MAX_MUTATIONS },
+  limits: { keyed: number; anonymous: number; loneExport: number; mutations: number } = { keyed: KEYED_QUERY_BUDGET, anonymous: ANONYMOUS_QUERY_BUDGET, loneExport: LONE_EXPORT_BUDGET, mutations: MAX_MUTATIONS },
 ): QueryCostCheck {
   const costs = new RememberedCosts(schema);
   return async (document, operation, variables, context) => {
@@ -219,7 +230,7 @@ export function queryCostCheck(
     if (mutations > limits.mutations) {
       throw badInput(`This request holds ${mutations} mutations; at most ${limits.mutations} may be sent in one request`);
     }
-    const budget = anonymous ? limits.anonymous : limits.keyed;
+    const budget = anonymous ? limits.anonymous : isLoneExport(operation) ? Math.max(limits.keyed, limits.loneExport) : limits.keyed;
     if (cost > budget) {
       const whose = anonymous ? ' for a request without an API key' : '';
       throw badInput(`This query would cost ${cost}, over the limit of ${budget}${whose}: ask for fewer bills, fields or aliases per request`);

@@ -129,6 +129,18 @@ export const FIELD_WEIGHTS: Readonly<Record<string, FieldWeight>> = {
 };
 
 /**
+ * The budget of an operation that is one watchlist export and nothing else: the cost of the
+ * fullest one there can be (MAX_WATCHLIST_BILLS bills at a named date, every field of the file),
+ * 14,101, about 280 ms by the weights (100–150 ms measured for 500 bills at a fresh date, 440 ms
+ * the first time a session's vintage loads). It is the work REST's predictions.csv does for the
+ * same file, and it is paid for: every bill's prediction counts against the daily quota. A second
+ * export or any other field beside it in the operation brings back the keyed budget.
+ */
+export const LONE_EXPORT_BUDGET = Math.ceil(FIELD_WEIGHTS['Query.watchlistPredictionsCsv']({ referenceDate: 'a past date' }, 3 * LEAF, LIST_SIZE_BOUNDS));
+/** The root field that LONE_EXPORT_BUDGET is for. */
+export const LONE_EXPORT_FIELD = 'watchlistPredictionsCsv';
+
+/**
  * Each value (object or leaf) in an answer of the schema's description of itself (`__schema`,
  * `__type` and what they hold), read off the schema in memory. Measured on graphql-js: the
  * standard introspection query (130 KB) in 8 ms, which this weighs at about 420; 60 aliased

@@ -5,7 +5,7 @@
  */
 import type { ChatFormat } from '../../vocabulary';
 import type { ServiceEvent } from '../event';
-import { type EventFact, eventFacts, whatHappened } from '../event-words';
+import { type EventFact, eventFacts, whatHappenedLine } from '../event-words';
 
 /** What a message says besides the event: its bill's title (null for a test event) and where its link goes. */
 export interface ChatContext {
@@ -26,11 +26,9 @@ interface ChatWords {
 const SERVICE = 'Bill Progress';
 
 function chatWords(event: ServiceEvent, context: ChatContext): ChatWords {
-  const happened = whatHappened(event.type, event.data);
   return {
     headline: context.title ?? `${SERVICE} test message`,
-    // a sentence on its own line: capitalised, as it no longer follows the title
-    happened: happened.charAt(0).toUpperCase() + happened.slice(1),
+    happened: whatHappenedLine(event.type, event.data),
     facts: eventFacts(event.type, event.data),
     linkLabel: context.title ? `Open the bill in ${SERVICE}` : `Open ${SERVICE}`,
     footer: `${SERVICE} · ${event.type} · ${event.timestamp}`,

@@ -119,7 +119,7 @@ export const ACCOUNT_PATHS = {
             slot: 'daily 08:00',
             watchlist_ids: [7],
             subject: 'Daily digest: 2 changes to 1 bill',
-            text: 'Daily digest: 2 changes to 1 bill\n\nMarriage Bill\n  - New stage: second reading (Commons) on 2021-11-26 …',
+            text: 'Daily digest: 2 changes to 1 bill\n\nMarriage Bill\n  - Second reading (Commons) on 2021-11-26 …',
             html: '<!doctype html><html><body>…</body></html>',
           },
         }),

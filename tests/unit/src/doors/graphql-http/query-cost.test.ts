@@ -1,7 +1,7 @@
 import { getIntrospectionQuery, type GraphQLSchema, type OperationDefinitionNode, parse } from 'graphql';
 import { buildAppSchema } from '../../../../../src/graphql/build-schema';
 import { operationCost, operationDepth } from '../../../../../src/doors/graphql-http/query-cost';
-import { ANONYMOUS_QUERY_BUDGET, KEYED_QUERY_BUDGET, type ListSizes } from '../../../../../src/doors/graphql-http/query-weights';
+import { ANONYMOUS_QUERY_BUDGET, KEYED_QUERY_BUDGET, LIST_SIZE_BOUNDS, type ListSizes, LONE_EXPORT_BUDGET } from '../../../../../src/doors/graphql-http/query-weights';
 
 let schema: GraphQLSchema;
 beforeAll(async () => {
@@ -86,6 +86,8 @@ describe('the cost of an operation', () => {
     expect(costOf(files(5), { sizes }).cost).toBeGreaterThan(KEYED_QUERY_BUDGET);
     expect(costOf(files(2, true), { sizes: { ...sizes, watchlistBills: 50 } }).cost).toBeLessThanOrEqual(KEYED_QUERY_BUDGET);
     expect(costOf(files(1, true), { sizes }).cost).toBeGreaterThan(KEYED_QUERY_BUDGET);
+    // the budget of an export alone in its operation is the cost of the fullest one, whatever the weights become
+    expect(costOf('{ watchlistPredictionsCsv(id: 1, referenceDate: "2021-06-01") { filename csv rows } }', { sizes: LIST_SIZE_BOUNDS }).cost).toBe(LONE_EXPORT_BUDGET);
   });
 
   it('gives a request without a key room for serviceStatus, not for many copies of it', () => {

@@ -54,7 +54,10 @@ describe('composeMail', () => {
     expect(parsed.headers.get('x-bill-progress-event-id')).toBe('evt_1');
     expect(raw).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click\r$/m);
     expect(raw.replace(/\r\n[ \t]+/g, ' ')).toMatch(/^List-Unsubscribe: <https:\/\/b\.test\/email\/unsubscribe\/7\.x>, <mailto:alerts@b\.test\?subject=unsubscribe%207\.x>\r$/m);
-    expect(parsed.subject).toBe('A <Bill> & more: New stage: second reading (Commons) on 2021-11-26');
+    expect(parsed.subject).toBe('A <Bill> & more: second reading (Commons) on 2021-11-26');
+    // what happened and its facts, in the words the Atom feed and chat messages use
+    expect(parsed.text).toContain('Second reading (Commons) on 2021-11-26\n\nStage: second reading\nHouse: Commons\nDate: 2021-11-26');
+    expect(parsed.html).toContain('<tr><th align="left">Stage</th><td>second reading</td></tr>');
     expect(parsed.text).toContain('https://b.test/#/bills/2900');
     // the title is escaped in the HTML part
     expect(parsed.html).toContain('A &lt;Bill&gt; &amp; more');
