@@ -42,7 +42,7 @@ async function syncThatFindsNothing(): Promise<void> {
   await api.start();
   const db = await openDatabase({ dataDir: null });
   try {
-    const source = () => new BillsApiSource({ baseUrl: api.baseUrl });
+    const source = () => new BillsApiSource({ baseUrl: api.baseUrl, membersApiUrl: api.membersApiUrl });
     const first = await ingest(db.dataSource, source());
     const before = api.requests.length;
     const started = performance.now();
@@ -90,7 +90,7 @@ async function changeToWebhook(): Promise<void> {
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
     BILLS_SNAPSHOT: 'none',
-    BILLS_API_URL: api.baseUrl,
+    BILLS_API_URL: api.baseUrl, MEMBERS_API_URL: api.membersApiUrl,
     SYNC_INTERVAL: String(INTERVAL_SECONDS),
     SERVICE_DATE: TODAY,
     WEBHOOK_ALLOW_PRIVATE: 'true',
@@ -139,16 +139,17 @@ const refreshesDone = async (origin: string) => {
 };
 
 /** The fake API of many bills in a process of its own (bench/bench-fake-api-process.ts says why). */
-async function startFakeApiProcess(): Promise<{ baseUrl: string; changeEveryBill(): Promise<void>; stop(): Promise<void> }> {
+async function startFakeApiProcess(): Promise<{ baseUrl: string; membersApiUrl: string; changeEveryBill(): Promise<void>; stop(): Promise<void> }> {
   const child = fork(path.join(__dirname, 'bench-fake-api-process.js'), { env: { ...process.env, BENCH_SYNC_BILLS: String(BILLS) } });
   const nextMessage = () =>
     new Promise<unknown>((resolve, reject) => {
       child.once('message', resolve);
       child.once('exit', (code) => reject(new Error(`the fake Bills API process exited (${code})`)));
     });
-  const { baseUrl } = (await nextMessage()) as { baseUrl: string };
+  const { baseUrl, membersApiUrl } = (await nextMessage()) as { baseUrl: string; membersApiUrl: string };
   return {
     baseUrl,
+    membersApiUrl,
     async changeEveryBill() {
       const changed = nextMessage();
       child.send('change');
@@ -172,7 +173,7 @@ async function predictionsBesideASync(): Promise<void> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bp-bench-sync-load-'));
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
-  const server = startProcess(path.join(ROOT, 'dist', 'src', 'server.js'), { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, BILLS_SNAPSHOT: 'none', BILLS_API_URL: api.baseUrl, SYNC_INTERVAL: '0', SERVICE_DATE: TODAY, LOG_LEVEL: 'warn', BURST_LIMIT: '0', VINTAGE_TRAINING: 'off' });
+  const server = startProcess(path.join(ROOT, 'dist', 'src', 'server.js'), { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, BILLS_SNAPSHOT: 'none', BILLS_API_URL: api.baseUrl, MEMBERS_API_URL: api.membersApiUrl, SYNC_INTERVAL: '0', SERVICE_DATE: TODAY, LOG_LEVEL: 'warn', BURST_LIMIT: '0', VINTAGE_TRAINING: 'off' });
   try {
     await waitReady(`${origin}/readyz`, server);
     await waitFor(server, origin, async () => (await refreshesDone(origin)) >= 1);

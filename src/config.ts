@@ -34,6 +34,7 @@ const envSchema = z.object({
   SYNC_INTERVAL: z.coerce.number().int().min(0).max(86_400).optional(),
   RETRAIN_INTERVAL_DAYS: z.coerce.number().int().min(0).max(365).optional(),
   BILLS_API_URL: z.string().url().default('https://bills-api.parliament.uk/api/v1'),
+  MEMBERS_API_URL: z.string().url().default('https://members-api.parliament.uk/api'),
   SERVICE_DATE: isoDate.optional(),
   VINTAGE_TRAINING: z.enum(['on', 'off'], { message: 'must be on or off' }).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -133,6 +134,8 @@ export interface Config {
   /** days between scheduled retrains (0: none); by default 7 on the live Bills API, none on a snapshot */
   retrainIntervalDays: number;
   billsApiUrl: string;
+  /** the Members API, for the live sync's sponsors' parties on the introduction day */
+  membersApiUrl: string;
   serviceDate: string | undefined;
   /**
    * the server trains the missing session vintages (point-in-time models for past dates) in the
@@ -209,6 +212,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     syncIntervalSeconds: e.SYNC_INTERVAL ?? (snapshotDir ? 0 : DEFAULT_LIVE_SYNC_INTERVAL),
     retrainIntervalDays: e.RETRAIN_INTERVAL_DAYS ?? (snapshotDir ? 0 : DEFAULT_LIVE_RETRAIN_DAYS),
     billsApiUrl: e.BILLS_API_URL,
+    membersApiUrl: e.MEMBERS_API_URL,
     serviceDate: e.SERVICE_DATE,
     vintageTraining: (e.VINTAGE_TRAINING ?? (e.NODE_ENV === 'test' ? 'off' : 'on')) === 'on',
     logLevel: e.LOG_LEVEL,

@@ -28,7 +28,7 @@ export interface SessionRecord {
 export interface SponsorRecord {
   memberId: number | null;
   name: string;
-  /** from the snapshot: the party on the introduction date; from the live API: the member's current party */
+  /** the party on the introduction date (the live API's from the Members API's party history); null without an affiliation then */
   partyAtIntroduction: string | null;
   houseAtIntroduction: string | null;
 }

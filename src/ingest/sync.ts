@@ -9,9 +9,9 @@ import { ingestProgressReporter } from './progress';
 import { SnapshotSource } from './snapshot.source';
 
 /** The snapshot folder when one is given or configured, else the live Bills API. */
-export function billSourceFor(config: Pick<Config, 'snapshotDir' | 'billsApiUrl'>, snapshotDir?: string): BillSource {
+export function billSourceFor(config: Pick<Config, 'snapshotDir' | 'billsApiUrl' | 'membersApiUrl'>, snapshotDir?: string): BillSource {
   const dir = snapshotDir ?? config.snapshotDir;
-  return dir ? new SnapshotSource(dir) : new BillsApiSource({ baseUrl: config.billsApiUrl });
+  return dir ? new SnapshotSource(dir) : new BillsApiSource({ baseUrl: config.billsApiUrl, membersApiUrl: config.membersApiUrl });
 }
 
 /** Ingests from a source with progress reporting; never retrains anything. `today`: the service's day (see IngestOptions). */

@@ -134,8 +134,8 @@ export class ModelTraining {
   }
 
   /**
-   * A scheduled retrain: trains a challenger as train() does, then scores it and the serving
-   * version on the same recent, resolved nowcasts (src/model/train/challenger.ts). It serves only if it is no
+   * A scheduled retrain: trains a challenger as train() does, then scores its trial and the serving
+   * version on the same recent nowcasts resolved since the serving version's cutoff (src/model/train/challenger.ts). It serves only if it is no
    * worse beyond the tolerance; otherwise it is kept as rejected, with its figures. With nothing
    * serving, it serves.
    */
@@ -155,10 +155,11 @@ export class ModelTraining {
     const saved = await this.trainOnEverything(async (artifact, data, asOf) => {
       const active = serving.activeVersion() && serving.predictor();
       if (!active) return { status: 'accepted', extra: {} };
+      const trial = await this.trial(data, active.predictor.artifact.cutoff, artifact);
       // in the worker too: scoring the history takes a second or more of CPU
-      const [challengerScores, servingScores] = await scoreInWorker(data, [artifact, active.predictor.artifact], asOf, stopping);
+      const [challengerScores, servingScores] = await scoreInWorker(data, [trial, active.predictor.artifact], asOf, stopping);
       const verdict = (judged.verdict = judgeChallenger(challengerScores, servingScores));
-      return { status: verdict.promote ? 'accepted' : 'rejected', extra: { challenge: { against: active.version.id, as_of: asOf, promoted: verdict.promote, checks: verdict.checks, challenger_scores: challengerScores, serving_scores: servingScores } } };
+      return { status: verdict.promote ? 'accepted' : 'rejected', extra: { challenge: { against: active.version.id, as_of: asOf, trial_cutoff: trial.cutoff, promoted: verdict.promote, checks: verdict.checks, challenger_scores: challengerScores, serving_scores: servingScores } } };
     });
     const promoted = judged.verdict?.promote ?? true;
     if (promoted) {
@@ -168,6 +169,20 @@ export class ModelTraining {
     const failedChecks = judged.verdict?.checks.filter((c) => !c.passed) ?? [];
     logger.info({ modelVersion: saved.id, promoted, failedChecks }, promoted ? 'retrained model serves' : 'retrained model rejected: it scored worse than the serving version');
     return { version: summary(saved), promoted, verdict: judged.verdict };
+  }
+
+  /**
+   * The challenger as it is judged: the same training on the facts up to the serving version's
+   * cutoff, so that both are scored only on outcomes resolved after either trained
+   * (scoreOnRecentOutcomes). The challenger itself learned every outcome known today; scored on
+   * them it would beat any serving version. Against a version trained on today's facts there is no
+   * outcome left to score on: the challenger itself is returned and every check passes.
+   */
+  private async trial(data: TrainingPages, servingCutoff: string, challenger: ModelArtifact): Promise<ModelArtifact> {
+    if (servingCutoff >= challenger.cutoff) return challenger;
+    const { logger, trainingOptions, trainer, stopping } = this.deps;
+    logger.info({ cutoff: servingCutoff }, 'training the challenger on the serving version\'s facts, to judge it on outcomes neither has seen');
+    return (await trainer(data, { ...trainingOptions, cutoff: servingCutoff }, (message) => logger.info({ progress: message }, 'training'), stopping, 1)).artifact;
   }
 
   /** Trains on everything stored, with facts up to the service's today. */

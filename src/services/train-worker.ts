@@ -1,5 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { scoreOnRecentOutcomes } from '../model/train/challenger';
+import { judgedAfter, scoreOnRecentOutcomes } from '../model/train/challenger';
 import type { ModelArtifact } from '../model/serve/model-artifact';
 import { Predictor } from '../model/serve/predictor';
 import { trainModel, type TrainingOptions } from '../model/train/train';
@@ -15,7 +15,8 @@ const task = workerData as
 const started = Date.now();
 const data = trainingDataOf(task.data);
 if (task.task === 'score') {
-  const scores = task.artifacts.map((artifact) => scoreOnRecentOutcomes(new Predictor(artifact), data, task.asOf));
+  const resolvedAfter = judgedAfter(task.artifacts);
+  const scores = task.artifacts.map((artifact) => scoreOnRecentOutcomes(new Predictor(artifact), data, task.asOf, resolvedAfter));
   parentPort!.postMessage({ type: 'done', scores, durationMs: Date.now() - started });
 } else {
   const artifact = trainModel(data, { ...task.options, onProgress: (message) => parentPort!.postMessage({ type: 'progress', message }) });

@@ -102,15 +102,15 @@ describe('a served model', () => {
     expect((await predict(2900)).body.data.prediction.riskIndicators.momentumScore).toBeGreaterThan(0);
   });
 
-  it("follows a ballot bill's place in the draw when a sync brings the bills drawn before it", async () => {
+  it("follows a ballot bill's place in the order of presentation when a sync brings the bills presented before it", async () => {
     const before = (await predict(2900)).body.data.prediction;
-    // 2895–2899 were drawn before 2900 in the 2021-22 ballot: 2900 goes from first to fifth of the data
+    // 2895–2899 were presented before 2900 in the 2021-22 session: 2900 goes from first to fifth of the data
     await ingest(t.db.dataSource, new SnapshotSource(makeSnapshot([...SAMPLE_BILL_IDS, 2901, 2895, 2896, 2897, 2899])));
     await t.services.predictions.checkDataState();
     const after = (await predict(2900)).body.data.prediction;
     expect(after.royalAssent).not.toBe(before.royalAssent);
     const why = await t.graphql(`query { prediction(billId: 2900) { explanations { royalAssent { factor } } } }`, { key });
-    expect(JSON.stringify(why.body)).not.toMatch(/drawn 1st/);
+    expect(JSON.stringify(why.body)).not.toMatch(/presented 1st/);
   });
 
   it('switches to a newer version trained elsewhere without a restart, and a restart loads the stored version', async () => {

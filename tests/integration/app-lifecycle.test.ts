@@ -15,7 +15,7 @@ let app: TestApp;
 beforeAll(async () => {
   api = new FakeBillsApi();
   await api.start();
-  app = await startTestApp({ live: { billsApiUrl: api.baseUrl, serviceDate: TODAY, syncIntervalSeconds: 1 } });
+  app = await startTestApp({ live: { billsApiUrl: api.baseUrl, membersApiUrl: api.membersApiUrl, serviceDate: TODAY, syncIntervalSeconds: 1 } });
 }, 120_000);
 afterAll(async () => {
   await app?.close();

@@ -7,7 +7,7 @@ import { fakeApiAndDatabasePerTest } from '../support/fixture-bills-api';
 
 const live = fakeApiAndDatabasePerTest();
 
-const source = () => new BillsApiSource({ baseUrl: live.api.baseUrl, sleep: async () => {}, maxRetries: 1, listPageSize: 3 });
+const source = () => new BillsApiSource({ baseUrl: live.api.baseUrl, membersApiUrl: live.api.membersApiUrl, sleep: async () => {}, maxRetries: 1, listPageSize: 3 });
 const newestFirst = () => [...live.api.summaries].sort((a, b) => Date.parse(b.lastUpdate!) - Date.parse(a.lastUpdate!)).map((b) => b.billId);
 
 describe('ingest from the live Bills API', () => {

@@ -18,7 +18,7 @@ beforeEach(async () => {
 afterEach(() => api.stop());
 
 function source(options: Partial<BillsApiSourceOptions> = {}): BillsApiSource {
-  return new BillsApiSource({ baseUrl: api.baseUrl, sleep: noWait, random: () => 0.5, baseDelayMs: 100, ...options });
+  return new BillsApiSource({ baseUrl: api.baseUrl, membersApiUrl: api.membersApiUrl, sleep: noWait, random: () => 0.5, baseDelayMs: 100, ...options });
 }
 
 async function collect(src: BillsApiSource, since: string | null = null, batchSize = 100, onTotal?: (n: number) => void): Promise<BillRecord[][]> {
@@ -180,6 +180,24 @@ describe('BillsApiSource against a fake Bills API', () => {
       '3:committee:second_house',
     ]);
     expect(pending.stages[14]!.dates).toEqual(['2026-09-02', '2026-09-08']);
+  });
+
+  it('takes a sponsor’s party on the introduction day from the Members API’s party history, not the party the Bills API shows today', async () => {
+    // the lead sponsor has since left the party: the Bills API shows the party of today, the history both
+    const lead = api.details.get(2709)!.sponsors![0]!.member!;
+    lead.party = 'Independent';
+    api.partyHistories.set(lead.memberId, [
+      { party: { name: 'Conservative' }, startDate: '2010-05-06T00:00:00', endDate: '2022-06-30T00:00:00' },
+      { party: { name: 'Independent' }, startDate: '2022-07-01T00:00:00', endDate: null },
+    ]);
+    // a member the Members API does not list had no known affiliation that day
+    api.partyHistories.delete(api.details.get(2709)!.sponsors![1]!.member!.memberId);
+    const bill = byId((await collect(source())).flat(), 2709);
+    expect(bill.sponsors.map((s) => s.partyAtIntroduction)).toEqual(['Conservative', null]);
+    expect(bill.leadSponsorPartyInGovernment).toBe(true);
+    // each member's history is asked for once, however many bills name them
+    const asked = api.requests.filter((u) => u.pathname === '/api/Members/History').flatMap((u) => u.searchParams.getAll('ids'));
+    expect(asked.length).toBe(new Set(asked).size);
   });
 
   it('derives sessions from the bills it has seen, with known names and end dates', async () => {

@@ -36,7 +36,7 @@ async function startFollowing(day = '2026-10-14'): Promise<void> {
 
 /** What the server does after each sync: ingest on the service's day, then notice the new data. */
 async function sync(): Promise<void> {
-  await ingest(live.db.dataSource, new BillsApiSource({ baseUrl: live.api.baseUrl, sleep: async () => {}, maxRetries: 1 }), { today: clock.today() });
+  await ingest(live.db.dataSource, new BillsApiSource({ baseUrl: live.api.baseUrl, membersApiUrl: live.api.membersApiUrl, sleep: async () => {}, maxRetries: 1 }), { today: clock.today() });
   await services.predictions.checkDataState();
 }
 

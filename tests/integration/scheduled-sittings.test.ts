@@ -8,7 +8,7 @@ import { fakeApiAndDatabasePerTest } from '../support/fixture-bills-api';
 const live = fakeApiAndDatabasePerTest();
 
 const BILL = 5002;
-const sync = (today: string) => ingest(live.db.dataSource, new BillsApiSource({ baseUrl: live.api.baseUrl, sleep: async () => {}, maxRetries: 1 }), { today });
+const sync = (today: string) => ingest(live.db.dataSource, new BillsApiSource({ baseUrl: live.api.baseUrl, membersApiUrl: live.api.membersApiUrl, sleep: async () => {}, maxRetries: 1 }), { today });
 const rows = () => live.db.dataSource.getRepository(ScheduledSittingEntity).find({ where: { billId: BILL }, order: { id: 'ASC' } });
 
 const stage = (sortOrder: number, [stageId, description, abbreviation]: [number, string, string], date: string): ApiStageSummary => ({

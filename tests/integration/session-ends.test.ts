@@ -14,7 +14,7 @@ const live = fakeApiAndDatabasePerTest();
 
 const lines: { level: number; msg: string; sessionId?: number }[] = [];
 const logger = createLogger('info', new Writable({ write: (chunk, _e, done) => (lines.push(JSON.parse(String(chunk))), done()) }) as never);
-const sync = () => syncBills(live.db.dataSource, new BillsApiSource({ baseUrl: live.api.baseUrl, sleep: async () => {}, maxRetries: 1 }), logger);
+const sync = () => syncBills(live.db.dataSource, new BillsApiSource({ baseUrl: live.api.baseUrl, membersApiUrl: live.api.membersApiUrl, sleep: async () => {}, maxRetries: 1 }), logger);
 
 const stage = (billId: number, sessionId: number, sortOrder: number, [stageId, description, abbreviation]: [number, string, string], date: string): ApiStageSummary => ({
   id: billId * 10 + sortOrder,

@@ -25,7 +25,7 @@ export async function startLiveServer(options: { today: string; intervalSeconds:
   const api = new FakeBillsApi();
   await api.start();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bp-live-'));
-  const env: Record<string, string> = { DATA_DIR: dataDir, BILLS_SNAPSHOT: 'none', BILLS_API_URL: api.baseUrl, SYNC_INTERVAL: String(options.intervalSeconds), SERVICE_DATE: options.today, ...options.env };
+  const env: Record<string, string> = { DATA_DIR: dataDir, BILLS_SNAPSHOT: 'none', BILLS_API_URL: api.baseUrl, MEMBERS_API_URL: api.membersApiUrl, SYNC_INTERVAL: String(options.intervalSeconds), SERVICE_DATE: options.today, ...options.env };
   let dropDatabase: (() => Promise<void>) | undefined;
   if (usingPostgres()) {
     const db = await createPostgresDatabase();

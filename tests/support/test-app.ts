@@ -50,6 +50,8 @@ export const TEST_PASSWORD_COST = { N: 2 ** 10, r: 8, p: 1 };
  */
 export interface LiveOptions {
   billsApiUrl: string;
+  /** the fake's Members API (sponsors' party histories) */
+  membersApiUrl: string;
   /** SERVICE_DATE */
   serviceDate?: string;
   syncIntervalSeconds?: number;
@@ -94,7 +96,7 @@ export async function startTestApp(options: { billIds?: number[]; snapshotDir?: 
       webhookDelivery: options.deliverWebhooks,
       mailDelivery: options.deliverMail,
       lifecycle: live && {
-        billSource: (snapshotDir) => billSourceFor({ billsApiUrl: live.billsApiUrl, snapshotDir: undefined }, snapshotDir),
+        billSource: (snapshotDir) => billSourceFor({ billsApiUrl: live.billsApiUrl, membersApiUrl: live.membersApiUrl, snapshotDir: undefined }, snapshotDir),
         syncIntervalSeconds: live.syncIntervalSeconds ?? 0,
         retrainIntervalDays: live.retrainIntervalDays ?? 0,
         vintageTraining: live.vintageTraining ?? false,

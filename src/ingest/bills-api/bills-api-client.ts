@@ -122,17 +122,25 @@ export class BillsApiClient {
   private readonly fetchImpl: typeof fetch;
   private readonly userAgent: string;
 
-  constructor(options: BillsApiClientOptions) {
+  constructor(
+    private readonly options: BillsApiClientOptions,
+    shared?: { semaphore: Semaphore },
+  ) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.maxRetries = options.maxRetries ?? 5;
     this.baseDelayMs = options.baseDelayMs ?? 500;
     this.maxDelayMs = options.maxDelayMs ?? 30_000;
     this.timeoutMs = options.timeoutMs ?? 15_000;
-    this.semaphore = new Semaphore(options.concurrency ?? 4);
+    this.semaphore = shared?.semaphore ?? new Semaphore(options.concurrency ?? 4);
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
     this.random = options.random ?? Math.random;
     this.fetchImpl = options.fetch ?? fetch;
     this.userAgent = options.userAgent ?? 'bill-progress (UK Parliament bills forecaster)';
+  }
+
+  /** A client of another API read by the same sync (the Members API): the same retries, and one limit on the requests in flight to both. */
+  withBaseUrl(baseUrl: string): BillsApiClient {
+    return new BillsApiClient({ ...this.options, baseUrl }, { semaphore: this.semaphore });
   }
 
   url(path: string, query: Query = {}): string {

@@ -27,6 +27,7 @@ import { BillsApiClient, type BillsApiClientOptions, BillsApiError } from './bil
 import { timeKey } from './api-dates';
 import { FALLBACK_BILL_TYPES } from './bill-types';
 import { normaliseBill } from './normalise';
+import { DEFAULT_MEMBERS_API_URL, MemberPartyHistory } from './party-history';
 import { type KnownSession, KNOWN_SESSIONS, SessionLedger } from './sessions';
 
 export const DEFAULT_BILLS_API_URL = 'https://bills-api.parliament.uk/api/v1';
@@ -40,6 +41,8 @@ export interface BillsApiSourceOptions extends Partial<BillsApiClientOptions> {
   stagesPageSize?: number;
   /** sessions whose names and end dates are known (default `KNOWN_SESSIONS`) */
   knownSessions?: readonly KnownSession[];
+  /** the Members API, for sponsors' dated party histories (default `DEFAULT_MEMBERS_API_URL`), read through the Bills API client's options and limit */
+  membersApiUrl?: string;
 }
 
 export class BillsApiSource implements BillSource {
@@ -48,6 +51,7 @@ export class BillsApiSource implements BillSource {
   private readonly listPageSize: number;
   private readonly stagesPageSize: number;
   private readonly ledger: SessionLedger;
+  private readonly parties: MemberPartyHistory;
   private billTypesPromise: Promise<Map<number, ApiBillType>> | null = null;
   private readonly skippedBills: SkippedBill[] = [];
 
@@ -57,6 +61,7 @@ export class BillsApiSource implements BillSource {
     this.listPageSize = options.listPageSize ?? 50;
     this.stagesPageSize = options.stagesPageSize ?? 50;
     this.ledger = new SessionLedger(options.knownSessions ?? KNOWN_SESSIONS);
+    this.parties = new MemberPartyHistory(this.client.withBaseUrl(options.membersApiUrl ?? DEFAULT_MEMBERS_API_URL));
   }
 
   skipped(): readonly SkippedBill[] {
@@ -150,12 +155,15 @@ export class BillsApiSource implements BillSource {
     if (detail.billId !== summary.billId) throw new Error(`malformed /Bills/${summary.billId}: it describes bill ${detail.billId}`);
     assertWellFormed(stagesSchema, stages, `/Bills/${summary.billId}/Stages`);
     this.ledger.noteSessionIds(sessionIdsOf(detail));
+    // the sponsors' parties on the introduction day, as training reads them (not the parties of today)
+    await this.parties.load((detail.sponsors ?? []).flatMap((s) => (typeof s.member?.memberId === 'number' ? [s.member.memberId] : [])));
     return normaliseBill({
       summary,
       detail,
       stages,
       billType: billTypes.get(detail.billTypeId ?? summary.billTypeId),
       sessions: this.ledger,
+      partyOn: (memberId, date) => this.parties.on(memberId, date),
     });
   }
 

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { ApiBill, ApiBillSummary, ApiBillType, ApiSearchResult, ApiStageSummary } from './api-types';
 import { timeKey } from './api-dates';
+import type { ApiPartySpell } from './party-history';
 
 /** What a fake Bills API serves: every bill's summary, detail and stages, and the bill types. */
 export interface BillsApiData {
@@ -54,11 +55,23 @@ export class FakeBillsApi {
   delayMs = 0;
   inFlight = 0;
   maxInFlight = 0;
+  /**
+   * The Members API's party histories (`/api/Members/History`) of the sponsors: by default each
+   * sponsor's party as the bill shows it, held all along; a test sets a member's own.
+   */
+  readonly partyHistories = new Map<number, ApiPartySpell[]>();
   private server: http.Server | null = null;
   baseUrl = '';
+  /** where the same server answers as the Members API */
+  membersApiUrl = '';
 
   constructor(data: BillsApiData) {
     ({ summaries: this.summaries, details: this.details, stages: this.stages, billTypes: this.billTypes } = data);
+    for (const detail of this.details.values()) {
+      for (const s of detail.sponsors ?? []) {
+        if (s.member?.party) this.partyHistories.set(s.member.memberId, [{ party: { name: s.member.party }, startDate: '1970-01-01T00:00:00', endDate: null }]);
+      }
+    }
   }
 
   script(pathname: string, ...responses: Scripted[]): void {
@@ -72,7 +85,9 @@ export class FakeBillsApi {
   async start(): Promise<void> {
     this.server = http.createServer((req, res) => void this.handle(req, res));
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-    this.baseUrl = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/api/v1`;
+    const origin = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    this.baseUrl = `${origin}/api/v1`;
+    this.membersApiUrl = `${origin}/api`;
   }
 
   async stop(): Promise<void> {
@@ -96,6 +111,10 @@ export class FakeBillsApi {
     if (res.destroyed) return;
     if (scripted) return send(res, scripted.status, scripted.body ?? { status: scripted.status, title: 'scripted' }, scripted.headers);
 
+    if (url.pathname === '/api/Members/History') {
+      const ids = url.searchParams.getAll('ids').map(Number);
+      return send(res, 200, ids.flatMap((id) => (this.partyHistories.has(id) ? [{ value: { id, partyHistory: this.partyHistories.get(id) } }] : [])));
+    }
     const route = url.pathname.replace(/^\/api\/v1/, '');
     let match: RegExpExecArray | null;
     if (route === '/BillTypes') return send(res, 200, page(this.billTypes, url));

@@ -7,8 +7,9 @@
  * leadSponsorPartyInGovernment.
  *
  * What the live API cannot give, and how it is handled:
- * - Sponsors' party and house are the member's *current* ones as the Bills API reports them, not
- *   those on the introduction date (the snapshot used the Members API's dated party history).
+ * - Sponsors' party on the introduction date comes from the Members API's dated party history
+ *   (`partyOn`, read by the source: party-history.ts), as the snapshot's did; without it, the
+ *   member's current party as the Bills API reports it. The house is always the current one.
  * - There is no sessions endpoint: names and end dates come from `KNOWN_SESSIONS`, and a session is
  *   also taken to have ended once a later session id has been seen (ids grow with time).
  * - There are no divisions: `divisions` is always empty.
@@ -49,6 +50,8 @@ export interface NormaliseInput {
   /** the bill's type from `/BillTypes`; `FALLBACK_BILL_TYPES` when absent */
   billType?: ApiBillType;
   sessions: SessionKnowledge;
+  /** a member's party on a date, from the dated party history; undefined where it is not known */
+  partyOn?: (memberId: number, date: string | null) => string | null | undefined;
 }
 
 /** One bill's API responses → `BillRecord`. */
@@ -83,7 +86,8 @@ export function normaliseBill(input: NormaliseInput): BillRecord {
   const introducedSessionId = detail.introducedSessionId ?? summary.introducedSessionId;
   const sessionIds = [...new Set([introducedSessionId, ...(detail.includedSessionIds ?? summary.includedSessionIds ?? [])])].sort((a, b) => a - b);
 
-  const { sponsors, sponsorOrganisations } = normaliseSponsors(detail.sponsors);
+  const partyOn = input.partyOn;
+  const { sponsors, sponsorOrganisations } = normaliseSponsors(detail.sponsors, partyOn && ((memberId) => partyOn(memberId, introducedDate)));
   // The list's value, not the detail's: it is the one incremental sync compared, and if the bill changed
   // in between, the older stamp only makes the next run fetch it again.
   const lastUpdate = summary.lastUpdate ?? detail.lastUpdate ?? null;

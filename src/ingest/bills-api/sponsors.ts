@@ -6,17 +6,25 @@ export interface NormalisedSponsors {
   sponsorOrganisations: string[];
 }
 
+/**
+ * A member's party on the bill's introduction day: a string or null (no affiliation then) when known,
+ * undefined when not (the member's party as the Bills API shows it now is taken then).
+ */
+export type PartyAtIntroduction = (memberId: number) => string | null | undefined;
+
 /** Members become sponsors; an organisation counts only where the API gives no member (as in the data). */
-export function normaliseSponsors(apiSponsors: readonly ApiSponsor[] | null | undefined): NormalisedSponsors {
+export function normaliseSponsors(apiSponsors: readonly ApiSponsor[] | null | undefined, partyAtIntroduction: PartyAtIntroduction = () => undefined): NormalisedSponsors {
   const ordered = [...(apiSponsors ?? [])].sort((a, b) => (a.sortOrder ?? 0) - (b.sortOrder ?? 0));
   const sponsors: SponsorRecord[] = [];
   const sponsorOrganisations: string[] = [];
   for (const s of ordered) {
     if (s.member && (s.member.name || s.member.memberId)) {
+      const memberId = typeof s.member.memberId === 'number' ? s.member.memberId : null;
+      const dated = memberId === null ? undefined : partyAtIntroduction(memberId);
       sponsors.push({
-        memberId: typeof s.member.memberId === 'number' ? s.member.memberId : null,
+        memberId,
         name: s.member.name ?? '',
-        partyAtIntroduction: s.member.party ?? null,
+        partyAtIntroduction: dated === undefined ? (s.member.party ?? null) : dated,
         houseAtIntroduction: s.member.house && s.member.house !== 'All' ? s.member.house : null,
       });
     } else if (s.organisation?.name) {

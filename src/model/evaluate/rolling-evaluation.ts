@@ -1,4 +1,4 @@
-/** The rolling evaluation by session: train before each test session, score its bills' nowcasts against the baselines, and the leak check beside it. */
+/** The rolling evaluation by session: train before each test session, score its bills' nowcasts against the baselines, and the leak check beside it (leak-check.ts). */
 import { addDays, daysBetween } from '../../common/dates';
 import { BINARY_OUTPUTS, type BinaryOutput } from '../serve/labels';
 import { BillSet, billWeightedReport, type BootstrapOptions, meanAbsoluteErrorStatistic, medianAbsoluteErrorStatistic } from '../train/bill-weighted';
@@ -10,7 +10,8 @@ import type { Sample } from '../train/samples';
 import { EVALUATION_STEP_DAYS, gridDates, samplesOf } from '../train/samples';
 import { billCount, estimates, forecasts, type ScoredNowcast, type SkillByKind, skillByKind } from './skill-by-kind';
 import { SittingCalendar } from '../serve/sitting-calendar';
-import { billAsOf, truncateAt } from '../serve/truncate';
+import { billAsOf } from '../serve/truncate';
+import { checkForLeaks, DataAsOf, type LeakCheck } from './leak-check';
 import { buildSamples, lastCompleteSessions, sessionsKnownAt, type TrainingData, trainModel, type TrainingOptions } from '../train/train';
 import { pushTo } from '../../common/multimap';
 import { type KindInSession, kindsBySession } from './session-drift';
@@ -55,8 +56,8 @@ export interface Evaluation {
   skill: SkillByKind;
   /** the nowcasts a customer would have seen on one day of each test session, as far into it as the data's as-of date is into its own */
   snapshotDay: SnapshotDaySkill;
-  /** every test nowcast recomputed from the bill truncated at its date and the sessions known then */
-  leakCheck: { nowcasts: number; differing: number };
+  /** every scored test nowcast recomputed from the data as known on its date, cut independently of truncateAt (leak-check.ts) */
+  leakCheck: LeakCheck;
   /** each test session's government and ballot bills beside the sessions its model learned from */
   kindsBySession: KindInSession[];
   /** reliability by kind and stage, for a page's "how far to trust this number" (docs/model-card/calibration.json) */
@@ -163,6 +164,7 @@ export function evaluate(
   const daysIntoSession = running ? daysBetween(running.startDate!, options.asOf) : null;
   const snapshotDays: SnapshotDaySkill['days'] = [];
   const leakCheck = { nowcasts: 0, differing: 0 };
+  const dataAsOf = new DataAsOf(data.bills.map((b) => b.facts));
   const count = options.sessions ?? 3;
   const skip = options.skipLatestSessions ?? 0;
   for (const session of lastCompleteSessions(knownSessions, options.asOf, count + skip).slice(0, count)) {
@@ -178,14 +180,11 @@ export function evaluate(
       samplesOf(bill, { from: session.startDate!, until: session.endDate!, knownUntil: options.asOf, sessions: knownSessions, calendar, stepDays: EVALUATION_STEP_DAYS }),
     );
     const fold: ScoredNowcast[] = [];
-    const billsById = new Map(testBills.map((b) => [b.facts.billId, b.facts]));
+    const leaks = checkForLeaks(predictor, dataAsOf, test, data.sessions);
+    leakCheck.nowcasts += leaks.nowcasts;
+    leakCheck.differing += leaks.differing;
     for (const s of test) {
       const { probabilities, etaDays } = predictor.fromFeatures(s.features, s.kind);
-      const facts = billsById.get(s.billId)!;
-      const full = JSON.stringify(predictor.nowcast(facts, s.date, knownSessions));
-      const then = JSON.stringify(predictor.nowcast(truncateAt(facts, s.date), s.date, sessionsKnownAt(data.sessions, s.date)));
-      leakCheck.nowcasts++;
-      if (full !== then) leakCheck.differing++;
       const outputs: ScoredNowcast['outputs'] = {};
       for (const o of BINARY_OUTPUTS) {
         const y = s.labels[o];

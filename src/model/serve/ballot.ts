@@ -1,15 +1,16 @@
 import type { BillFacts } from './bill-facts';
 
 /**
- * The private members' bill ballot: the twenty members drawn at the start of a session present
- * their bills on one day, in the order of the draw, and the first seven take the first seven
- * sitting Fridays for their second readings. The data has no ballot position, but the Bills API
- * numbered the bills in the order they were presented, so a ballot bill's rank among its
- * session's ballot bills (by introduction date, then bill id) is its place in that order. It is
- * known on the bill's introduction day: it reads only bills introduced on or before that day.
+ * The private members' bill ballot: twenty members are drawn at the start of a session, and the
+ * first seven drawn take the first seven sitting Fridays for their second readings. The data has
+ * no ballot position. It has the order in which the session's ballot bills were presented (by
+ * introduction date, then Bills API bill id), and a ballot bill's rank in that order stands in for
+ * its place in the draw: the features read it, and the explanations name it as what it is, the
+ * place in the order of presentation. It is known on the bill's introduction day: it reads only
+ * bills introduced on or before that day.
  */
 export const BALLOT_SLOTS = 20;
-/** ballot positions that get one of the first sitting Fridays for second reading */
+/** places in the draw that get one of the first sitting Fridays for second reading (read off the order of presentation) */
 export const BALLOT_FIRST_FRIDAYS = 7;
 
 export type Rankable = Pick<BillFacts, 'billId' | 'kind' | 'introducedDate' | 'introducedSessionId'>;

@@ -11,9 +11,9 @@ export type BrainNet = NeuralNetwork<number[], number[]>;
 /**
  * The ETA in days: the median of the distribution the networks' outputs give over the intervals
  * of ETA_BIN_EDGES (normalised to sum to 1, spread evenly within an interval). Median absolute
- * error is what the evaluation scores; a regression of log1p(days) with squared error gave the
- * mean of the log wait, which the long waits of private members' bills pull away from the median
- * (median absolute error / baseline's 0.829 → 0.790, docs/model-v2.md).
+ * error is what the evaluation scores, and a median is what minimises it; a regression of
+ * log1p(days) with squared error would give the mean of the log wait, which the long waits of
+ * private members' bills pull away from the median.
  */
 export function etaFromOutputs(outputs: readonly number[]): number {
   const weights = outputs.map((x) => Math.max(0, x));

@@ -71,7 +71,8 @@ const WORDS: Record<Part, (bill: BillAsOf) => string> = {
     facts.leadSponsorPartyInGovernment === null
       ? 'no sponsor party known'
       : facts.leadSponsorPartyInGovernment ? "sponsor's party in government" : "sponsor's party not in government",
-  ballot: ({ facts }) => `drawn ${ordinal(facts.ballotRank!)} in the private members' bill ballot`,
+  // the data has the order of presentation, not the draw (src/model/serve/ballot.ts): the words say which
+  ballot: ({ facts }) => `presented ${ordinal(facts.ballotRank!)} of its session's ballot bills`,
 };
 
 /**

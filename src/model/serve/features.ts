@@ -11,7 +11,7 @@ import { PMB_FRIDAYS_PER_SESSION } from './pmb-session';
  * Bumped whenever the features or the artifact change meaning: a model version is only served for
  * its own schema, so a stored older one is retrained at start instead of misread.
  * 2: every feature reads the bill truncated at the date (sponsors as known then).
- * 3: a ballot bill's place in the ballot order (ballot_position, ballot_first_fridays).
+ * 3: a ballot bill's place in the order its session's ballot bills were presented (ballot_position, ballot_first_fridays).
  * 4: how long the session may still run (session_after_election, session_days_left_expected).
  * 5: the ETA networks give a distribution over intervals of days (ETA_BIN_EDGES), not log1p(days).
  * 6: only dated facts: no sponsor count (the list is undated), no divisions (none after July 2018

@@ -67,7 +67,11 @@ export function labelsAt(bill: TrainingBill, date: string, knownUntil: string, s
 
   const withdrawnAfter = facts.withdrawnDate && facts.withdrawnDate > date && facts.withdrawnDate <= knownUntil;
   const divisionsKnownUntil = knownUntil < DIVISIONS_KNOWN_UNTIL ? knownUntil : DIVISIONS_KNOWN_UNTIL;
-  const closeVote = facts.divisions.some((v) => v.date > date && v.date <= divisionsKnownUntil && divisionMargin(v.ayes, v.noes) < CLOSE_VOTE_MARGIN);
+  // The close-vote window runs to the bill's fate. Only where it closed while divisions were still
+  // recorded could either answer have been seen: a close vote in a window still open is labelled
+  // no more than its absence would be, or the label would pick positives by what happened later.
+  const closeVote: 0 | 1 | null =
+    fate !== null && fate <= divisionsKnownUntil ? (facts.divisions.some((v) => v.date > date && v.date <= fate && divisionMargin(v.ayes, v.noes) < CLOSE_VOTE_MARGIN) ? 1 : 0) : null;
 
   return {
     royal_assent: bill.outcome.royalAssentDate && bill.outcome.royalAssentDate <= knownUntil ? 1 : fateKnown ? 0 : null,
@@ -76,6 +80,6 @@ export function labelsAt(bill: TrainingBill, date: string, knownUntil: string, s
     stall_risk: timingReliable ? (within(STALL_DAYS) === null ? null : 1 - within(STALL_DAYS)!) as 0 | 1 | null : null,
     withdrawal_risk: withdrawnAfter ? 1 : next ? 0 : fateKnown ? 1 : null,
     amendment_risk: !timingReliable ? null : amendedAfter ? 1 : fateKnown ? 0 : null,
-    close_vote: closeVote ? 1 : fateKnown && fate! <= DIVISIONS_KNOWN_UNTIL ? 0 : null,
+    close_vote: closeVote,
   };
 }

@@ -19,7 +19,7 @@ export interface TypicalBill {
   daysToPosition: (number | null)[];
   /** the lead sponsor's party was in government, for most of the kind's bills whose sponsor's party is known; null: none is */
   leadSponsorPartyInGovernment: boolean | null;
-  /** the median place in the ballot of the kind's ballot bills; null for a kind with none */
+  /** the median place of the kind's ballot bills in the order of presentation (ballot.ts); null for a kind with none */
   ballotRank: number | null;
 }
 
@@ -89,7 +89,7 @@ function stageAt(position: number, originatingHouse: BillFacts['originatingHouse
  * The reference for a bill on a date: a bill of the same kind, introduced the same day in the same
  * house and session (its carry-over motions too), whose passage kept to its kind's median
  * timetable up to the date (one sitting per stage, no divisions, stopping short of Royal Assent),
- * with the kind's usual sponsor and, for a ballot bill, the middle place in the ballot.
+ * with the kind's usual sponsor and, for a ballot bill, the middle place in the order of presentation.
  * Everything the date and the session decide is the bill's own: only the bill's own story differs.
  */
 export function referenceBill(facts: BillFacts, date: string, typical: TypicalBill = UNKNOWN_KIND): BillFacts {

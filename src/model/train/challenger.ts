@@ -4,6 +4,7 @@ import { brier, type BinaryOutcome } from './metrics';
 import type { Predictor } from '../serve/predictor';
 import { EVALUATION_STEP_DAYS, samplesOf } from './samples';
 import { SittingCalendar } from '../serve/sitting-calendar';
+import { labelsAt } from '../serve/labels';
 import { lastCompleteSessions, sessionsKnownAt, type TrainingData } from './train';
 
 /** The outputs a retrained version is judged on: what customers read first. */
@@ -25,19 +26,24 @@ export type VersionScores = Record<ChallengeWindow, WindowScores>;
 /**
  * Brier scores of a version's nowcasts on (a) the bills of the most recent ended session, at every
  * evaluation grid day of the session, and (b) every live bill at the grid days of the last
- * RECENT_DAYS: in both, only nowcasts whose outcome was known by `asOf` (censored ones are left out,
- * as in training). Each version uses its own sitting calendar, as it does when it serves.
+ * RECENT_DAYS: in both, only nowcasts whose outcome was unknown at `resolvedAfter` and known by
+ * `asOf`. Pass the latest training cutoff of the versions compared: an outcome known by then may
+ * have been a training label of one of them, and a version scored on its own labels looks better
+ * than it is. Each version uses its own sitting calendar, as it does when it serves.
  */
-export function scoreOnRecentOutcomes(predictor: Predictor, data: TrainingData, asOf: string): VersionScores {
+export function scoreOnRecentOutcomes(predictor: Predictor, data: TrainingData, asOf: string, resolvedAfter: string): VersionScores {
   const sessions = sessionsKnownAt(data.sessions, asOf);
   const calendar = new SittingCalendar(predictor.artifact.sittingDates);
+  const bills = new Map(data.bills.map((b) => [b.facts.billId, b]));
   const score = (samples: ReturnType<typeof samplesOf>): WindowScores => {
     const outcomes: Record<ChallengeOutput, BinaryOutcome[]> = { royal_assent: [], next_stage_30d: [] };
     for (const s of samples) {
       const { probabilities } = predictor.fromFeatures(s.features, s.kind);
+      // the labels as known at resolvedAfter: an answer already known then is left out
+      const earlier = labelsAt(bills.get(s.billId)!, s.date, resolvedAfter, sessions);
       for (const o of CHALLENGE_OUTPUTS) {
         const y = s.labels[o];
-        if (y !== null) outcomes[o].push({ p: probabilities[o], y });
+        if (y !== null && earlier[o] === null) outcomes[o].push({ p: probabilities[o], y });
       }
     }
     return Object.fromEntries(CHALLENGE_OUTPUTS.map((o) => [o, { n: outcomes[o].length, brier: brier(outcomes[o]) }])) as WindowScores;
@@ -51,6 +57,9 @@ export function scoreOnRecentOutcomes(predictor: Predictor, data: TrainingData, 
   const recentSamples = data.bills.flatMap((bill) => samplesOf(bill, { from: addDays(asOf, -RECENT_DAYS), until: asOf, knownUntil: asOf, sessions, calendar, stepDays: EVALUATION_STEP_DAYS }));
   return { last_session: score(sessionSamples), last_90_days: score(recentSamples) };
 }
+
+/** The latest training cutoff of the versions compared: they are all scored only on outcomes resolved after it. */
+export const judgedAfter = (artifacts: readonly { cutoff: string }[]) => artifacts.map((a) => a.cutoff).reduce((a, b) => (a > b ? a : b));
 
 export interface ChallengeCheck {
   window: ChallengeWindow;

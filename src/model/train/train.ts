@@ -51,16 +51,15 @@ export const DEFAULT_SEED = 20211231;
 export const DEFAULT_ITERATIONS = 30;
 /**
  * Bills of the sessions that ended in the last two years before the cutoff calibrate
- * next_stage_30d, whose pace drifts between sessions: four years gave it a Brier ratio of 0.880
- * and an AUC of 0.930 (three seeds' mean), two 0.875 and 0.936 (docs/model-v2.md).
+ * next_stage_30d, whose pace drifts between sessions: a longer window calibrates it on a pace
+ * the current sessions no longer keep.
  */
 export const DEFAULT_CALIBRATION_DAYS = 730;
 /**
  * The fate outputs (FATE_OUTPUTS) calibrate on the sessions that ended in the last eight years or
- * so: only ended sessions give them labels, and four years held too few bills of each kind to fit
- * a kind's own scaling (Royal Assent Brier / baseline 0.866 → 0.825 over three seeds). The pace of
- * next_stage_30d drifts between sessions: on eight years its Brier ratio went 0.878 → 0.905, so it
- * keeps the recent sessions (DEFAULT_CALIBRATION_DAYS; docs/model-v2.md).
+ * so: only ended sessions give them labels, and a few years hold too few bills of each kind (a
+ * session has about twenty ballot bills) to fit a kind's own scaling. next_stage_30d keeps the
+ * recent sessions (DEFAULT_CALIBRATION_DAYS): its pace drifts between sessions.
  */
 export const FATE_CALIBRATION_DAYS = 3000;
 /**
@@ -76,17 +75,18 @@ export const CALIBRATION_HALF_LIFE_DAYS: Readonly<Partial<Record<BinaryOutput, n
 /** One in this many of those bills (by a hash of its id) is held out to calibrate. */
 export const CALIBRATION_SHARE = 4;
 /**
- * Networks averaged per output, and their hidden layers. One network of 12 hidden units gave the
- * same rolling evaluation but P(Royal Assent) moved by up to 0.35 with the seed; three of 6,
- * averaged, move it by up to 0.21, for about 1.6 times the CPU of training (docs/model-v2.md).
+ * Networks averaged per output, and their hidden layers: brain.js starts each network from its
+ * seed's random weights, and one network's answer for a bill unlike most moves with the seed;
+ * averaging several small ones narrows that, at the CPU of training each (the model card's Seed
+ * spread section measures what is left).
  */
 export const DEFAULT_ENSEMBLE_SIZE = 3;
 export const DEFAULT_HIDDEN_LAYERS: readonly number[] = [6];
 /**
- * Royal Assent, the headline probability, averages nine: with three, P(Royal Assent) of a bill
- * the data says little about (a carried-over government bill, a ballot bill at report) moved by up
- * to 0.29 with the seed; nine move it by up to 0.17, for about 5 s more CPU at the first start
- * (docs/model-v2.md). Fewer iterations with more networks spread less still but fitted worse.
+ * Royal Assent, the headline probability, averages nine: it is the figure the seed spread targets
+ * of the model card are set on, and the bills the data says little about (a carried-over
+ * government bill, a ballot bill at report) are where three networks disagree most. Each further
+ * network costs another training of the output at the first start.
  */
 export const DEFAULT_ENSEMBLE_SIZES: Readonly<Partial<Record<BinaryOutput | 'timeline_eta', number>>> = { royal_assent: 9 };
 export const ensembleSizeOf = (output: BinaryOutput | 'timeline_eta', ensembleSize?: number) => ensembleSize ?? DEFAULT_ENSEMBLE_SIZES[output] ?? DEFAULT_ENSEMBLE_SIZE;
@@ -95,10 +95,9 @@ export const ensembleSizeOf = (output: BinaryOutput | 'timeline_eta', ensembleSi
  * Weight decay of the input weights: after each pass over the rows every weight from an input to a
  * hidden unit shrinks by the factor 1 − decay × learning rate (the biases and the hidden-to-output
  * weights do not). Where the data has few bills like the one asked about (a carried-over
- * government bill on the first days of a session), each seed's networks filled the gap differently
- * and P(Royal Assent) moved by up to 0.21 with the seed; with small input weights they extrapolate
- * alike (0.06), for a Brier ratio about 0.01 worse and an AUC 0.004 better (docs/model-v2.md). The
- * other outputs gained nothing from it (next_stage_30d's Brier ratio, the ETA got worse).
+ * government bill on the first days of a session), each seed's networks fill the gap differently;
+ * with small input weights they extrapolate alike, which is what the seed spread of P(Royal
+ * Assent) in the model card measures. Only Royal Assent decays: it is the output judged on that spread.
  */
 export const DEFAULT_WEIGHT_DECAY: Readonly<Partial<Record<BinaryOutput | 'timeline_eta', number>>> = { royal_assent: 1.6 };
 const weightDecayOf = (output: BinaryOutput | 'timeline_eta', options: TrainingOptions) => (options.weightDecay ?? DEFAULT_WEIGHT_DECAY)[output] ?? 0;

@@ -57,7 +57,7 @@ describe('ballot rank: a ballot bill’s place in the order its session’s ball
     expect(assignBallotRanks([ballot({ billId: 12 }), me, ballot({ billId: 5 })]).map((b) => b.ballotRank)).toEqual([3, 2, 1]);
   });
 
-  it('is a feature: the same ballot bill drawn first or fifteenth gives the network different inputs', () => {
+  it('is a feature: the same ballot bill presented first or fifteenth gives the network different inputs', () => {
     const known = [{ id: 27, startDate: '2014-06-04', endDate: null }];
     const calendar = new SittingCalendar([]);
     const at = (rank: number) => featureVector(billAsOf(ballot({ ballotRank: rank }), '2014-08-01', known), known, calendar);
@@ -65,11 +65,11 @@ describe('ballot rank: a ballot bill’s place in the order its session’s ball
     const firstFridays = FEATURE_NAMES.indexOf('ballot_first_fridays');
     expect([at(1)[position], at(1)[firstFridays]]).toEqual([0.05, 1]);
     expect([at(15)[position], at(15)[firstFridays]]).toEqual([0.75, 0]);
-    // and explained in words, against the same bill drawn fifteenth
+    // and explained in words, against the same bill presented fifteenth
     const model = (_: string, x: number[]) => 0.1 + 0.3 * x[firstFridays];
     const features = (bill: ReturnType<typeof billAsOf>) => featureVector(bill, known, calendar);
     expect(explain(billAsOf(ballot({ ballotRank: 3 }), '2014-08-01', known), ballot({ ballotRank: 15 }), known, features, model).royal_assent).toEqual([
-      { factor: "drawn 3rd in the private members' bill ballot", effect: 0.3 },
+      { factor: "presented 3rd of its session's ballot bills", effect: 0.3 },
     ]);
   });
 });

@@ -84,12 +84,12 @@ describe('explanations', () => {
     expect(explain(bill, reference, sessions, features, model)).toEqual(result);
   });
 
-  it("name a ballot bill's place in the ballot against the kind's middle place", () => {
+  it("name a ballot bill's place in the order of presentation against the kind's middle place", () => {
     const ballot = { ...facts, kind: 'pmb_ballot' as const, ballotRank: 3 };
     const known = billAsOf(ballot, DATE, sessions);
     const model = (_: string, x: number[]) => 0.1 + 0.3 * x[at('ballot_first_fridays')];
     const result = explain(known, referenceBill(ballot, DATE, { ...typical, ballotRank: 10 }), sessions, features, model);
-    expect(result.royal_assent).toEqual([{ factor: "drawn 3rd in the private members' bill ballot", effect: 0.3 }]);
-    expect(result.reference!.description).toMatch(/; drawn 10th in the private members' bill ballot$/);
+    expect(result.royal_assent).toEqual([{ factor: "presented 3rd of its session's ballot bills", effect: 0.3 }]);
+    expect(result.reference!.description).toMatch(/; presented 10th of its session's ballot bills$/);
   });
 });

@@ -1,4 +1,8 @@
-import { judgeChallenger, type VersionScores } from '../../../../../src/model/train/challenger';
+import { judgeChallenger, judgedAfter, scoreOnRecentOutcomes, type VersionScores } from '../../../../../src/model/train/challenger';
+import { Predictor } from '../../../../../src/model/serve/predictor';
+import { trainModel, type TrainingData } from '../../../../../src/model/train/train';
+import { loadSnapshotTrainingData } from '../../../../../src/services/training-data';
+import { REAL_SNAPSHOT_DIR } from '../../../../support/fixtures';
 
 const scores = (ra: number | null, ns: number | null, recentRa: number | null = ra, recentNs: number | null = ns): VersionScores => ({
   last_session: { royal_assent: { n: 10, brier: ra }, next_stage_30d: { n: 10, brier: ns } },
@@ -20,5 +24,37 @@ describe('judgeChallenger', () => {
 
   it('passes a check neither version can be scored on (no resolved nowcast in the window)', () => {
     expect(judgeChallenger(scores(null, null, 0.1, 0.1), scores(null, null, 0.1, 0.1)).promote).toBe(true);
+  });
+});
+
+describe('scoreOnRecentOutcomes', () => {
+  const asOf = '2021-12-31';
+  let data: TrainingData;
+  /** the real bills of 2017-19 to 2019-21 and the sessions, with a small model trained on them */
+  const train = (cutoff: string) => new Predictor(trainModel(data, { cutoff, iterations: 1, hiddenLayers: [2], ensembleSize: 1 }));
+  beforeAll(async () => {
+    const all = await loadSnapshotTrainingData(REAL_SNAPSHOT_DIR);
+    data = { bills: all.bills.filter((b) => b.facts.introducedSessionId >= 30 && b.facts.introducedSessionId <= 35), sessions: all.sessions };
+  });
+
+  it('never scores a version on an outcome known at its training cutoff: one trained on every outcome known today is scored on none', () => {
+    const challenger = train(asOf);
+    const scores = scoreOnRecentOutcomes(challenger, data, asOf, judgedAfter([challenger.artifact]));
+    for (const window of Object.values(scores)) for (const s of Object.values(window)) expect(s).toEqual({ n: 0, brier: null });
+  });
+
+  it('scores versions trained before the last session ended on that session’s fates, resolved after both cutoffs', () => {
+    // 2019-21 ended on 2021-04-29: its fates were unknown to versions trained up to 2021-03-31
+    const trial = train('2021-03-31');
+    const champion = train('2020-12-31');
+    const after = judgedAfter([trial.artifact, champion.artifact]);
+    expect(after).toBe('2021-03-31');
+    const scored = scoreOnRecentOutcomes(trial, data, asOf, after);
+    const everything = scoreOnRecentOutcomes(trial, data, asOf, '2017-01-01');
+    expect(scored.last_session.royal_assent.n).toBeGreaterThan(0);
+    // the Royal Assents of the session known by the cutoff are left out
+    expect(scored.last_session.royal_assent.n).toBeLessThan(everything.last_session.royal_assent.n);
+    expect(scored.last_session.next_stage_30d.n).toBeLessThan(everything.last_session.next_stage_30d.n);
+    expect(scoreOnRecentOutcomes(champion, data, asOf, after).last_session.royal_assent.n).toBe(scored.last_session.royal_assent.n);
   });
 });
