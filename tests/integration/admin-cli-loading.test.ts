@@ -9,7 +9,7 @@ jest.setTimeout(120_000);
 
 /**
  * An operator's account and key commands with no server running answer in about a second
- * (docs/operations.md): they open the database and load the accounts and keys code, not the
+ * (docs/admin.md): they open the database and load the accounts and keys code, not the
  * rest of the service. What else they load is what made them take three.
  */
 let env: Record<string, string>;

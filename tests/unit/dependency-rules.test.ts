@@ -33,7 +33,7 @@ const isOwnFile = (imported: string) => imported.startsWith('../') || [...SOURCE
 /**
  * The layers, top to bottom. Each holds folders and files (a path belongs to the longest entry
  * that contains it) and names the layers below it that it may import besides its own.
- * docs/operations.md ("Layout") says the same in words.
+ * docs/development.md ("Layout") says the same in words.
  */
 const LAYERS: Record<string, { holds: string[]; mayImport: string[] }> = {
   // builds and starts the whole: it may reach anything
@@ -169,8 +169,8 @@ describe('dependency rules', () => {
     expect(FILES.filter((file) => !layerOf(file))).toEqual([]);
   });
 
-  it('are the layers docs/operations.md tells a reader, row for row', () => {
-    const text = readFileSync(path.join(ROOT, 'docs', 'operations.md'), 'utf8');
+  it('are the layers docs/development.md tells a reader, row for row', () => {
+    const text = readFileSync(path.join(ROOT, 'docs', 'development.md'), 'utf8');
     const table = text.slice(text.indexOf('| layer | holds | may import |'));
     const lines = table.split('\n');
     const rows = lines.slice(2, lines.findIndex((line) => !line.startsWith('|')));

@@ -5,7 +5,7 @@ import { badInput } from '../../errors';
 
 /* The `backup` command: the embedded database written to a file. */
 
-export const USE_PG_TOOLS = 'backup and restore are for the embedded database; with DATABASE_URL use pg_dump and pg_restore (see docs/operations.md)';
+export const USE_PG_TOOLS = 'backup and restore are for the embedded database; with DATABASE_URL use pg_dump and pg_restore (see docs/admin.md)';
 
 /**
  * Writes the embedded database to `file` (a gzipped tar of its data directory). The file holds
