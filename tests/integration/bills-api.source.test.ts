@@ -200,6 +200,21 @@ describe('BillsApiSource against a fake Bills API', () => {
     expect(asked.length).toBe(new Set(asked).size);
   });
 
+  it('reads every bill when the Members API fails, its sponsors with the parties the Bills API shows, and leaves the Members API alone for a while after', async () => {
+    api.scripted.set('/api/Members/History', Array.from({ length: 100 }, () => ({ status: 503 })));
+    const membersRequests = () => api.requests.filter((u) => u.pathname === '/api/Members/History').length;
+    const src = source();
+    const bills = (await collect(src)).flat();
+    expect(bills.map((b) => b.billId).sort()).toEqual(api.summaries.map((b) => b.billId).sort());
+    const lead = api.details.get(2709)!.sponsors![0]!.member!;
+    expect(byId(bills, 2709).sponsors[0]).toMatchObject({ memberId: lead.memberId, partyAtIntroduction: lead.party });
+    expect(src.skipped()).toEqual([]);
+    // the next sync, minutes later, does not ask again
+    const asked = membersRequests();
+    await collect(src);
+    expect(membersRequests()).toBe(asked);
+  });
+
   it('derives sessions from the bills it has seen, with known names and end dates', async () => {
     const src = source();
     // Before any bill was read, one page of recent bills tells the current sessions.

@@ -138,9 +138,9 @@ export class BillsApiClient {
     this.userAgent = options.userAgent ?? 'bill-progress (UK Parliament bills forecaster)';
   }
 
-  /** A client of another API read by the same sync (the Members API): the same retries, and one limit on the requests in flight to both. */
-  withBaseUrl(baseUrl: string): BillsApiClient {
-    return new BillsApiClient({ ...this.options, baseUrl }, { semaphore: this.semaphore });
+  /** A client of another API read by the same sync (the Members API): the same retries unless `overrides` says otherwise, and one limit on the requests in flight to both. */
+  withBaseUrl(baseUrl: string, overrides: Pick<BillsApiClientOptions, 'maxRetries' | 'timeoutMs'> = {}): BillsApiClient {
+    return new BillsApiClient({ ...this.options, ...overrides, baseUrl }, { semaphore: this.semaphore });
   }
 
   url(path: string, query: Query = {}): string {

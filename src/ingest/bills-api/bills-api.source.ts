@@ -27,7 +27,7 @@ import { BillsApiClient, type BillsApiClientOptions, BillsApiError } from './bil
 import { timeKey } from './api-dates';
 import { FALLBACK_BILL_TYPES } from './bill-types';
 import { normaliseBill } from './normalise';
-import { DEFAULT_MEMBERS_API_URL, MemberPartyHistory } from './party-history';
+import { DEFAULT_MEMBERS_API_URL, MEMBERS_API_CLIENT, MemberPartyHistory } from './party-history';
 import { type KnownSession, KNOWN_SESSIONS, SessionLedger } from './sessions';
 
 export const DEFAULT_BILLS_API_URL = 'https://bills-api.parliament.uk/api/v1';
@@ -61,7 +61,8 @@ export class BillsApiSource implements BillSource {
     this.listPageSize = options.listPageSize ?? 50;
     this.stagesPageSize = options.stagesPageSize ?? 50;
     this.ledger = new SessionLedger(options.knownSessions ?? KNOWN_SESSIONS);
-    this.parties = new MemberPartyHistory(this.client.withBaseUrl(options.membersApiUrl ?? DEFAULT_MEMBERS_API_URL));
+    // a short wait and one retry: a bill's sponsors fall back to the Bills API's parties when the Members API cannot answer
+    this.parties = new MemberPartyHistory(this.client.withBaseUrl(options.membersApiUrl ?? DEFAULT_MEMBERS_API_URL, MEMBERS_API_CLIENT));
   }
 
   skipped(): readonly SkippedBill[] {

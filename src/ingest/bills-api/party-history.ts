@@ -24,15 +24,29 @@ export interface ApiMemberHistory {
 /** Members asked for in one request: the query string stays short. */
 const IDS_PER_REQUEST = 20;
 
-/** The party of the spell that covers `date` (YYYY-MM-DD), both ends inclusive; null when none does (no affiliation then). */
+/**
+ * The party of the spell that covers `date` (YYYY-MM-DD), both ends inclusive; null when none does
+ * (no affiliation then). On the day of a change two spells cover it, the old one ending and the new
+ * one beginning: the new one counts, whatever order the API lists them in.
+ */
 export function partyOn(spells: readonly ApiPartySpell[], date: string): string | null {
+  let covering: { start: string | null; party: string | null } | null = null;
   for (const s of spells) {
     const start = s.startDate?.slice(0, 10) ?? null;
     const end = s.endDate?.slice(0, 10) ?? null;
-    if ((start === null || start <= date) && (end === null || date <= end)) return s.party?.name ?? null;
+    if ((start === null || start <= date) && (end === null || date <= end) && (covering === null || (start ?? '') > (covering.start ?? ''))) covering = { start, party: s.party?.name ?? null };
   }
-  return null;
+  return covering?.party ?? null;
 }
+
+/**
+ * After a failed read, how long the Members API is left alone: a sync then takes the parties the
+ * Bills API shows, rather than waiting on a dead API for every bill.
+ */
+export const MEMBERS_API_PAUSE_MS = 10 * 60_000;
+
+/** The Members API client's own patience: a few seconds and one retry, not the Bills API's minutes. */
+export const MEMBERS_API_CLIENT = { maxRetries: 1, timeoutMs: 5_000 };
 
 /** The party histories of the members read so far, kept for the source's lifetime (they change only by growing). */
 export class MemberPartyHistory {
@@ -40,14 +54,23 @@ export class MemberPartyHistory {
   /** the request under way or done for each member: bills read side by side often share a sponsor */
   private readonly requested = new Map<number, Promise<void>>();
 
-  constructor(private readonly client: BillsApiClient) {}
+  /** until when (ms) no request is made, after one failed */
+  private pausedUntil = 0;
+
+  constructor(
+    private readonly client: BillsApiClient,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   /**
-   * Reads the histories of the members not yet asked for. A request that fails after the client's
-   * retries throws, as a bill's own requests do, and is asked again next time; a member the API
-   * does not list has no history.
+   * Reads the histories of the members not yet asked for; never throws. The parties are a
+   * refinement the sync can do without, so a Members API down or answering nonsense stops neither
+   * the sync nor a first start: a request that fails after the client's retries leaves its members
+   * unknown (their bills take the Bills API's party), pauses the reads for MEMBERS_API_PAUSE_MS, and
+   * its members are asked again after. A member the API does not list has no history.
    */
   async load(memberIds: Iterable<number>): Promise<void> {
+    if (this.now() < this.pausedUntil) return;
     const ids = [...new Set(memberIds)];
     const missing = ids.filter((id) => !this.requested.has(id));
     for (let i = 0; i < missing.length; i += IDS_PER_REQUEST) {
@@ -57,8 +80,11 @@ export class MemberPartyHistory {
         for (const id of chunk) this.spells.set(id, []);
         for (const item of items ?? []) if (item?.value && typeof item.value.id === 'number') this.spells.set(item.value.id, item.value.partyHistory ?? []);
       });
-      request.catch(() => chunk.forEach((id) => this.requested.delete(id)));
-      for (const id of chunk) this.requested.set(id, request);
+      const settled = request.catch(() => {
+        this.pausedUntil = this.now() + MEMBERS_API_PAUSE_MS;
+        chunk.forEach((id) => this.requested.delete(id));
+      });
+      for (const id of chunk) this.requested.set(id, settled);
     }
     await Promise.all(ids.map((id) => this.requested.get(id)));
   }
