@@ -91,7 +91,9 @@ export class DigestService {
   /** The digest settings, grouped by account and slot: every verified account's, or one account's whatever its status. */
   private async groups(only?: { accountId: number }): Promise<SlotGroup[]> {
     const rows = (await this.dataSource.query(
-      `SELECT n.watchlist_id, w.name, w.account_id, a.email AS address, a.tier, n.email AS delivery, n.time, n.day, n.events, n.digests_since
+      `SELECT n.watchlist_id, w.name, w.account_id, a.email AS address, a.tier, n.email AS delivery, n.time, n.day, n.events,
+              -- a setting from before digests_since was kept counts from its last change, never from 1970
+              COALESCE(n.digests_since, n.updated_at) AS digests_since
          FROM watchlist_notification n JOIN watchlist w ON w.id = n.watchlist_id JOIN account a ON a.id = w.account_id
         WHERE n.email IN ('daily', 'weekly') AND ${only ? 'w.account_id = $1' : `a.email_status = 'VERIFIED'`}
         ORDER BY w.account_id, n.watchlist_id`,

@@ -135,9 +135,10 @@ export class ModelTraining {
 
   /**
    * A scheduled retrain: trains a challenger as train() does, then scores its trial and the serving
-   * version on the same recent nowcasts resolved since the serving version's cutoff (src/model/train/challenger.ts). It serves only if it is no
-   * worse beyond the tolerance; otherwise it is kept as rejected, with its figures. With nothing
-   * serving, it serves.
+   * version on the same recent nowcasts resolved since the serving version's cutoff, and the
+   * challenger against its trial on every outcome resolved (src/model/train/challenger.ts). It
+   * serves only if no judged check finds it worse beyond the tolerance; otherwise it is kept as
+   * rejected, with its figures. With nothing serving, it serves.
    */
   retrain(): Promise<RetrainOutcome> {
     if (this.training) return Promise.reject(new AppError('SERVICE_UNAVAILABLE', 'a training is already under way'));
@@ -158,7 +159,9 @@ export class ModelTraining {
       const trial = await this.trial(data, active.predictor.artifact.cutoff, artifact);
       // in the worker too: scoring the history takes a second or more of CPU
       const [challengerScores, servingScores] = await scoreInWorker(data, [trial, active.predictor.artifact], asOf, stopping);
-      const verdict = (judged.verdict = judgeChallenger(challengerScores, servingScores));
+      // the version that would serve, against its trial: caught here, a failed fit of today's training never serves
+      const sanity = trial === artifact ? undefined : await scoreInWorker(data, [artifact, trial], asOf, stopping, { everyOutcome: true });
+      const verdict = (judged.verdict = judgeChallenger({ judged: challengerScores, against: servingScores }, sanity && { judged: sanity[0], against: sanity[1] }));
       return { status: verdict.promote ? 'accepted' : 'rejected', extra: { challenge: { against: active.version.id, as_of: asOf, trial_cutoff: trial.cutoff, promoted: verdict.promote, checks: verdict.checks, challenger_scores: challengerScores, serving_scores: servingScores } } };
     });
     const promoted = judged.verdict?.promote ?? true;
@@ -167,7 +170,7 @@ export class ModelTraining {
       serving.activate(saved);
     }
     const failedChecks = judged.verdict?.checks.filter((c) => !c.passed) ?? [];
-    logger.info({ modelVersion: saved.id, promoted, failedChecks }, promoted ? 'retrained model serves' : 'retrained model rejected: it scored worse than the serving version');
+    logger.info({ modelVersion: saved.id, promoted, failedChecks }, promoted ? 'retrained model serves' : 'retrained model rejected: a check found it worse (its trial than the serving version, or it than its trial)');
     return { version: summary(saved), promoted, verdict: judged.verdict };
   }
 

@@ -53,8 +53,8 @@ export async function trainInWorker(data: TrainingInput, options: Omit<TrainingO
 }
 
 /** Scores versions on recent resolved nowcasts (src/model/train/challenger.ts) in a worker thread: a second or more of CPU for the whole history. */
-export async function scoreInWorker(data: TrainingInput, artifacts: ModelArtifact[], asOf: string, signal?: AbortSignal): Promise<VersionScores[]> {
-  return (await runWorker<{ scores: VersionScores[] }>({ task: 'score', data, artifacts, asOf }, undefined, signal)).scores;
+export async function scoreInWorker(data: TrainingInput, artifacts: ModelArtifact[], asOf: string, signal?: AbortSignal, { everyOutcome = false } = {}): Promise<VersionScores[]> {
+  return (await runWorker<{ scores: VersionScores[] }>({ task: 'score', data, artifacts, asOf, everyOutcome }, undefined, signal)).scores;
 }
 
 function runWorker<T>(workerData: object, onProgress?: (message: string) => void, signal?: AbortSignal): Promise<T> {

@@ -11,11 +11,11 @@ import { trainingDataOf, type TrainingInput } from './training-pages';
  */
 const task = workerData as
   | { task?: 'train'; data: TrainingInput; options: Omit<TrainingOptions, 'onProgress'> }
-  | { task: 'score'; data: TrainingInput; artifacts: ModelArtifact[]; asOf: string };
+  | { task: 'score'; data: TrainingInput; artifacts: ModelArtifact[]; asOf: string; everyOutcome?: boolean };
 const started = Date.now();
 const data = trainingDataOf(task.data);
 if (task.task === 'score') {
-  const resolvedAfter = judgedAfter(task.artifacts);
+  const resolvedAfter = task.everyOutcome ? null : judgedAfter(task.artifacts);
   const scores = task.artifacts.map((artifact) => scoreOnRecentOutcomes(new Predictor(artifact), data, task.asOf, resolvedAfter));
   parentPort!.postMessage({ type: 'done', scores, durationMs: Date.now() - started });
 } else {

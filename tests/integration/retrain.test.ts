@@ -10,6 +10,7 @@ import { createLogger } from '../../src/logger';
 import { Readiness } from '../../src/health/readiness';
 import { ModelService, type Trainer } from '../../src/services/model.service';
 import { listModelVersions, promoteModelVersion } from '../../src/services/model-versions';
+import { MIN_JUDGED } from '../../src/model/train/challenger';
 import { makeSnapshot, SAMPLE_BILL_IDS } from '../support/fixtures';
 import { TEST_TRAINING } from '../support/test-app';
 import { openTestDatabase, type TestDatabase, usingPostgres } from '../support/test-database';
@@ -24,8 +25,8 @@ let db: TestDatabase;
 /** a second instance: its own connections to the same PostgreSQL database (on PGlite, the one process's) */
 let other: Database;
 const logger = createLogger('silent', new Writable({ write: (_c, _e, done) => done() }) as never);
-/** the challenger's training: as in production, or deliberately degraded */
-let degrade = false;
+/** the challenger's training: as in production, deliberately degraded, or degraded only on today's facts (the version that would serve, not its trial) */
+let degrade: 'no' | 'every training' | "today's training" = 'no';
 
 /**
  * A deliberately worse model: certain of Royal Assent and of a next stage within 30 days for every
@@ -37,7 +38,8 @@ function degraded(artifact: ModelArtifact): ModelArtifact {
 }
 const trainer: Trainer = async (...args) => {
   const result = await trainInWorker(...args);
-  return degrade ? { ...result, artifact: degraded(result.artifact) } : result;
+  const worse = degrade === 'every training' || (degrade === "today's training" && args[1].cutoff === clock.today());
+  return worse ? { ...result, artifact: degraded(result.artifact) } : result;
 };
 
 /** the service's today, shared by the instances: each retrain comes later than the version it is judged against */
@@ -58,13 +60,14 @@ afterAll(async () => {
   await db.close();
 });
 
-const brierOf = (checks: { window: string; output: string; challenger: number | null; serving: number | null }[]) =>
-  Object.fromEntries(checks.map((c) => [`${c.window}/${c.output}`, [c.challenger, c.serving]]));
+const brierOf = (checks: { compared: string; window: string; output: string; challenger: number | null; serving: number | null }[]) =>
+  Object.fromEntries(checks.map((c) => [`${c.compared}/${c.window}/${c.output}`, [c.challenger, c.serving]]));
 
 describe('a scheduled retrain (champion/challenger)', () => {
   let models: ModelService;
   let first: number;
   let rejected: number;
+  let failedFit: number;
   beforeAll(async () => {
     models = modelService(db);
     // before 2019-21 ended (2021-04-29): its fates are outcomes the first version never saw
@@ -73,17 +76,22 @@ describe('a scheduled retrain (champion/challenger)', () => {
   }, 120_000);
 
   it('keeps a worse version as rejected, with its figures, and goes on serving the current one', async () => {
-    degrade = true;
+    degrade = 'every training';
     clock.moveTo('2021-06-30');
     const outcome = await models.retrain();
-    degrade = false;
+    degrade = 'no';
     rejected = outcome.version.id;
     expect(outcome.promoted).toBe(false);
     expect(models.activeVersion()!.id).toBe(first);
-    // every check was scored (both windows have resolved nowcasts) and the challenger lost each
-    expect(outcome.verdict!.checks).toHaveLength(4);
-    for (const check of outcome.verdict!.checks) {
-      expect(check.challenger).toEqual(expect.any(Number));
+    // the trial lost every check against the serving version with enough resolved nowcasts to judge
+    // (this small data set has MIN_JUDGED for the last session's fates only); the others are recorded
+    const fair = outcome.verdict!.checks.filter((c) => c.compared === 'trial_vs_serving');
+    expect(fair).toHaveLength(4);
+    expect(fair.find((c) => c.window === 'last_session' && c.output === 'royal_assent')!.judged).toBe(true);
+    expect(fair.filter((c) => !c.judged).every((c) => c.passed && c.n < MIN_JUDGED)).toBe(true);
+    for (const check of fair.filter((c) => c.judged)) {
+      expect(check.n).toBeGreaterThanOrEqual(MIN_JUDGED);
+      expect(check).toMatchObject({ passed: false });
       expect(check.challenger!).toBeGreaterThan(check.limit!);
     }
     // stored as rejected and never picked by an instance
@@ -101,6 +109,19 @@ describe('a scheduled retrain (champion/challenger)', () => {
     expect(brierOf((row.challenge as { checks: [] }).checks)).toEqual(brierOf(outcome.verdict!.checks));
   }, 120_000);
 
+  it('keeps as rejected a version whose own training failed though its trial was sound: it scores worse than its trial on what it learned', async () => {
+    degrade = "today's training";
+    const outcome = await models.retrain();
+    degrade = 'no';
+    failedFit = outcome.version.id;
+    expect(outcome.promoted).toBe(false);
+    expect(models.activeVersion()!.id).toBe(first);
+    expect(outcome.verdict!.checks.filter((c) => c.compared === 'trial_vs_serving' && !c.passed)).toEqual([]);
+    const sanity = outcome.verdict!.checks.filter((c) => c.compared === 'challenger_vs_trial');
+    expect(sanity).toHaveLength(4);
+    expect(sanity.filter((c) => c.judged && !c.passed).map((c) => c.output)).toContain('royal_assent');
+  }, 120_000);
+
   it('promote serves another version (here the rejected one) on every instance, and a better retrain then replaces it', async () => {
     const elsewhere = modelService(other);
     await elsewhere.followPromotions();
@@ -114,7 +135,7 @@ describe('a scheduled retrain (champion/challenger)', () => {
     const outcome = await models.retrain();
     expect(outcome.promoted).toBe(true);
     // judged on the outcomes resolved since the serving version's cutoff: the last session's fates were known by then
-    const scored = outcome.verdict!.checks.filter((c) => c.serving !== null);
+    const scored = outcome.verdict!.checks.filter((c) => c.compared === 'trial_vs_serving' && c.serving !== null);
     expect(scored.length).toBeGreaterThan(0);
     for (const check of scored) expect(check.challenger!).toBeLessThan(check.serving!);
     expect(models.activeVersion()!.id).toBe(outcome.version.id);
@@ -124,6 +145,7 @@ describe('a scheduled retrain (champion/challenger)', () => {
     expect(listing.serving).toBe(outcome.version.id);
     expect(listing.versions.map((v) => [v.id, v.status])).toEqual([
       [outcome.version.id, 'accepted'],
+      [failedFit, 'rejected'],
       [rejected, 'accepted'],
       [first, 'accepted'],
     ]);

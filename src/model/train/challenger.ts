@@ -19,6 +19,13 @@ export const RECENT_DAYS = 90;
  */
 export const TOLERANCE = { relative: 0.02, absolute: 0.001 } as const;
 
+/**
+ * Fewest resolved nowcasts a check is judged on: weekly retrains leave few outcomes resolved since
+ * the serving version's cutoff, and a Brier score of a handful is noise. A check with fewer is
+ * recorded, not judged.
+ */
+export const MIN_JUDGED = 30;
+
 export type ChallengeWindow = 'last_session' | 'last_90_days';
 export type WindowScores = Record<ChallengeOutput, { n: number; brier: number | null }>;
 export type VersionScores = Record<ChallengeWindow, WindowScores>;
@@ -31,7 +38,7 @@ export type VersionScores = Record<ChallengeWindow, WindowScores>;
  * have been a training label of one of them, and a version scored on its own labels looks better
  * than it is. Each version uses its own sitting calendar, as it does when it serves.
  */
-export function scoreOnRecentOutcomes(predictor: Predictor, data: TrainingData, asOf: string, resolvedAfter: string): VersionScores {
+export function scoreOnRecentOutcomes(predictor: Predictor, data: TrainingData, asOf: string, resolvedAfter: string | null): VersionScores {
   const sessions = sessionsKnownAt(data.sessions, asOf);
   const calendar = new SittingCalendar(predictor.artifact.sittingDates);
   const bills = new Map(data.bills.map((b) => [b.facts.billId, b]));
@@ -39,11 +46,11 @@ export function scoreOnRecentOutcomes(predictor: Predictor, data: TrainingData, 
     const outcomes: Record<ChallengeOutput, BinaryOutcome[]> = { royal_assent: [], next_stage_30d: [] };
     for (const s of samples) {
       const { probabilities } = predictor.fromFeatures(s.features, s.kind);
-      // the labels as known at resolvedAfter: an answer already known then is left out
-      const earlier = labelsAt(bills.get(s.billId)!, s.date, resolvedAfter, sessions);
+      // the labels as known at resolvedAfter: an answer already known then is left out (null: none is)
+      const earlier = resolvedAfter === null ? null : labelsAt(bills.get(s.billId)!, s.date, resolvedAfter, sessions);
       for (const o of CHALLENGE_OUTPUTS) {
         const y = s.labels[o];
-        if (y !== null && earlier[o] === null) outcomes[o].push({ p: probabilities[o], y });
+        if (y !== null && (earlier === null || earlier[o] === null)) outcomes[o].push({ p: probabilities[o], y });
       }
     }
     return Object.fromEntries(CHALLENGE_OUTPUTS.map((o) => [o, { n: outcomes[o].length, brier: brier(outcomes[o]) }])) as WindowScores;
@@ -61,13 +68,29 @@ export function scoreOnRecentOutcomes(predictor: Predictor, data: TrainingData, 
 /** The latest training cutoff of the versions compared: they are all scored only on outcomes resolved after it. */
 export const judgedAfter = (artifacts: readonly { cutoff: string }[]) => artifacts.map((a) => a.cutoff).reduce((a, b) => (a > b ? a : b));
 
+/**
+ * What a check compares. `trial_vs_serving`: the challenger's trial (its training on the serving
+ * version's facts) against the serving version, on outcomes neither learned: is the training as
+ * good as what serves? `challenger_vs_trial`: the version that would serve against its trial, on
+ * every outcome resolved in the window, most of which both learned: a challenger that learned more
+ * and still scores worse than its trial is a failed fit or bad new data.
+ */
+export type ChallengeComparison = 'trial_vs_serving' | 'challenger_vs_trial';
+
 export interface ChallengeCheck {
+  compared: ChallengeComparison;
   window: ChallengeWindow;
   output: ChallengeOutput;
+  /** the Brier score of the version judged (the trial, or the challenger itself) */
   challenger: number | null;
+  /** the Brier score of the version it is judged against (the serving version, or the trial) */
   serving: number | null;
+  /** the nowcasts scored */
+  n: number;
   /** the challenger's Brier may be at most this */
   limit: number | null;
+  /** both were scored on at least MIN_JUDGED nowcasts; a check not judged passes */
+  judged: boolean;
   passed: boolean;
 }
 
@@ -76,16 +99,32 @@ export interface ChallengeVerdict {
   checks: ChallengeCheck[];
 }
 
-/** Champion/challenger: the challenger serves only when no check finds it worse beyond the tolerance. A check without samples passes. */
-export function judgeChallenger(challenger: VersionScores, serving: VersionScores): ChallengeVerdict {
+/** The scores of one comparison: the version judged, and the one it is judged against, on the same nowcasts. */
+export interface ComparedScores {
+  judged: VersionScores;
+  against: VersionScores;
+}
+
+/**
+ * Champion/challenger: the challenger serves only when no judged check finds the version judged
+ * worse beyond the tolerance; a check on fewer than MIN_JUDGED nowcasts is recorded and passes.
+ * `sanity` (challenger_vs_trial) is left out when the trial is the challenger itself.
+ */
+export function judgeChallenger(fair: ComparedScores, sanity?: ComparedScores): ChallengeVerdict {
   const checks: ChallengeCheck[] = [];
-  for (const window of ['last_session', 'last_90_days'] as const) {
-    for (const output of CHALLENGE_OUTPUTS) {
-      const c = challenger[window][output].brier;
-      const s = serving[window][output].brier;
-      const limit = s === null ? null : s * (1 + TOLERANCE.relative) + TOLERANCE.absolute;
-      checks.push({ window, output, challenger: c, serving: s, limit, passed: c === null || limit === null || c <= limit });
+  const compare = (compared: ChallengeComparison, { judged, against }: ComparedScores) => {
+    for (const window of ['last_session', 'last_90_days'] as const) {
+      for (const output of CHALLENGE_OUTPUTS) {
+        const c = judged[window][output];
+        const s = against[window][output];
+        const limit = s.brier === null ? null : s.brier * (1 + TOLERANCE.relative) + TOLERANCE.absolute;
+        const n = Math.min(c.n, s.n);
+        const isJudged = c.brier !== null && limit !== null && n >= MIN_JUDGED;
+        checks.push({ compared, window, output, challenger: c.brier, serving: s.brier, n, limit, judged: isJudged, passed: !isJudged || c.brier! <= limit! });
+      }
     }
-  }
+  };
+  compare('trial_vs_serving', fair);
+  if (sanity) compare('challenger_vs_trial', sanity);
   return { promote: checks.every((c) => c.passed), checks };
 }

@@ -1,29 +1,45 @@
-import { judgeChallenger, judgedAfter, scoreOnRecentOutcomes, type VersionScores } from '../../../../../src/model/train/challenger';
+import { judgeChallenger, judgedAfter, MIN_JUDGED, scoreOnRecentOutcomes, type VersionScores } from '../../../../../src/model/train/challenger';
 import { Predictor } from '../../../../../src/model/serve/predictor';
 import { trainModel, type TrainingData } from '../../../../../src/model/train/train';
 import { loadSnapshotTrainingData } from '../../../../../src/services/training-data';
 import { REAL_SNAPSHOT_DIR } from '../../../../support/fixtures';
 
-const scores = (ra: number | null, ns: number | null, recentRa: number | null = ra, recentNs: number | null = ns): VersionScores => ({
-  last_session: { royal_assent: { n: 10, brier: ra }, next_stage_30d: { n: 10, brier: ns } },
-  last_90_days: { royal_assent: { n: 10, brier: recentRa }, next_stage_30d: { n: 10, brier: recentNs } },
+const scores = (ra: number | null, ns: number | null, recentRa: number | null = ra, recentNs: number | null = ns, n = 40): VersionScores => ({
+  last_session: { royal_assent: { n, brier: ra }, next_stage_30d: { n, brier: ns } },
+  last_90_days: { royal_assent: { n, brier: recentRa }, next_stage_30d: { n, brier: recentNs } },
 });
+const fair = (judged: VersionScores, against: VersionScores) => ({ judged, against });
 
 describe('judgeChallenger', () => {
-  it('promotes a challenger within Brier × 1.02 + 0.001 of the serving version on every check', () => {
+  it('promotes a challenger whose trial is within Brier × 1.02 + 0.001 of the serving version on every check', () => {
     // 0.2 × 1.02 + 0.001 = 0.205
-    expect(judgeChallenger(scores(0.205, 0.1), scores(0.2, 0.1)).promote).toBe(true);
-    expect(judgeChallenger(scores(0.15, 0.05), scores(0.2, 0.1)).promote).toBe(true);
+    expect(judgeChallenger(fair(scores(0.205, 0.1), scores(0.2, 0.1))).promote).toBe(true);
+    expect(judgeChallenger(fair(scores(0.15, 0.05), scores(0.2, 0.1))).promote).toBe(true);
   });
 
-  it('rejects a challenger worse beyond the tolerance on any one check, naming it', () => {
-    const verdict = judgeChallenger(scores(0.2, 0.1, 0.2, 0.11), scores(0.2, 0.1));
+  it('rejects a challenger whose trial is worse beyond the tolerance on any one check, naming it', () => {
+    const verdict = judgeChallenger(fair(scores(0.2, 0.1, 0.2, 0.11), scores(0.2, 0.1)));
     expect(verdict.promote).toBe(false);
-    expect(verdict.checks.filter((c) => !c.passed)).toEqual([{ window: 'last_90_days', output: 'next_stage_30d', challenger: 0.11, serving: 0.1, limit: expect.closeTo(0.103, 9), passed: false }]);
+    expect(verdict.checks.filter((c) => !c.passed)).toEqual([
+      { compared: 'trial_vs_serving', window: 'last_90_days', output: 'next_stage_30d', challenger: 0.11, serving: 0.1, n: 40, limit: expect.closeTo(0.103, 9), judged: true, passed: false },
+    ]);
   });
 
-  it('passes a check neither version can be scored on (no resolved nowcast in the window)', () => {
-    expect(judgeChallenger(scores(null, null, 0.1, 0.1), scores(null, null, 0.1, 0.1)).promote).toBe(true);
+  it('records, and does not judge, a check on fewer than MIN_JUDGED nowcasts or none', () => {
+    const few = judgeChallenger(fair(scores(0.5, 0.5, 0.5, 0.5, MIN_JUDGED - 1), scores(0.1, 0.1, 0.1, 0.1, MIN_JUDGED - 1)));
+    expect(few.promote).toBe(true);
+    expect(few.checks.every((c) => !c.judged && c.n === MIN_JUDGED - 1)).toBe(true);
+    expect(judgeChallenger(fair(scores(0.5, 0.5, 0.5, 0.5, MIN_JUDGED), scores(0.1, 0.1, 0.1, 0.1, MIN_JUDGED))).promote).toBe(false);
+    expect(judgeChallenger(fair(scores(null, null, 0.1, 0.1), scores(null, null, 0.1, 0.1))).promote).toBe(true);
+  });
+
+  it('rejects a challenger that scores worse than its own trial on the outcomes it learned (a failed fit), though the trial beats the serving version', () => {
+    const verdict = judgeChallenger(fair(scores(0.15, 0.1), scores(0.2, 0.1)), fair(scores(0.3, 0.1), scores(0.15, 0.1)));
+    expect(verdict.promote).toBe(false);
+    expect(verdict.checks.filter((c) => !c.passed).map((c) => [c.compared, c.window, c.output])).toEqual([
+      ['challenger_vs_trial', 'last_session', 'royal_assent'],
+      ['challenger_vs_trial', 'last_90_days', 'royal_assent'],
+    ]);
   });
 });
 
