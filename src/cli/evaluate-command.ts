@@ -4,6 +4,7 @@ import path from 'node:path';
 import { evaluate } from '../model/evaluate/rolling-evaluation';
 import { renderModelCard } from '../model/evaluate/model-card';
 import { CALIBRATION_FILE } from '../services/trust.service';
+import { targetSections } from '../model/evaluate/model-card-targets';
 import { skillSections } from '../model/evaluate/model-card-skill';
 import { seedSpread } from '../model/evaluate/seed-spread';
 import { DEFAULT_ENSEMBLE_SIZE, DEFAULT_HIDDEN_LAYERS } from '../model/train/train';
@@ -21,7 +22,8 @@ const REPORT_SESSIONS = 3;
  * data); writes docs/model-card.md and its reliability diagrams, deterministically (no timings or
  * machine facts: an unchanged model and data leave the files unchanged). Reads the snapshot folder, not the
  * database, so it never competes with a running server. `--design` scores the design folds instead (the
- * sessions before the card's) and prints their skill by kind, leaving the card as it is.
+ * sessions before the card's) and prints their skill by kind, leaving the card as it is. Both print the per-kind
+ * targets. `--save-nowcasts=FILE` writes the scored nowcasts as JSON.
  */
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -39,8 +41,12 @@ async function main(): Promise<void> {
     training: { hiddenLayers: HIDDEN_LAYERS },
     onProgress: log,
   });
+  const save = process.argv.find((a) => a.startsWith('--save-nowcasts='));
+  if (save) writeFileSync(save.slice('--save-nowcasts='.length), JSON.stringify({ folds: evaluation.folds.map((f) => f.session), nowcasts: evaluation.nowcasts }));
+  const sessionName = (id: number) => sessionNames[id] ?? String(id);
+  process.stdout.write(`${design ? 'Design' : 'Test'} folds: ${evaluation.folds.map((f) => f.session.name).join(', ')}\n\n${targetSections(evaluation.targets, sessionName, '##').join('\n')}\n`);
   if (design) {
-    process.stdout.write(`Design folds: ${evaluation.folds.map((f) => f.session.name).join(', ')}\n\n${skillSections(evaluation).join('\n')}\n`);
+    process.stdout.write(`${skillSections(evaluation).join('\n')}\n`);
     return;
   }
   log('training on the whole snapshot with five seeds, to compare');

@@ -8,6 +8,7 @@ import { kindGroup } from '../serve/features';
 import { Predictor } from '../serve/predictor';
 import type { Sample } from '../train/samples';
 import { EVALUATION_STEP_DAYS, gridDates, samplesOf } from '../train/samples';
+import { type Targets, targets } from './kind-targets';
 import { billCount, estimates, forecasts, type ScoredNowcast, type SkillByKind, skillByKind } from './skill-by-kind';
 import { SittingCalendar } from '../serve/sitting-calendar';
 import { billAsOf } from '../serve/truncate';
@@ -62,6 +63,10 @@ export interface Evaluation {
   kindsBySession: KindInSession[];
   /** reliability by kind and stage, for a page's "how far to trust this number" (docs/model-card/calibration.json) */
   trust: TrustTable;
+  /** the per-kind Royal Assent targets and the risks beside the rate by kind (kind-targets.ts) */
+  targets: Targets;
+  /** every scored test nowcast (`--save-nowcasts` writes them, for figures recomputed without training again) */
+  nowcasts: ScoredNowcast[];
 }
 
 /**
@@ -224,6 +229,8 @@ export function evaluate(
     leakCheck,
     kindsBySession: kindsBySession(data, folds, all),
     trust: trustTable(all, { testSessions: folds.map((f) => f.session.name), outcomesAsOf: options.asOf }),
+    targets: targets(all, options.bootstrap),
+    nowcasts: all,
   };
 }
 

@@ -11,7 +11,7 @@ export interface PlattScaling {
 export const IDENTITY_SCALING: PlattScaling = { a: 1, b: 0 };
 
 const EPSILON = 1e-6;
-const logit = (p: number) => {
+export const logit = (p: number) => {
   const q = Math.min(1 - EPSILON, Math.max(EPSILON, p));
   return Math.log(q / (1 - q));
 };
@@ -41,7 +41,7 @@ export function fitPlatt(raw: readonly number[], outcomes: readonly (0 | 1)[]): 
  * prior·((u − 1)² + v²)/2 (weights all 1 when null). Each step is shortened to length 2: the loss
  * is convex but a step can overshoot far from the optimum.
  */
-function fitLogistic(x: readonly number[], targets: readonly number[], weights: readonly number[] | null, prior: number): { u: number; v: number } {
+export function fitLogistic(x: readonly number[], targets: readonly number[], weights: readonly number[] | null, prior: number): { u: number; v: number } {
   let u = 1;
   let v = 0;
   for (let iteration = 0; iteration < 100; iteration++) {

@@ -85,12 +85,12 @@ export class BillSet {
  * Which bill each sample belongs to, and its share of that bill's weight: a sample of a bill with
  * k samples weighs multiplicity(bill) / k, so each appearance of a bill weighs 1 in total.
  */
-interface SampleWeights {
+export interface SampleWeights {
   billOf: Int32Array;
   share: Float64Array;
 }
 
-function sampleWeights(bills: BillSet, billIds: readonly number[]): SampleWeights {
+export function sampleWeights(bills: BillSet, billIds: readonly number[]): SampleWeights {
   const billOf = Int32Array.from(billIds, (id) => bills.indexOf(id));
   const perBill = new Float64Array(bills.size);
   for (const b of billOf) perBill[b] += 1;
@@ -333,6 +333,8 @@ export interface BootstrapOptions {
   /** the interval's coverage, e.g. 0.9 for the 5th to the 95th percentile */
   level?: number;
   seed?: number;
+  /** how a replicate draws its bills (default: as many bills as the set holds, with replacement) */
+  resample?: (random: () => number) => Multiplicity;
 }
 
 export const BOOTSTRAP_REPLICATES = 1000;
@@ -361,8 +363,8 @@ export function bootstrap<K extends string>(bills: BillSet, statistics: Record<K
   const draws = Object.fromEntries(keys.map((k) => [k, [] as number[]])) as Record<K, number[]>;
   const random = seededRandom(options.seed ?? BOOTSTRAP_SEED);
   for (let r = 0; r < replicates && bills.size > 0; r++) {
-    const multiplicity = new Float64Array(bills.size);
-    for (let i = 0; i < bills.size; i++) multiplicity[Math.floor(random() * bills.size)] += 1;
+    const multiplicity = options.resample ? options.resample(random) : new Float64Array(bills.size);
+    if (!options.resample) for (let i = 0; i < bills.size; i++) multiplicity[Math.floor(random() * bills.size)] += 1;
     for (const k of keys) {
       const value = statistics[k](multiplicity);
       if (value !== null && Number.isFinite(value)) draws[k].push(value);

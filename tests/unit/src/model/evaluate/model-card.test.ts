@@ -2,6 +2,7 @@ import { type Evaluation, summarise } from '../../../../../src/model/evaluate/ro
 import { renderModelCard } from '../../../../../src/model/evaluate/model-card';
 import { type ScoredNowcast, skillByKind } from '../../../../../src/model/evaluate/skill-by-kind';
 import { trustTable } from '../../../../../src/model/evaluate/trust-table';
+import { targets } from '../../../../../src/model/evaluate/kind-targets';
 
 const nowcast = (billId: number, kind: string, model: number, table: number, y: 0 | 1, date: string): ScoredNowcast => ({
   billId,
@@ -32,6 +33,8 @@ function evaluation(): Evaluation {
       { session: '2019-21', kind: 'pmb_ballot', bills: 30, enacted: 15, modelMean: 0.05, tableMean: 0.4, modelEce: 0.45, earlier: null },
     ],
     trust: trustTable(nowcasts, { testSessions: ['2019-21'], outcomesAsOf: '2021-12-31' }),
+    targets: targets(nowcasts, { replicates: 200 }),
+    nowcasts,
   };
 }
 
@@ -49,11 +52,16 @@ const card = () =>
 const targetRow = (markdown: string, start: string) => markdown.split('\n').find((line) => line.startsWith(`| ${start}`));
 
 describe('the model card', () => {
-  it('sets each watched kind against its own kind × stage table, with an interval', () => {
+  it('judges each watched kind by Brier against its kind × stage table, intercept, slope and Spiegelhalter’s z, not by ECE', () => {
     const { markdown } = card();
-    expect(targetRow(markdown, 'government: royal_assent Brier / its kind × stage table’s (b) < 1')).toMatch(/\| 0\.\d{3} \(0\.\d{3}–0\.\d{3}\) \| \*\*met\*\* \|$/);
-    expect(targetRow(markdown, 'pmb_ballot: royal_assent Brier / its kind × stage table’s (b) < 1')).toMatch(/\*\*not met\*\* \|$/);
-    expect(targetRow(markdown, 'pmb_ballot: royal_assent ECE ≤ 0.08')).toMatch(/^\| [^|]+ \| 0\.450 \(.+\) \| \*\*not met\*\* \|$/);
+    expect(targetRow(markdown, 'government (30 bills, 1 session): royal_assent Brier − kind × stage table’s (b) ≤ 0')).toMatch(/\| 0\.\d{3} − 0\.250 = −0\.\d{4} \(.+\) \| \*\*PASS\*\* \|$/);
+    expect(targetRow(markdown, 'private members’ ballot (30 bills, 1 session): royal_assent Brier')).toMatch(/\*\*MISS\*\* \|$/);
+    // ballot bills forecast 0.05, half of them pass: far more Acts than forecast
+    expect(targetRow(markdown, 'private members’ ballot (30 bills, 1 session): calibration intercept')).toMatch(/\| \+2\.94 \(.+\) \| \*\*MISS\*\* \|$/);
+    expect(targetRow(markdown, 'private members’ ballot (30 bills, 1 session): Spiegelhalter’s z, |z| ≤ 2')).toMatch(/\*\*MISS\*\* \|$/);
+    expect(targetRow(markdown, 'government (30 bills, 1 session): Spiegelhalter’s z, |z| ≤ 2')).toMatch(/\*\*PASS\*\* \|$/);
+    expect(markdown).not.toContain('ECE ≤ 0.08 |');
+    expect(markdown).toContain('| 2019-21 | private members’ ballot | 30 | +2.94 |');
     expect(targetRow(markdown, 'royal_assent ECE ≤ 0.04')).toBeDefined();
     expect(targetRow(markdown, 'at the snapshot date')).toBeDefined();
   });
