@@ -1,6 +1,6 @@
 /** The model card (docs/model-card.md) and its diagrams, written from a rolling evaluation by `npm run evaluate`. */
 import type { Estimate } from '../train/bill-weighted';
-import type { Evaluation, OutputEvaluation } from './rolling-evaluation';
+import type { EtaEvaluation, Evaluation, MidSessionFold, OutputEvaluation } from './rolling-evaluation';
 import { kindReliabilityDiagrams, kindReliabilitySections, kindsBySessionTable, skillSections, withInterval } from './model-card-skill';
 import { WATCHED_KINDS } from './skill-by-kind';
 import type { SeedSpread } from './seed-spread';
@@ -54,6 +54,28 @@ function outputRow(name: string, e: OutputEvaluation): string {
 const OUTPUT_HEADER = `| output | n | AUC | Brier | Brier (a) kind | Brier (b) kind × stage | skill vs (a) | skill vs (b) | ECE | ECE (b) |
 |---|---|---|---|---|---|---|---|---|---|`;
 
+const ratio = (a: number | null, b: number | null) => (a === null || b === null || b === 0 ? null : a / b);
+const ratioOf = (eta: EtaEvaluation) => ratio(eta.model.median, eta.baseline.median);
+
+/** next_stage_30d and the ETA scored as they are served, by a model retrained inside the session. */
+function midSessionSection(ev: Evaluation): string[] {
+  const row = (name: string, m: MidSessionFold) => {
+    const e = m.nextStage;
+    return `| ${name} | ${m.cutoff} | ${m.bills} | ${m.nowcasts} | ${f(e.model.auc)} | ${f(e.model.brier)} | ${f(e.byKindAndStage.brier)} | ${f(ratio(e.model.brier, e.byKindAndStage.brier))} | ${f(e.model.ece)} | ${m.eta.n} | ${f(m.eta.model.median, 1)} | ${f(m.eta.baseline.median, 1)} | ${f(ratioOf(m.eta))} |`;
+  };
+  return [
+    '## Mid-session folds: the next stage and the ETA as served',
+    '',
+    `The served model retrains as a session runs, so next_stage_30d and the ETA are served by a model that has seen the session’s first months. Each fold trains those two outputs on the facts up to the 31 December inside a test session (a session without one has no fold) and scores the session’s bills every ${EVALUATION_STEP_DAYS} days from 1 January to the session’s end, each bill weighing 1, against the kind × stage tables of the same cutoff: (b) for next_stage_30d, the median days to the next stage by kind and last stage for the ETA.`,
+    '',
+    '| fold | trained up to | bills | nowcasts | next_stage_30d AUC | Brier | Brier (b) | Brier / (b) | ECE | ETA n | ETA median abs. error (days) | table’s | model / table |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+    ...ev.midSession.folds.map((m) => row(m.session!, m)),
+    row('pooled', ev.midSession.pooled),
+    '',
+  ];
+}
+
 /** The model card (Markdown) and its reliability diagrams (SVG, by file name). */
 export function renderModelCard(input: ModelCardInput): { markdown: string; svgs: Record<string, string> } {
   const { evaluation: ev } = input;
@@ -92,6 +114,8 @@ export function renderModelCard(input: ModelCardInput): { markdown: string; svgs
     target('next_stage_30d Brier / baseline (b) Brier ≤ 0.85', skill.pooled.outputs.next_stage_30d.brierRatio, (v) => v <= 0.85),
     target('next_stage_30d ECE ≤ 0.03', skill.pooled.outputs.next_stage_30d.model.ece, (v) => v <= 0.03),
     target('timeline_eta median abs. error / baseline’s ≤ 0.60', skill.pooled.eta.medianRatio, (v) => v <= 0.6),
+    target('mid-session folds (see below): timeline_eta median abs. error / the kind × stage table’s ≤ 0.75', point(ratioOf(ev.midSession.pooled.eta)), (v) => v <= 0.75),
+    target('mid-session folds: next_stage_30d Brier / baseline (b) Brier ≤ 0.85', point(ev.midSession.pooled.nextStage.model.brier === null ? null : ratio(ev.midSession.pooled.nextStage.model.brier, ev.midSession.pooled.nextStage.byKindAndStage.brier)), (v) => v <= 0.85),
     target('seed spread of P(Royal Assent): mean < 0.02', point(input.seedSpread.meanSpread), (v) => v < 0.02, 4),
     target('seed spread of P(Royal Assent): max < 0.1', point(input.seedSpread.maxSpread), (v) => v < 0.1, 4),
     target('leak check: test nowcasts that differ when recomputed from the facts known on their date = 0', point(ev.leakCheck.differing), (v) => v === 0, 0),
@@ -145,6 +169,7 @@ export function renderModelCard(input: ModelCardInput): { markdown: string; svgs
     for (const o of BINARY_OUTPUTS) lines.push(outputRow(o, fold.outputs[o]));
     lines.push('', `timeline_eta: n ${fold.eta.n}, median abs. error ${f(fold.eta.model.median, 1)} days (baseline ${f(fold.eta.baseline.median, 1)}), mean ${f(fold.eta.model.mean, 1)} (baseline ${f(fold.eta.baseline.mean, 1)}).`, '');
   }
+  lines.push(...midSessionSection(ev));
   lines.push(...kindReliabilitySections(ev));
   lines.push('## Reliability (pooled)', '', 'Each table: predicted-probability bin, nowcasts in it, mean predicted and observed rate (each bill weighing 1). The diagrams beside this file compare the model with baseline (b).', '');
   for (const o of BINARY_OUTPUTS) {

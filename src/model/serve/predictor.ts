@@ -61,7 +61,8 @@ export class Predictor {
       throw new Error(`model feature schema ${artifact.featureSchemaVersion} does not match the code's ${FEATURE_SCHEMA_VERSION}`);
     }
     const load = (json: object) => new NeuralNetwork<number[], number[]>().fromJSON(json as never);
-    this.nets = Object.fromEntries(BINARY_OUTPUTS.map((o) => [o, artifact.networks[o].map(load)])) as Predictor['nets'];
+    // a part of a training (train-parts.ts, the evaluation's mid-session folds) holds some outputs' networks only: the others answer NaN
+    this.nets = Object.fromEntries(BINARY_OUTPUTS.map((o) => [o, (artifact.networks[o] ?? []).map(load)])) as Predictor['nets'];
     this.etaNets = artifact.eta.map(load);
     this.calendar = new SittingCalendar(artifact.sittingDates);
   }
@@ -75,6 +76,7 @@ export class Predictor {
   }
 
   private probability(output: BinaryOutput, features: number[], group: string): number {
+    if (!this.nets[output].length) return NaN;
     return calibrateForKind(ensembleRun(this.nets[output], inputsFor(output, features)), this.artifact.calibration[output], group);
   }
 
