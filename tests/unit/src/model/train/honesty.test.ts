@@ -139,7 +139,7 @@ describe('labels are censored, never counted as failures, when the answer lies a
   });
 
   it('leaves "next stage within 30 days" unknown while the window is open at the cutoff, and settles it once a stage is seen', () => {
-    const bill = bills.find((b) => b.outcome.outcome === 'royal_assent' && b.outcome.fullStageHistory && b.facts.kind === 'government')!;
+    const bill = bills.find((b) => b.outcome.outcome === 'royal_assent' && b.outcome.stageHistoryCompleteUntil === null && b.facts.kind === 'government')!;
     const dates = bill.facts.stages.filter((s) => s.stage !== 'royal_assent').flatMap((s) => s.dates).sort();
     const d = dates[0];
     const next = dates.find((x) => x > d)!;
