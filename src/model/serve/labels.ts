@@ -21,6 +21,8 @@ export const divisionMargin = (ayes: number, noes: number) => (ayes + noes > 0 ?
 export type Labels = Record<BinaryOutput, 0 | 1 | null> & {
   /** days from the reference date to the next main-stage sitting; null when none is known */
   timeline_eta: number | null;
+  /** known that no main stage follows the date: the bill fell or was withdrawn first */
+  no_next_stage: boolean;
 };
 
 /** The date a bill's fate was settled and known, or null while it was still alive at the snapshot. */
@@ -81,6 +83,7 @@ export function labelsAt(bill: TrainingBill, date: string, knownUntil: string, s
     royal_assent: bill.outcome.royalAssentDate && bill.outcome.royalAssentDate <= knownUntil ? 1 : fateKnown ? 0 : null,
     next_stage_30d: within(NEXT_STAGE_DAYS),
     timeline_eta: next && next <= timingKnownUntil ? daysBetween(date, next) : null,
+    no_next_stage: !next && fateInTiming,
     stall_risk: within(STALL_DAYS) === null ? null : ((1 - within(STALL_DAYS)!) as 0 | 1),
     withdrawal_risk: withdrawnAfter ? 1 : next ? 0 : fateKnown ? 1 : null,
     amendment_risk: amendedAfter ? 1 : fateInTiming ? 0 : null,

@@ -90,8 +90,8 @@ describe('training', () => {
     for (const [output, nets] of [...Object.entries(artifact.networks), ['timeline_eta', artifact.eta] as const]) {
       const size = output === 'royal_assent' ? 9 : 3;
       expect(nets).toHaveLength(size);
-      // the ETA networks give one probability per interval of days (ETA_BIN_EDGES)
-      const outputs = output === 'timeline_eta' ? ETA_BIN_EDGES.length - 1 : 1;
+      // the ETA networks give one probability per interval of days (ETA_BIN_EDGES), and one for no next stage
+      const outputs = output === 'timeline_eta' ? ETA_BIN_EDGES.length : 1;
       expect(nets.map((n) => (n as { sizes: number[] }).sizes)).toEqual(nets.map(() => [FEATURE_NAMES.length, 6, outputs]));
       expect(new Set(nets.map((n) => JSON.stringify(n))).size).toBe(size);
     }
