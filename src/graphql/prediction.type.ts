@@ -128,16 +128,16 @@ export class PredictionType extends BillRisksType implements PredictionValuesByF
   @Field(() => Float, { description: 'probability of Royal Assent' })
   royalAssent: number;
 
-  @Field(() => Float, { description: 'probability of a main stage sitting within 30 days' })
+  @Field(() => Float, { description: 'probability of a main stage sitting within 30 days: of the same distribution of the days to the next stage as timelineEtaDays, which is within 30 days exactly when this is at least half the chance the bill moves at all' })
   nextStage30d: number;
 
-  @Field(() => Float, { nullable: true, description: 'estimated days to the next main stage (the days to its sitting when one is scheduled); null when there will be none' })
+  @Field(() => Float, { nullable: true, description: 'days to the next main stage if the bill moves: the median of the model’s distribution of the wait given that it moves (the days to its sitting when one is scheduled); null when there will be none' })
   timelineEtaDays: number | null;
 
   @Field(() => DateScalar, { nullable: true, description: 'the scheduled sitting of the next main stage the ETA counts to, as known on referenceDate; null when the ETA is the model’s estimate' })
   timelineEtaScheduledFor: string | null;
 
-  @Field(() => String, { nullable: true, description: 'what the ETA rests on, in words: "scheduled for YYYY-MM-DD", or the model’s estimate; null when there is no next stage' })
+  @Field(() => String, { nullable: true, description: 'what the ETA rests on and means, in words: "scheduled for YYYY-MM-DD: …" or "estimated by the model from the bill’s history: …", with the chance of a next stage at all and within 30 days; null when there is no next stage' })
   timelineEtaExplanation: string | null;
 
 

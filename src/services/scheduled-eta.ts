@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { daysBetween } from '../common/dates';
+import { scheduledAt } from '../model/serve/next-stage';
 import type { Nowcast } from '../model/serve/predictor';
 import { isOneOf, MAIN_STAGES } from '../vocabulary';
 
@@ -54,15 +55,28 @@ export interface ScheduledEta {
 }
 
 /**
- * A nowcast whose ETA is the days to its bill's scheduled next stage, when a live bill has one on
- * its reference date; else the model's ETA, unchanged.
+ * A nowcast whose distribution of the days to the next stage is moved by its bill's scheduled
+ * next stage, when a live bill has one on its reference date (next-stage.ts): the ETA is the days
+ * to the sitting and next_stage_30d follows from it. Else the model's nowcast, unchanged.
  */
 export function withScheduledEta<T extends Nowcast>(nowcast: T, sittings: readonly SittingRecord[] = []): T & ScheduledEta {
   const scheduledFor = nowcast.status === 'live' ? scheduledNextStage(sittings, nowcast.referenceDate) : null;
   if (!scheduledFor) return { ...nowcast, timelineEtaScheduledFor: null };
-  return { ...nowcast, timelineEtaDays: daysBetween(nowcast.referenceDate, scheduledFor), timelineEtaScheduledFor: scheduledFor };
+  const next = scheduledAt(nowcast.nextStageAtAll, daysBetween(nowcast.referenceDate, scheduledFor));
+  return { ...nowcast, probabilities: { ...nowcast.probabilities, next_stage_30d: next.within30 }, timelineEtaDays: next.etaDays, timelineEtaScheduledFor: scheduledFor };
 }
 
-/** The ETA's explanation in words: what a reader is told it rests on. */
-export const timelineEtaExplanation = (n: Pick<Nowcast, 'timelineEtaDays'> & ScheduledEta): string | null =>
-  n.timelineEtaScheduledFor ? `scheduled for ${n.timelineEtaScheduledFor}` : n.timelineEtaDays === null ? null : "estimated by the model from the bill's history";
+const percent = (p: number) => `${Math.round(p * 100)}%`;
+
+/**
+ * The ETA's explanation in words: what it rests on and what it means beside next_stage_30d,
+ * both read from one distribution of the days to the next stage.
+ */
+export function timelineEtaExplanation(n: Pick<Nowcast, 'timelineEtaDays' | 'nextStageAtAll' | 'probabilities'> & ScheduledEta): string | null {
+  if (n.timelineEtaDays === null) return null;
+  const within = n.probabilities.next_stage_30d;
+  const moves = `a ${percent(n.nextStageAtAll)} chance of a next main stage at all, ${percent(within)} within 30 days`;
+  if (n.timelineEtaScheduledFor) return `scheduled for ${n.timelineEtaScheduledFor}: the days to that sitting, if it is held; ${moves}`;
+  const ifMoves = n.nextStageAtAll > 0 ? Math.min(1, within / n.nextStageAtAll) : 0;
+  return `estimated by the model from the bill's history: the median wait if the bill moves (${percent(ifMoves)} of its moving within 30 days, if it moves); ${moves}`;
+}

@@ -3,7 +3,7 @@ import { BillEntity } from '../db/entities/bill.entity';
 import { DivisionEntity } from '../db/entities/division.entity';
 import { ParliamentarySessionEntity } from '../db/entities/parliamentary-session.entity';
 import { SyncStateEntity } from '../db/entities/sync-state.entity';
-import type { BillFacts, PmbSessionFacts, SessionFact, TrainingBill } from '../model/serve/bill-facts';
+import { type BillFacts, type PmbSessionFacts, type SessionFact, stageHistoryCompleteUntil, type TrainingBill } from '../model/serve/bill-facts';
 import { assignPmbSessionFacts, isPrivateMembersBill, PRIVATE_MEMBERS_KINDS, pmbSessionFacts } from '../model/serve/pmb-session';
 import { assignBallotRanks, type Rankable } from '../model/serve/ballot';
 import type { TrainingData } from '../model/train/train';
@@ -34,7 +34,7 @@ export function trainingBillFromRecord(r: BillRecord): TrainingBill {
       outcome: r.outcome,
       royalAssentDate: r.royalAssentDate,
       finalSessionId: Math.max(r.introducedSessionId, ...r.sessionIds),
-      fullStageHistory: r.stageHistory === 'full',
+      stageHistoryCompleteUntil: stageHistoryCompleteUntil(r.stageHistory, r.missingStageCount, r.stages, r.introducedDate),
     },
   };
 }
@@ -137,7 +137,7 @@ export function readTrainingSet(dataSource: DataSource): Promise<TrainingSet> {
       'bill',
       `id, ctid::text AS at, kind, originating_house AS "originatingHouse", introduced_date AS "introducedDate", introduced_session_id AS "introducedSessionId",
        lead_sponsor_party_in_government AS "leadSponsorPartyInGovernment", withdrawn_date AS "withdrawnDate", outcome, royal_assent_date AS "royalAssentDate",
-       session_ids AS "sessionIds", stage_history AS "stageHistory"`,
+       session_ids AS "sessionIds", stage_history AS "stageHistory", missing_stage_count AS "missingStageCount"`,
     );
     const stages = await readJsonPages(manager, 'bill_stage', `id, bill_id AS "billId", seq, stage, house, sitting_dates AS "sittingDates"`);
     const divisions = await readJsonPages(manager, 'division', `id, ctid::text AS at, bill_id AS "billId", date, ayes, noes`);

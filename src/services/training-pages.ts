@@ -1,4 +1,4 @@
-import type { BillFacts, PmbSessionFacts, SessionFact, TrainingBill } from '../model/serve/bill-facts';
+import { type BillFacts, type PmbSessionFacts, type SessionFact, stageHistoryCompleteUntil, type TrainingBill } from '../model/serve/bill-facts';
 import { ballotRank, type Rankable } from '../model/serve/ballot';
 import { isPrivateMembersBill, pmbSessionFacts, pmbSessionOf, type PmbSessionPeer } from '../model/serve/pmb-session';
 import { pushTo } from '../common/multimap';
@@ -23,6 +23,7 @@ export interface BillRow {
   royalAssentDate: string | null;
   sessionIds: number[];
   stageHistory: string;
+  missingStageCount: number;
 }
 
 /** What a bill's facts take from a stage record. */
@@ -100,7 +101,7 @@ export function asPmbPeers(bills: readonly Pick<BillRow, 'id' | 'kind' | 'introd
 
 /** A bill's facts, as the predictor reads them, from its row, its stages and divisions, and what it reads of its session's other bills. */
 export function billFacts(
-  bill: Omit<BillRow, 'outcome' | 'royalAssentDate' | 'sessionIds' | 'stageHistory'>,
+  bill: Omit<BillRow, 'outcome' | 'royalAssentDate' | 'sessionIds' | 'stageHistory' | 'missingStageCount'>,
   stages: readonly Omit<StageRow, 'billId'>[],
   divisions: readonly Omit<DivisionRow, 'billId'>[],
   ballotPeers: readonly Rankable[],
@@ -133,15 +134,16 @@ export function trainingDataFromPages({ pages, sessions }: TrainingPages): Train
   const pmbs = bills.filter((b) => isPrivateMembersBill(b.kind));
   const pmbSessions = pmbs.length ? pmbSessionFacts(asPmbPeers(pmbs, stagesOf)) : new Map<number, PmbSessionFacts>();
   return {
-    bills: bills.map((bill) => ({
-      facts: billFacts(bill, stagesOf.get(bill.id) ?? [], divisionsOf.get(bill.id) ?? [], ballotPeers, pmbSessions),
-      outcome: {
+    bills: bills.map((bill) => {
+      const facts = billFacts(bill, stagesOf.get(bill.id) ?? [], divisionsOf.get(bill.id) ?? [], ballotPeers, pmbSessions);
+      const outcome = {
         outcome: bill.outcome,
         royalAssentDate: bill.royalAssentDate,
         finalSessionId: Math.max(bill.introducedSessionId, ...bill.sessionIds),
-        fullStageHistory: bill.stageHistory === 'full',
-      },
-    })),
+        stageHistoryCompleteUntil: stageHistoryCompleteUntil(bill.stageHistory, bill.missingStageCount, facts.stages, bill.introducedDate),
+      };
+      return { facts, outcome };
+    }),
     sessions,
   };
 }

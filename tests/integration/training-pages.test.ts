@@ -8,6 +8,7 @@ import { ingest } from '../../src/ingest/ingest.service';
 import { SnapshotSource } from '../../src/ingest/snapshot.source';
 import { createLogger } from '../../src/logger';
 import type { TrainingData } from '../../src/model/train/train';
+import { stageHistoryCompleteUntil } from '../../src/model/serve/bill-facts';
 import { ModelService, type Trainer } from '../../src/services/model.service';
 import { trainInWorker } from '../../src/services/train-in-worker';
 import { loadBillFacts, loadSessionFacts, readTrainingSet } from '../../src/services/training-data';
@@ -38,7 +39,7 @@ async function readAtOnce(): Promise<TrainingData> {
   const [facts, sessions] = await Promise.all([loadBillFacts(db.dataSource), loadSessionFacts(db.dataSource)]);
   const bills = [...facts.values()].map(({ facts: f, bill }) => ({
     facts: f,
-    outcome: { outcome: bill.outcome, royalAssentDate: bill.royalAssentDate, finalSessionId: Math.max(bill.introducedSessionId, ...bill.sessionIds), fullStageHistory: bill.stageHistory === 'full' },
+    outcome: { outcome: bill.outcome, royalAssentDate: bill.royalAssentDate, finalSessionId: Math.max(bill.introducedSessionId, ...bill.sessionIds), stageHistoryCompleteUntil: stageHistoryCompleteUntil(bill.stageHistory, bill.missingStageCount, f.stages, bill.introducedDate) },
   }));
   return { bills, sessions };
 }

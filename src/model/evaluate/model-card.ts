@@ -1,6 +1,6 @@
 /** The model card (docs/model-card.md) and its diagrams, written from a rolling evaluation by `npm run evaluate`. */
 import type { Estimate } from '../train/bill-weighted';
-import type { Evaluation, OutputEvaluation } from './rolling-evaluation';
+import type { EtaEvaluation, Evaluation, MidSessionFold, OutputEvaluation } from './rolling-evaluation';
 import { kindReliabilityDiagrams, kindReliabilitySections, kindsBySessionTable, skillSections, withInterval } from './model-card-skill';
 import { passOrMiss, targetSections } from './model-card-targets';
 import type { SeedSpread } from './seed-spread';
@@ -53,6 +53,28 @@ function outputRow(name: string, e: OutputEvaluation): string {
 const OUTPUT_HEADER = `| output | n | AUC | Brier | Brier (a) kind | Brier (b) kind × stage | skill vs (a) | skill vs (b) | ECE | ECE (b) |
 |---|---|---|---|---|---|---|---|---|---|`;
 
+const ratio = (a: number | null, b: number | null) => (a === null || b === null || b === 0 ? null : a / b);
+const ratioOf = (eta: EtaEvaluation) => ratio(eta.model.median, eta.baseline.median);
+
+/** next_stage_30d and the ETA scored as they are served, by a model retrained inside the session. */
+function midSessionSection(ev: Evaluation): string[] {
+  const row = (name: string, m: MidSessionFold) => {
+    const e = m.nextStage;
+    return `| ${name} | ${m.cutoff} | ${m.bills} | ${m.nowcasts} | ${f(e.model.auc)} | ${f(e.model.brier)} | ${f(e.byKindAndStage.brier)} | ${f(ratio(e.model.brier, e.byKindAndStage.brier))} | ${f(e.model.ece)} | ${m.eta.n} | ${f(m.eta.model.median, 1)} | ${f(m.eta.baseline.median, 1)} | ${f(ratioOf(m.eta))} |`;
+  };
+  return [
+    '## Mid-session folds: the next stage and the ETA as served',
+    '',
+    `The served model retrains as a session runs, so next_stage_30d and the ETA are served by a model that has seen the session’s first months. Each fold trains those two outputs on the facts up to the 31 December inside a test session (a session without one has no fold) and scores the session’s bills every ${EVALUATION_STEP_DAYS} days from 1 January to the session’s end, each bill weighing 1, against the kind × stage tables of the same cutoff: (b) for next_stage_30d, the median days to the next stage by kind and last stage for the ETA.`,
+    '',
+    '| fold | trained up to | bills | nowcasts | next_stage_30d AUC | Brier | Brier (b) | Brier / (b) | ECE | ETA n | ETA median abs. error (days) | table’s | model / table |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+    ...ev.midSession.folds.map((m) => row(m.session!, m)),
+    row('pooled', ev.midSession.pooled),
+    '',
+  ];
+}
+
 /** The model card (Markdown) and its reliability diagrams (SVG, by file name). */
 export function renderModelCard(input: ModelCardInput): { markdown: string; svgs: Record<string, string> } {
   const { evaluation: ev } = input;
@@ -82,6 +104,8 @@ export function renderModelCard(input: ModelCardInput): { markdown: string; svgs
     target('next_stage_30d Brier / baseline (b) Brier ≤ 0.85', skill.pooled.outputs.next_stage_30d.brierRatio, (v) => v <= 0.85),
     target('next_stage_30d ECE ≤ 0.03', skill.pooled.outputs.next_stage_30d.model.ece, (v) => v <= 0.03),
     target('timeline_eta median abs. error / baseline’s ≤ 0.60', skill.pooled.eta.medianRatio, (v) => v <= 0.6),
+    target('mid-session folds (see below): timeline_eta median abs. error / the kind × stage table’s ≤ 0.75', point(ratioOf(ev.midSession.pooled.eta)), (v) => v <= 0.75),
+    target('mid-session folds: next_stage_30d Brier / baseline (b) Brier ≤ 0.85', point(ev.midSession.pooled.nextStage.model.brier === null ? null : ratio(ev.midSession.pooled.nextStage.model.brier, ev.midSession.pooled.nextStage.byKindAndStage.brier)), (v) => v <= 0.85),
     target('seed spread of P(Royal Assent): mean < 0.02', point(input.seedSpread.meanSpread), (v) => v < 0.02, 4),
     target('seed spread of P(Royal Assent): max < 0.1', point(input.seedSpread.maxSpread), (v) => v < 0.1, 4),
     target('leak check: test nowcasts that differ when recomputed from the facts known on their date = 0', point(ev.leakCheck.differing), (v) => v === 0, 0),
@@ -101,14 +125,14 @@ export function renderModelCard(input: ModelCardInput): { markdown: string; svgs
   lines.push('## What is predicted', '', 'Every prediction is a **nowcast** for a reference date *d*: every feature is computed from the bill as truncated at *d* (`truncateAt` in `src/model/serve/truncate.ts`): stages, sitting dates and a withdrawal dated on or before *d*; facts fixed at introduction (kind, originating house, the lead sponsor’s party being in government then); the official first day of the bill’s session (not the first sitting seen in the data, which a mislabelled stage can put in the session before); and the sitting calendar learned from the training data. It never reads a bill’s outcome, furthest stage, title, or a session end later than *d*: those live in a separate type that only the labels can see. Nor does it read anything of the sponsor list but the lead sponsor’s party: the list is the final one and undated (the member who takes a bill up in the second house joins it when the bill gets there, and a peer who was once an MP shows Commons as the house at introduction), nor Commons divisions, which the data has only until ' + DIVISIONS_KNOWN_UNTIL + ' and the live Bills API not at all, so training and serving would see different inputs. A past-date nowcast shows the bill’s title as it stood (a Bill, not yet an Act).', '');
   lines.push('| output | label: after *d* … |', '|---|---|');
   for (const o of BINARY_OUTPUTS) lines.push(`| ${o} | ${MEANING[o]} |`);
-  lines.push('| timeline_eta | days from *d* to the next main-stage sitting (point estimate: the median of a predicted distribution of the wait, trained on bills that did progress, so it is the wait *if* the bill moves) |', '');
+  lines.push('| timeline_eta | days from *d* to the next main-stage sitting (point estimate: the median, given that the bill moves, of the distribution next_stage_30d is read from: so it is the wait *if* the bill moves, within 30 days exactly when next_stage_30d is at least half the chance of a next stage at all) |', '');
   lines.push('A bill that is already enacted, withdrawn, or whose session has ended (without a carry-over motion) is settled: its outputs follow from its status (e.g. enacted: Royal Assent 1, no next stage, no ETA) and no network runs.', '');
   lines.push('## Method', '');
   lines.push(`- **Samples**: each bill on a calendar grid (every ${SAMPLE_STEP_DAYS} days, the same days for every bill, whatever its sittings), from introduction until it was settled as known on that day; ${ev.folds.map((x) => `${x.trainingSamples} training samples before ${x.session.name}`).join(', ')}. Sampling on a bill’s own sittings, or up to its last one, would tell the model when and how long it lived.`);
-  lines.push('- **Censoring**: a label whose answer lies after the training cutoff (a 30-day window still open, a bill still alive) is left out of that output’s training set, never counted as a failure. The fate outputs (royal_assent, stall, withdrawal, amendment, close vote) learn only from sessions that had ended by the cutoff: in a running session the early Royal Assents are known and the failures are not, which would bias them upwards. Stage-timing labels are left out for the 38 bills whose stage history the API truncated.');
+  lines.push('- **Censoring**: a label whose answer lies after the training cutoff (a 30-day window still open, a bill still alive) is left out of that output’s training set, never counted as a failure. The fate outputs (royal_assent, stall, withdrawal, amendment, close vote) learn only from sessions that had ended by the cutoff: in a running session the early Royal Assents are known and the failures are not, which would bias them upwards. A bill whose stage history the API truncated (the long ones, which lost stages after their twentieth) is kept: its stage-timing labels are censored from the first sitting of its last stage before the gap, where a stage seen still proves one sat and its absence proves nothing; which bills lose stages is known only once they have had that many, so leaving them out would leave out the long government bills.');
   const more = Object.entries(DEFAULT_ENSEMBLE_SIZES).map(([output, n]) => `${n} for ${output}`).join(', ');
   const decay = Object.entries(DEFAULT_WEIGHT_DECAY).map(([output, d]) => `${output}'s by 1 − ${d} × the learning rate after each pass over the rows`).join('; ');
-  lines.push(`- **Networks**: per output, ${input.ensembleSize} brain.js feed-forward network${input.ensembleSize > 1 ? 's, averaged,' : ''}${more ? ` (${more}: the headline probability, whose seed spread is reported below)` : ''} (sigmoid, hidden layers [${input.hiddenLayers.join(', ')}], ${DEFAULT_ITERATIONS} iterations)${decay ? `; the weights from the inputs to the hidden units decay (${decay}), so the seeds' networks extrapolate alike where the data has few bills` : ''}; bills in id order, rows shuffled and weights drawn from seeded generators, so the same data gives the same model; the ETA networks give the probability of each interval of days to the next stage (${ETA_BIN_EDGES.slice(1).join(', ')} days; a longer wait counts in the last), and the ETA is the median of that distribution (spread evenly within an interval).`);
+  lines.push(`- **Networks**: per output, ${input.ensembleSize} brain.js feed-forward network${input.ensembleSize > 1 ? 's, averaged,' : ''}${more ? ` (${more}: the headline probability, whose seed spread is reported below)` : ''} (sigmoid, hidden layers [${input.hiddenLayers.join(', ')}], ${DEFAULT_ITERATIONS} iterations)${decay ? `; the weights from the inputs to the hidden units decay (${decay}), so the seeds' networks extrapolate alike where the data has few bills` : ''}; bills in id order, rows shuffled and weights drawn from seeded generators, so the same data gives the same model; next_stage_30d and the ETA are read from one distribution of the days to the next stage (\`src/model/serve/next-stage.ts\`): its mass within 30 days is the calibrated next_stage_30d network’s; the ETA networks give shares of each interval of days (${ETA_BIN_EDGES.slice(1).join(', ')} days; a longer wait counts in the last) and of no next stage (learned from bills that fell or were withdrawn first), which spread that mass within the 30 days and split the rest between the later intervals and no next stage; the ETA is the distribution’s median given that the bill moves (spread evenly within an interval). So the ETA is 30 days or less exactly when next_stage_30d is at least half the chance of a next stage at all. A sitting scheduled *k* days ahead moves both: given that the bill moves, it moves that day (ETA *k*), and next_stage_30d becomes the chance it moves at all when *k* ≤ 30, else 0.`);
   const halfLives = Object.entries(CALIBRATION_HALF_LIFE_DAYS).map(([output, days]) => `${days} days (${output})`).join(', ');
   lines.push(`- **Calibration**: Platt scaling (with Platt’s smoothed targets) on held-out bills: one in ${CALIBRATION_SHARE} bills (by a hash of its id) of the sessions that ended in the ${DEFAULT_CALIBRATION_DAYS} days before the cutoff for next_stage_30d (its pace drifts), in the ${FATE_CALIBRATION_DAYS} days before it for the fate outputs (enough bills of each kind), whose labels are all known; the networks do not train on them. Split by bill, never by sample date. The pooled scaling is adjusted for each kind by that kind’s held-out bills, each bill weighing 1 whatever its number of samples, the adjustment shrunk toward none as if ${KIND_SHIFT_PRIOR_BILLS} bills of the kind agreed with the pooled scaling${halfLives ? `; in that adjustment a held-out bill’s weight halves with every ${halfLives} between its session’s end and the cutoff, since a kind’s pass rate drifts between sessions` : ''}.`);
   lines.push(`- **Evaluation**: rolling origin by session: for each of the last ${ev.folds.length} complete sessions (${ev.folds.map((x) => x.session.name).join(', ')}), train on facts dated before it began, then score nowcasts of its bills every ${EVALUATION_STEP_DAYS} days of the session (a calendar grid), with outcomes as known on ${input.dataAsOf}. Baselines are fitted on training samples on the same ${EVALUATION_STEP_DAYS}-day grid: (a) the rate by bill kind; (b) the rate by kind and furthest main stage reached by *d* (cells under 20 samples fall back to (a)). ETA baseline: median days to the next stage for the kind and last main stage.`);
@@ -137,6 +161,7 @@ export function renderModelCard(input: ModelCardInput): { markdown: string; svgs
     for (const o of BINARY_OUTPUTS) lines.push(outputRow(o, fold.outputs[o]));
     lines.push('', `timeline_eta: n ${fold.eta.n}, median abs. error ${f(fold.eta.model.median, 1)} days (baseline ${f(fold.eta.baseline.median, 1)}), mean ${f(fold.eta.model.mean, 1)} (baseline ${f(fold.eta.baseline.mean, 1)}).`, '');
   }
+  lines.push(...midSessionSection(ev));
   lines.push(...kindReliabilitySections(ev));
   lines.push('## Reliability (pooled)', '', 'Each table: predicted-probability bin, nowcasts in it, mean predicted and observed rate (each bill weighing 1). The diagrams beside this file compare the model with baseline (b).', '');
   for (const o of BINARY_OUTPUTS) {
@@ -157,11 +182,11 @@ export function renderModelCard(input: ModelCardInput): { markdown: string; svgs
   lines.push('- **Amendments** are not in the data: amendment_risk predicts the stages where amendments are considered, not their number or significance.');
   lines.push('- **Politics**: government majority, whipping, public salience, committee membership and debate length are not in the data.');
   lines.push('- **Pace and pass rates drift between sessions** (a minority government, a pandemic); next_stage_30d calibrates on bills of the sessions ended in the last two years (the fate outputs on about eight), and the per-session tables show how far results move. A calibration fitted on earlier sessions cannot foresee a session unlike them: 2017-19 (a minority government) and 2019 (dissolved three weeks in) lost more of their government bills than any session before them, and the model of 2019-21, which learned from those two, then expected too few of its own to pass; ballot bills’ pass rate swings from session to session. The table below sets each test session’s government and ballot bills beside the sessions before it: these shifts carry most of those kinds’ calibration error on the test sessions.');
-  lines.push('- timeline_eta is a wait conditional on the bill moving; for a bill that will probably never move, read it with next_stage_30d and stall_risk. It comes from its own networks, not from the same distribution as next_stage_30d, so the two can disagree.');
+  lines.push('- timeline_eta is a wait conditional on the bill moving; for a bill that will probably never move, read it with next_stage_30d and stall_risk. How the mass past 30 days splits between a later stage and none is learned from bills whose fate is known and bills that moved: in a session still running at the cutoff the bills yet to move are censored, which leans that split toward a later stage.');
   lines.push('- **Seeds still matter**: each output averages seeded networks, which narrows but does not remove what the seed changes (see Seed spread); every further member costs another training of that output at the first start.', '');
   lines.push(...kindsBySessionTable(ev.kindsBySession));
   lines.push('## Not done yet', '');
-  lines.push('- A discrete-time survival model of the next main stage (weekly hazard, censored bills included) giving ETA and next_stage_30d from one distribution.');
+  lines.push('- A discrete-time survival model of the next main stage (weekly hazard, censored bills included) in place of the shares of the ETA networks, which learn only from bills whose next stage, or its absence, is known.');
   lines.push('- Features of the calendar and the queue: the private members’ Fridays announced at a session’s start (pmb_fridays_left counts only those used so far, from the Fridays of the session’s private members’ bills), time in the current stage by kind, programme and carry-over motions, Lords starters.');
   lines.push('- An ensemble trained after the first start (serve one network at once, switch to the averaged ensemble when its background training ends), to bring the seed spread under the targets without slowing the first start.');
   return { markdown: lines.join('\n') + '\n', svgs: { ...svgs, ...kindReliabilityDiagrams(ev) } };

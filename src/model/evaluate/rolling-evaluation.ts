@@ -18,6 +18,7 @@ import { pushTo } from '../../common/multimap';
 import { type KindInSession, kindsBySession } from './session-drift';
 import { trustTable } from './trust-table';
 import type { TrustTable } from '../serve/trust';
+import type { SessionFact } from '../serve/bill-facts';
 
 /** A baseline cell needs this many training samples; below it the kind's rate is used. */
 const MIN_CELL = 20;
@@ -57,6 +58,8 @@ export interface Evaluation {
   skill: SkillByKind;
   /** the nowcasts a customer would have seen on one day of each test session, as far into it as the data's as-of date is into its own */
   snapshotDay: SnapshotDaySkill;
+  /** next_stage_30d and the ETA as they are served: a model trained up to 31 December of each test session, scoring its bills from 1 January to the session's end */
+  midSession: { folds: MidSessionFold[]; pooled: MidSessionFold };
   /** every scored test nowcast recomputed from the data as known on its date, cut independently of truncateAt (leak-check.ts) */
   leakCheck: LeakCheck;
   /** each test session's government and ballot bills beside the sessions its model learned from */
@@ -83,6 +86,61 @@ export interface SnapshotDaySkill {
   /** the day scored in each test session, or null when the session was shorter */
   days: { session: string; date: string | null; bills: number }[];
   skill: SkillByKind | null;
+}
+
+/** A mid-session fold's figures, each bill weighing 1; the baselines are the kind × stage tables of the same training cutoff. */
+export interface MidSessionFold {
+  session?: string;
+  cutoff: string;
+  bills: number;
+  nowcasts: number;
+  nextStage: OutputEvaluation;
+  eta: EtaEvaluation;
+}
+
+/** The nowcasts of a fold's test samples, scored beside the baselines. */
+function scoreNowcasts(predictor: Predictor, baselines: ReturnType<typeof fitBaselines>, test: readonly Sample[], sessionId: number, only?: readonly BinaryOutput[]): ScoredNowcast[] {
+  return test.map((s) => {
+    const { probabilities, etaDays } = predictor.fromFeatures(s.features, s.kind);
+    const outputs: ScoredNowcast['outputs'] = {};
+    for (const o of only ?? BINARY_OUTPUTS) {
+      const y = s.labels[o];
+      if (y !== null) outputs[o] = { y, model: probabilities[o], byKind: baselines.byKind(s, o), byKindAndStage: baselines.byKindAndStage(s, o) };
+    }
+    const eta = s.labels.timeline_eta === null ? null : { actual: s.labels.timeline_eta, model: etaDays, baseline: baselines.eta(s) };
+    return { billId: s.billId, kind: kindGroup(s.kind), foldSessionId: sessionId, date: s.date, progress: s.progress, outputs, eta };
+  });
+}
+
+function midSessionFigures(nowcasts: readonly ScoredNowcast[]): Omit<MidSessionFold, 'session' | 'cutoff'> {
+  const { outputs, eta } = summarise(nowcasts, ['next_stage_30d']);
+  return { bills: billCount(nowcasts), nowcasts: nowcasts.length, nextStage: outputs.next_stage_30d, eta };
+}
+
+/**
+ * The served model retrains as a session runs, so next_stage_30d and the ETA are served by a
+ * model that has seen the session's own first months. This fold does the same: it trains on the
+ * facts up to the 31 December inside the test session (none for a session without one) and scores
+ * the session's bills on the evaluation grid from 1 January to the session's end.
+ */
+function scoreMidSession(
+  data: TrainingData,
+  session: SessionFact,
+  name: string,
+  options: { asOf: string; knownSessions: SessionFact[]; training?: Omit<TrainingOptions, 'cutoff'>; progress: (message: string) => void },
+): { fold: MidSessionFold; nowcasts: ScoredNowcast[] } | null {
+  const from = `${Number(session.startDate!.slice(0, 4)) + 1}-01-01`;
+  if (from > session.endDate!) return null;
+  const cutoff = addDays(from, -1);
+  options.progress(`session ${session.id}: mid-session fold, training next_stage_30d and the ETA on facts up to ${cutoff}`);
+  const artifact = trainModel(data, { ...options.training, cutoff, outputs: ['next_stage_30d', 'timeline_eta'] });
+  const calendar = new SittingCalendar(artifact.sittingDates);
+  const baselines = fitBaselines(buildSamples(data, cutoff, calendar, EVALUATION_STEP_DAYS));
+  const test = data.bills
+    .filter((b) => b.facts.introducedSessionId === session.id)
+    .flatMap((bill) => samplesOf(bill, { from, until: session.endDate!, knownUntil: options.asOf, sessions: options.knownSessions, calendar, stepDays: EVALUATION_STEP_DAYS }));
+  const nowcasts = scoreNowcasts(new Predictor(artifact), baselines, test, session.id, ['next_stage_30d']);
+  return { fold: { session: name, cutoff, ...midSessionFigures(nowcasts) }, nowcasts };
 }
 
 /** Rates of each output by kind and by kind × furthest stage, and median ETAs by kind × last stage. */
@@ -135,9 +193,9 @@ function fitBaselines(training: Sample[]) {
 }
 
 /** The point figures of every output, each bill weighing 1. */
-export function summarise(nowcasts: readonly ScoredNowcast[]): { outputs: Record<BinaryOutput, OutputEvaluation>; eta: EtaEvaluation } {
+export function summarise(nowcasts: readonly ScoredNowcast[], only: readonly BinaryOutput[] = BINARY_OUTPUTS): { outputs: Record<BinaryOutput, OutputEvaluation>; eta: EtaEvaluation } {
   const outputs = {} as Record<BinaryOutput, OutputEvaluation>;
-  for (const o of BINARY_OUTPUTS) {
+  for (const o of only) {
     const report = (by: 'model' | 'byKind' | 'byKindAndStage') => billWeightedReport(forecasts(nowcasts, o, by));
     const [model, byKind, byKindAndStage] = [report('model'), report('byKind'), report('byKindAndStage')];
     outputs[o] = { model, byKind, byKindAndStage, skillVsKind: brierSkill(model.brier, byKind.brier), skillVsKindAndStage: brierSkill(model.brier, byKindAndStage.brier) };
@@ -172,6 +230,7 @@ export function evaluate(
   const dataAsOf = new DataAsOf(data.bills.map((b) => b.facts));
   const count = options.sessions ?? 3;
   const skip = options.skipLatestSessions ?? 0;
+  const midSession: { fold: MidSessionFold; nowcasts: ScoredNowcast[] }[] = [];
   for (const session of lastCompleteSessions(knownSessions, options.asOf, count + skip).slice(0, count)) {
     const cutoff = addDays(session.startDate!, -1);
     const sessionName = options.sessionNames?.[session.id] ?? String(session.id);
@@ -184,20 +243,10 @@ export function evaluate(
     const test = testBills.flatMap((bill) =>
       samplesOf(bill, { from: session.startDate!, until: session.endDate!, knownUntil: options.asOf, sessions: knownSessions, calendar, stepDays: EVALUATION_STEP_DAYS }),
     );
-    const fold: ScoredNowcast[] = [];
     const leaks = checkForLeaks(predictor, dataAsOf, test, data.sessions);
     leakCheck.nowcasts += leaks.nowcasts;
     leakCheck.differing += leaks.differing;
-    for (const s of test) {
-      const { probabilities, etaDays } = predictor.fromFeatures(s.features, s.kind);
-      const outputs: ScoredNowcast['outputs'] = {};
-      for (const o of BINARY_OUTPUTS) {
-        const y = s.labels[o];
-        if (y !== null) outputs[o] = { y, model: probabilities[o], byKind: baselines.byKind(s, o), byKindAndStage: baselines.byKindAndStage(s, o) };
-      }
-      const eta = s.labels.timeline_eta === null ? null : { actual: s.labels.timeline_eta, model: etaDays, baseline: baselines.eta(s) };
-      fold.push({ billId: s.billId, kind: kindGroup(s.kind), foldSessionId: session.id, date: s.date, progress: s.progress, outputs, eta });
-    }
+    const fold = scoreNowcasts(predictor, baselines, test, session.id);
     all.push(...fold);
     const snapshotDate = daysIntoSession === null ? null : gridDayOnOrBefore(addDays(session.startDate!, daysIntoSession));
     const onSnapshotDay = snapshotDate !== null && snapshotDate <= session.endDate! ? snapshotDate : null;
@@ -211,6 +260,8 @@ export function evaluate(
       ...summarise(fold),
     });
     progress(`session ${session.id}: ${test.length} test nowcasts scored`);
+    const midSessionFold = scoreMidSession(data, session, sessionName, { asOf: options.asOf, knownSessions, training: options.training, progress });
+    if (midSessionFold) midSession.push(midSessionFold);
   }
   progress('bootstrap intervals over bills');
   const snapshotDates = new Set(snapshotDays.flatMap((d) => (d.date ? [d.date] : [])));
@@ -225,6 +276,10 @@ export function evaluate(
       liveAtAsOf: data.bills.filter((b) => billAsOf(b.facts, options.asOf, knownSessions).state.status === 'live').length,
       days: snapshotDays,
       skill: onSnapshotDays.length ? skillByKind(onSnapshotDays, options.bootstrap) : null,
+    },
+    midSession: {
+      folds: midSession.map((m) => m.fold),
+      pooled: { cutoff: 'each test session’s 1 January', ...midSessionFigures(midSession.flatMap((m) => m.nowcasts)) },
     },
     leakCheck,
     kindsBySession: kindsBySession(data, folds, all),

@@ -73,8 +73,26 @@ export interface BillOutcomeFacts {
   royalAssentDate: string | null;
   /** the last session the bill existed in */
   finalSessionId: number;
-  /** false when the API lost some stages (long bills): stage-timing labels are unreliable then */
-  fullStageHistory: boolean;
+  /**
+   * The last day up to which the bill's stage history is known to be complete; null when it is
+   * complete throughout. Stage-timing labels are censored after it, as after a training cutoff.
+   */
+  stageHistoryCompleteUntil: string | null;
+}
+
+/**
+ * Where a stage history that lost stages is still whole. The API gave the first stages of a long
+ * bill and then its last one (appended from the bill list), with `missingStageCount` stages
+ * between them lost: every sitting up to the first sitting of the last stage before the gap is
+ * there. A bill is not dropped for losing stages later in its life: that is known only once they
+ * are lost, and it is the long government bills that lose them, so dropping them would drop bills
+ * by how long they turned out to be.
+ */
+export function stageHistoryCompleteUntil(stageHistory: string, missingStageCount: number, stages: readonly StageFact[], introducedDate: string | null): string | null {
+  if (stageHistory === 'full' || (stageHistory === 'truncated' && missingStageCount === 0)) return null;
+  const lastSeq = Math.max(...stages.map((s) => s.seq));
+  const beforeGap = stages.filter((s) => s.seq !== lastSeq).flatMap((s) => (s.dates[0] ? [s.dates[0]] : []));
+  return beforeGap.length ? beforeGap.reduce((a, b) => (a > b ? a : b)) : (introducedDate ?? '0000-01-01');
 }
 
 export interface TrainingBill {

@@ -19,8 +19,10 @@ import { PMB_FRIDAYS_PER_SESSION } from './pmb-session';
  *    their official start. A private member's bill's session: its Fridays left, its ballot bills past
  *    second reading (src/model/serve/pmb-session.ts).
  *    The artifact holds the typical bill of each kind (explanations' reference), not feature means.
+ * 7: the ETA networks give one more output, no next stage; next_stage_30d and the ETA are read
+ *    from one distribution (src/model/serve/next-stage.ts).
  */
-export const FEATURE_SCHEMA_VERSION = 6;
+export const FEATURE_SCHEMA_VERSION = 7;
 
 const KIND_GROUPS: Record<BillKind, string> = {
   government: 'government',

@@ -21,6 +21,8 @@ export const divisionMargin = (ayes: number, noes: number) => (ayes + noes > 0 ?
 export type Labels = Record<BinaryOutput, 0 | 1 | null> & {
   /** days from the reference date to the next main-stage sitting; null when none is known */
   timeline_eta: number | null;
+  /** known that no main stage follows the date: the bill fell or was withdrawn first */
+  no_next_stage: boolean;
 };
 
 /** The date a bill's fate was settled and known, or null while it was still alive at the snapshot. */
@@ -40,7 +42,10 @@ export function labelsAt(bill: TrainingBill, date: string, knownUntil: string, s
   const facts = bill.facts;
   const fate = fateDate(bill, sessions);
   const fateKnown = fate !== null && fate <= knownUntil;
-  const timingReliable = bill.outcome.fullStageHistory;
+  // a stage history that lost stages is censored where the loss begins, as the data is at the cutoff
+  const completeUntil = bill.outcome.stageHistoryCompleteUntil;
+  const timingKnownUntil = completeUntil !== null && completeUntil < knownUntil ? completeUntil : knownUntil;
+  const fateInTiming = fate !== null && fate <= timingKnownUntil;
 
   const laterMain: string[] = [];
   let amendedAfter: string | null = null;
@@ -59,9 +64,10 @@ export function labelsAt(bill: TrainingBill, date: string, knownUntil: string, s
   laterMain.sort();
   const next = laterMain[0] ?? null;
 
+  // a stage seen in the window proves one sat in it; its absence counts only where the history is whole
   const within = (days: number): 0 | 1 | null => {
     if (next && daysBetween(date, next) <= days) return 1;
-    if (addDays(date, days) <= knownUntil || fateKnown) return 0;
+    if (addDays(date, days) <= timingKnownUntil || fateInTiming) return 0;
     return null;
   };
 
@@ -75,11 +81,12 @@ export function labelsAt(bill: TrainingBill, date: string, knownUntil: string, s
 
   return {
     royal_assent: bill.outcome.royalAssentDate && bill.outcome.royalAssentDate <= knownUntil ? 1 : fateKnown ? 0 : null,
-    next_stage_30d: timingReliable ? within(NEXT_STAGE_DAYS) : null,
-    timeline_eta: timingReliable && next ? daysBetween(date, next) : null,
-    stall_risk: timingReliable ? (within(STALL_DAYS) === null ? null : 1 - within(STALL_DAYS)!) as 0 | 1 | null : null,
+    next_stage_30d: within(NEXT_STAGE_DAYS),
+    timeline_eta: next && next <= timingKnownUntil ? daysBetween(date, next) : null,
+    no_next_stage: !next && fateInTiming,
+    stall_risk: within(STALL_DAYS) === null ? null : ((1 - within(STALL_DAYS)!) as 0 | 1),
     withdrawal_risk: withdrawnAfter ? 1 : next ? 0 : fateKnown ? 1 : null,
-    amendment_risk: !timingReliable ? null : amendedAfter ? 1 : fateKnown ? 0 : null,
+    amendment_risk: amendedAfter ? 1 : fateInTiming ? 0 : null,
     close_vote: closeVote,
   };
 }

@@ -18,7 +18,7 @@ export interface ModelArtifact {
   networks: Record<BinaryOutput, object[]>;
   /** applied to the ensemble's mean, by the bill's kind group */
   calibration: Record<BinaryOutput, KindCalibration>;
-  /** brain.js networks giving the distribution of the days to the next main stage over the intervals of ETA_BIN_EDGES (one output each), averaged; the ETA is its median */
+  /** brain.js networks giving shares of the days to the next main stage over the intervals of ETA_BIN_EDGES (one output each) and of no next stage (the last output), averaged: read with next_stage_30d as one distribution (next-stage.ts) */
   eta: object[];
   /** the typical bill of each kind group: what explanations measure a bill against */
   typicalBills: Record<string, TypicalBill>;

@@ -11,7 +11,8 @@ import type { ModelArtifact } from './model-artifact';
 import { SittingCalendar } from './sitting-calendar';
 import { billAsOf } from './truncate';
 import { referenceBill } from './typical-bill';
-import { ensembleRun, ensembleRunAll, etaFromOutputs } from './ensemble';
+import { ensembleRun, ensembleRunAll } from './ensemble';
+import { nextStageOf } from './next-stage';
 import type { MainStage, PredictionValues, RiskLevel } from '../../vocabulary';
 
 export type { RiskLevel };
@@ -25,8 +26,14 @@ export interface Nowcast {
   /** what the facts up to the date say: only a live bill gets network predictions */
   status: BillStatus;
   probabilities: Record<BinaryOutput, number>;
-  /** days to the next main stage; null when there will be none (enacted, withdrawn, fell) */
+  /** days to the next main stage if the bill moves (the median of its distribution given that it moves); null when there will be none (enacted, withdrawn, fell) */
   timelineEtaDays: number | null;
+  /**
+   * The probability the bill has a next main stage at all, of the distribution next_stage_30d and
+   * the ETA are read from (next-stage.ts): the ETA is within 30 days exactly when next_stage_30d is
+   * at least half of it. 0 for a settled bill. Not an output of its own: the explanations' words.
+   */
+  nextStageAtAll: number;
   controversyScore: number;
   momentumScore: number;
   /** the last main stage that sat on or before the date */
@@ -61,20 +68,24 @@ export class Predictor {
       throw new Error(`model feature schema ${artifact.featureSchemaVersion} does not match the code's ${FEATURE_SCHEMA_VERSION}`);
     }
     const load = (json: object) => new NeuralNetwork<number[], number[]>().fromJSON(json as never);
-    this.nets = Object.fromEntries(BINARY_OUTPUTS.map((o) => [o, artifact.networks[o].map(load)])) as Predictor['nets'];
+    // a part of a training (train-parts.ts, the evaluation's mid-session folds) holds some outputs' networks only: the others answer NaN
+    this.nets = Object.fromEntries(BINARY_OUTPUTS.map((o) => [o, (artifact.networks[o] ?? []).map(load)])) as Predictor['nets'];
     this.etaNets = artifact.eta.map(load);
     this.calendar = new SittingCalendar(artifact.sittingDates);
   }
 
-  /** Calibrated probabilities and the ETA for a feature vector of a live bill of a kind. */
-  fromFeatures(features: number[], kind: BillKind): { probabilities: Record<BinaryOutput, number>; etaDays: number } {
+  /** Calibrated probabilities, and next_stage_30d and the ETA read from one distribution, for a feature vector of a live bill of a kind. */
+  fromFeatures(features: number[], kind: BillKind): { probabilities: Record<BinaryOutput, number>; etaDays: number; nextStageAtAll: number } {
     const probabilities = {} as Record<BinaryOutput, number>;
     const group = kindGroup(kind);
     for (const output of BINARY_OUTPUTS) probabilities[output] = round(this.probability(output, features, group));
-    return { probabilities, etaDays: Math.round(etaFromOutputs(ensembleRunAll(this.etaNets, features)) * 10) / 10 };
+    const next = nextStageOf(probabilities.next_stage_30d, ensembleRunAll(this.etaNets, features));
+    probabilities.next_stage_30d = next.within30;
+    return { probabilities, etaDays: next.etaDays, nextStageAtAll: next.atAll };
   }
 
   private probability(output: BinaryOutput, features: number[], group: string): number {
+    if (!this.nets[output].length) return NaN;
     return calibrateForKind(ensembleRun(this.nets[output], inputsFor(output, features)), this.artifact.calibration[output], group);
   }
 
@@ -100,10 +111,10 @@ export class Predictor {
       lastStage: last ? { stage: last.stage, house: last.house, date: last.date } : null,
     };
     if (state.status !== 'live') {
-      return { billId: facts.billId, referenceDate, status: state.status, probabilities: { ...SETTLED[state.status] }, timelineEtaDays: null, ...indicators };
+      return { billId: facts.billId, referenceDate, status: state.status, probabilities: { ...SETTLED[state.status] }, timelineEtaDays: null, nextStageAtAll: 0, ...indicators };
     }
-    const { probabilities, etaDays } = this.fromFeatures(featureVector(bill, sessions, this.calendar), facts.kind);
-    return { billId: facts.billId, referenceDate, status: 'live', probabilities, timelineEtaDays: etaDays, ...indicators };
+    const { probabilities, etaDays, nextStageAtAll } = this.fromFeatures(featureVector(bill, sessions, this.calendar), facts.kind);
+    return { billId: facts.billId, referenceDate, status: 'live', probabilities, timelineEtaDays: etaDays, nextStageAtAll, ...indicators };
   }
 
   /**

@@ -7,6 +7,7 @@ import { FEATURE_NAMES, FEATURE_SCHEMA_VERSION, inputsFor, kindGroup } from '../
 import { BINARY_OUTPUTS, type BinaryOutput } from '../serve/labels';
 import { auc, brier } from './metrics';
 import { ETA_BIN_EDGES, type ModelArtifact } from '../serve/model-artifact';
+import { ETA_INTERVALS } from '../serve/next-stage';
 import { samplesOf, type Sample } from './samples';
 import { seededRandom, withSeededRandom } from '../../common/seeded-random';
 import { SittingCalendar } from '../serve/sitting-calendar';
@@ -228,12 +229,14 @@ function seededShuffle<T>(items: readonly T[], seed: number): T[] {
 /** A fixed pseudo-random share of bills, the same in every training: the calibration set is split by bill, never by date. */
 export const isCalibrationBill = (billId: number) => Math.floor(seededRandom(billId)() * CALIBRATION_SHARE) === 0;
 
-/** The ETA networks' target: 1 for the interval of ETA_BIN_EDGES the wait falls in (the last one for a longer wait), 0 for the others. */
-export function etaTarget(days: number): number[] {
-  const last = ETA_BIN_EDGES.length - 2;
-  let bin = 0;
-  while (bin < last && days > ETA_BIN_EDGES[bin + 1]) bin++;
-  return ETA_BIN_EDGES.slice(1).map((_, i) => (i === bin ? 1 : 0));
+/**
+ * The ETA networks' target: 1 for the interval of ETA_BIN_EDGES the wait falls in (the last one
+ * for a longer wait), or for the last output when no next stage comes (null); 0 for the others.
+ */
+export function etaTarget(days: number | null): number[] {
+  let bin = ETA_INTERVALS;
+  if (days !== null) for (bin = 0; bin < ETA_INTERVALS - 1 && days > ETA_BIN_EDGES[bin + 1]; bin++);
+  return Array.from({ length: ETA_INTERVALS + 1 }, (_, i) => (i === bin ? 1 : 0));
 }
 
 /**
@@ -294,7 +297,8 @@ export function trainModel(data: TrainingData, options: TrainingOptions): ModelA
 
   const eta: BrainNet[] = [];
   if (trained.has('timeline_eta')) {
-    const etaRows = samples.filter((s) => s.labels.timeline_eta !== null).map((s) => ({ input: s.features, output: etaTarget(s.labels.timeline_eta!) }));
+    // the waits of bills that moved and the bills known never to move again: how the mass past 30 days splits between them
+    const etaRows = samples.filter((s) => s.labels.timeline_eta !== null || s.labels.no_next_stage).map((s) => ({ input: s.features, output: etaTarget(s.labels.timeline_eta) }));
     sampleCounts.timeline_eta = etaRows.length;
     for (let m = 0; m < ensembleSizeOf('timeline_eta', options.ensembleSize); m++) {
       eta.push(trainNet(etaRows, { seed: seed + 100 * m + BINARY_OUTPUTS.length, hiddenLayers, iterations, neutral: etaTarget(30), weightDecay: weightDecayOf('timeline_eta', options), startFromShares: true }));

@@ -17,7 +17,7 @@ const csv = (description: string, example: string) => ({
 
 const WATCHLIST_CSV =
   'bill_id,title,stage,royal_assent,next_stage_30d,timeline_eta_days,stall_risk,amendment_risk,close_vote,withdrawal_risk,reference_date,model_version\r\n' +
-  '2900,Marriage and Civil Partnership (Minimum Age) Bill,second_reading,0.411152,0.135145,25.8,0.647231,0.265648,0.003157,0.618487,2021-12-31,12\r\n';
+  '2900,Marriage and Civil Partnership (Minimum Age) Bill,second_reading,0.411152,0.106807,33.6,0.660565,0.295045,0.003157,0.618487,2021-12-31,12\r\n';
 const HISTORY_CSV = 'bill_id,title,reference_date,status,royal_assent,next_stage_30d,model_version,out_of_sample\r\n2900,Marriage and Civil Partnership (Minimum Age) Bill,2021-06-16,live,0.082,0.051,3,true\r\n';
 const DELIVERIES_CSV =
   'event_id,event_type,status,attempt,status_code,error,duration_ms,attempted_at,next_attempt_at,created_at\r\nevt_0d9c8b7a6f5e4d3c2b1a0f,webhook.test,delivered,2,200,,12,2026-11-23T09:30:05.000Z,,2026-11-23T09:30:00.000Z\r\n';

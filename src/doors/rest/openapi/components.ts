@@ -115,7 +115,7 @@ export const COMPONENTS = {
         next_stage_30d: factorList,
         timeline_eta: {
           type: ['string', 'null'],
-          description: 'what the ETA rests on: "scheduled for YYYY-MM-DD" when the next stage has a sitting set down (the days to it), else the model’s estimate; null when there is no next stage',
+          description: 'what the ETA rests on and means: "scheduled for YYYY-MM-DD: …" when the next stage has a sitting set down (the days to it), else "estimated by the model from the bill\'s history: …" (the median wait if the bill moves), each with the chance of a next stage at all and within 30 days; null when there is no next stage',
           example: 'scheduled for 2026-10-21',
         },
         reference: {

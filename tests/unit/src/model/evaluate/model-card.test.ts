@@ -1,4 +1,4 @@
-import { type Evaluation, summarise } from '../../../../../src/model/evaluate/rolling-evaluation';
+import { type Evaluation, type MidSessionFold, summarise } from '../../../../../src/model/evaluate/rolling-evaluation';
 import { renderModelCard } from '../../../../../src/model/evaluate/model-card';
 import { type ScoredNowcast, skillByKind } from '../../../../../src/model/evaluate/skill-by-kind';
 import { trustTable } from '../../../../../src/model/evaluate/trust-table';
@@ -14,6 +14,13 @@ const nowcast = (billId: number, kind: string, model: number, table: number, y: 
   eta: { actual: 20, model: 25, baseline: 40 },
 });
 
+/** A mid-session fold whose ETA errs 25 days against the table's 40 (ratio 0.625) and whose next_stage_30d scores as the nowcasts above. */
+const midFold = (session: string | undefined, cutoff: string): MidSessionFold => {
+  const nowcasts = Array.from({ length: 30 }, (_, i) => ({ ...nowcast(i, 'government', i % 2 ? 0.95 : 0.05, 0.5, i % 2 ? 1 : 0, '2020-01-09'), eta: { actual: 20, model: 45, baseline: 60 } }));
+  const { outputs, eta } = summarise(nowcasts, ['next_stage_30d']);
+  return { session, cutoff, bills: 30, nowcasts: 30, nextStage: outputs.next_stage_30d, eta };
+};
+
 /** Government bills forecast well; ballot bills forecast far too low (half of them pass). */
 function evaluation(): Evaluation {
   const nowcasts = [
@@ -27,6 +34,7 @@ function evaluation(): Evaluation {
     pooled: { ...summarise(nowcasts), testSamples: nowcasts.length, bills: 60 },
     skill,
     snapshotDay: { asOf: '2021-12-31', daysIntoSession: 234, liveAtAsOf: 150, days: [{ session: '2019-21', date: '2020-03-05', bills: 30 }], skill: skillByKind(nowcasts.filter((n) => n.date === '2020-03-05'), { replicates: 200 }) },
+    midSession: { folds: [midFold('2019-21', '2019-12-31')], pooled: midFold(undefined, 'each test session’s 1 January') },
     leakCheck: { nowcasts: nowcasts.length, differing: 0 },
     kindsBySession: [
       { session: '2019-21', kind: 'government', bills: 30, enacted: 15, modelMean: 0.5, tableMean: 0.5, modelEce: 0.05, earlier: { sessions: 9, lowestShare: 0.88, highestShare: 1 } },
@@ -52,6 +60,13 @@ const card = () =>
 const targetRow = (markdown: string, start: string) => markdown.split('\n').find((line) => line.startsWith(`| ${start}`));
 
 describe('the model card', () => {
+  it('scores next_stage_30d and the ETA on mid-session folds, as they are served, against the target of 0.75 of the table’s ETA error', () => {
+    const { markdown } = card();
+    expect(targetRow(markdown, 'mid-session folds (see below): timeline_eta median abs. error / the kind × stage table’s ≤ 0.75')).toMatch(/\| 0\.625 \| \*\*PASS\*\* \|$/);
+    expect(markdown).toContain('## Mid-session folds: the next stage and the ETA as served');
+    expect(markdown.split('\n').find((line) => line.startsWith('| 2019-21 | 2019-12-31 | 30 | 30 |'))).toMatch(/\| 25\.0 \| 40\.0 \| 0\.625 \|$/);
+  });
+
   it('judges each watched kind by Brier against its kind × stage table, intercept, slope and Spiegelhalter’s z, not by ECE', () => {
     const { markdown } = card();
     expect(targetRow(markdown, 'government (30 bills, 1 session): royal_assent Brier − kind × stage table’s (b) ≤ 0')).toMatch(/\| 0\.\d{3} − 0\.250 = −0\.\d{4} \(.+\) \| \*\*PASS\*\* \|$/);

@@ -12,7 +12,7 @@ const FOLD = { session: { id: 3, name: '2016-17' }, cutoff: '2016-05-17' };
 
 const bill = (billId: number, kind: BillKind, sessionId: number, royalAssentDate: string | null): TrainingBill => ({
   facts: { billId, kind, introducedSessionId: sessionId } as BillFacts,
-  outcome: { outcome: royalAssentDate ? 'royal_assent' : 'fell', royalAssentDate, finalSessionId: sessionId, fullStageHistory: true },
+  outcome: { outcome: royalAssentDate ? 'royal_assent' : 'fell', royalAssentDate, finalSessionId: sessionId, stageHistoryCompleteUntil: null },
 });
 
 const nowcast = (billId: number, kind: string, model: number, table: number, y: 0 | 1, date: string) => royalAssentNowcast(billId, kind, model, table, y, date, FOLD.session.id);

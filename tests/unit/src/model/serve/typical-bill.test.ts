@@ -3,7 +3,7 @@ import { billAsOf } from '../../../../../src/model/serve/truncate';
 import { referenceBill, typicalBills } from '../../../../../src/model/serve/typical-bill';
 
 const sessions: SessionFact[] = [{ id: 1, startDate: '2019-01-01', endDate: '2019-12-31' }];
-const outcome = { outcome: 'fell', royalAssentDate: null, finalSessionId: 1, fullStageHistory: true } as const;
+const outcome = { outcome: 'fell', royalAssentDate: null, finalSessionId: 1, stageHistoryCompleteUntil: null } as const;
 /** a ballot bill introduced on 10 January that sat for second reading after `secondReading` days, if at all */
 function ballotBill(billId: number, secondReading: number | null, party: boolean | null, rank: number): TrainingBill {
   const stages = [{ seq: 1, stage: 'first_reading', house: 'Commons' as const, dates: ['2019-01-10'] }];

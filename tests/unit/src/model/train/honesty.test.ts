@@ -90,8 +90,8 @@ describe('training', () => {
     for (const [output, nets] of [...Object.entries(artifact.networks), ['timeline_eta', artifact.eta] as const]) {
       const size = output === 'royal_assent' ? 9 : 3;
       expect(nets).toHaveLength(size);
-      // the ETA networks give one probability per interval of days (ETA_BIN_EDGES)
-      const outputs = output === 'timeline_eta' ? ETA_BIN_EDGES.length - 1 : 1;
+      // the ETA networks give one probability per interval of days (ETA_BIN_EDGES), and one for no next stage
+      const outputs = output === 'timeline_eta' ? ETA_BIN_EDGES.length : 1;
       expect(nets.map((n) => (n as { sizes: number[] }).sizes)).toEqual(nets.map(() => [FEATURE_NAMES.length, 6, outputs]));
       expect(new Set(nets.map((n) => JSON.stringify(n))).size).toBe(size);
     }
@@ -139,7 +139,7 @@ describe('labels are censored, never counted as failures, when the answer lies a
   });
 
   it('leaves "next stage within 30 days" unknown while the window is open at the cutoff, and settles it once a stage is seen', () => {
-    const bill = bills.find((b) => b.outcome.outcome === 'royal_assent' && b.outcome.fullStageHistory && b.facts.kind === 'government')!;
+    const bill = bills.find((b) => b.outcome.outcome === 'royal_assent' && b.outcome.stageHistoryCompleteUntil === null && b.facts.kind === 'government')!;
     const dates = bill.facts.stages.filter((s) => s.stage !== 'royal_assent').flatMap((s) => s.dates).sort();
     const d = dates[0];
     const next = dates.find((x) => x > d)!;
