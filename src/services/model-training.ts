@@ -159,9 +159,10 @@ export class ModelTraining {
       const trial = await this.trial(data, active.predictor.artifact.cutoff, artifact);
       // in the worker too: scoring the history takes a second or more of CPU
       const [challengerScores, servingScores] = await scoreInWorker(data, [trial, active.predictor.artifact], asOf, stopping);
-      // the version that would serve, against its trial: caught here, a failed fit of today's training never serves
-      const sanity = trial === artifact ? undefined : await scoreInWorker(data, [artifact, trial], asOf, stopping, { everyOutcome: true });
-      const verdict = (judged.verdict = judgeChallenger({ judged: challengerScores, against: servingScores }, sanity && { judged: sanity[0], against: sanity[1] }));
+      // the version that would serve, against its trial (the serving version when the trial is itself): a failed fit of today's training never serves
+      const reference = trial === artifact ? active.predictor.artifact : trial;
+      const sanity = await scoreInWorker(data, [artifact, reference], asOf, stopping, { everyOutcome: true });
+      const verdict = (judged.verdict = judgeChallenger({ judged: challengerScores, against: servingScores }, { judged: sanity[0], against: sanity[1] }));
       return { status: verdict.promote ? 'accepted' : 'rejected', extra: { challenge: { against: active.version.id, as_of: asOf, trial_cutoff: trial.cutoff, promoted: verdict.promote, checks: verdict.checks, challenger_scores: challengerScores, serving_scores: servingScores } } };
     });
     const promoted = judged.verdict?.promote ?? true;

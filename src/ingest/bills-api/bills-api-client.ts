@@ -18,6 +18,8 @@ export interface BillsApiClientOptions {
   maxDelayMs?: number;
   /** per attempt, including reading the body (default 15000) */
   timeoutMs?: number;
+  /** longest wait a `Retry-After` may impose before a retry (default 10 minutes) */
+  maxRetryAfterMs?: number;
   /** requests in flight at once (default 4) */
   concurrency?: number;
   /** injectable so tests need not wait */
@@ -28,7 +30,7 @@ export interface BillsApiClientOptions {
   userAgent?: string;
 }
 
-/** Longest wait a `Retry-After` can impose; beyond it the header is taken as a mistake. */
+/** Longest wait a `Retry-After` can impose by default; beyond it the header is taken as a mistake. */
 const MAX_RETRY_AFTER_MS = 10 * 60_000;
 const DEFAULT_PAGE_SIZE = 50;
 
@@ -139,7 +141,7 @@ export class BillsApiClient {
   }
 
   /** A client of another API read by the same sync (the Members API): the same retries unless `overrides` says otherwise, and one limit on the requests in flight to both. */
-  withBaseUrl(baseUrl: string, overrides: Pick<BillsApiClientOptions, 'maxRetries' | 'timeoutMs'> = {}): BillsApiClient {
+  withBaseUrl(baseUrl: string, overrides: Pick<BillsApiClientOptions, 'maxRetries' | 'timeoutMs' | 'maxRetryAfterMs'> = {}): BillsApiClient {
     return new BillsApiClient({ ...this.options, ...overrides, baseUrl }, { semaphore: this.semaphore });
   }
 
@@ -179,7 +181,7 @@ export class BillsApiClient {
 
   /** Full jitter (a uniform wait up to the exponential bound) spreads out clients that failed together. */
   private delayBeforeRetry(retryIndex: number, retryAfterMs: number | null): number {
-    if (retryAfterMs !== null) return Math.min(retryAfterMs, MAX_RETRY_AFTER_MS);
+    if (retryAfterMs !== null) return Math.min(retryAfterMs, this.options.maxRetryAfterMs ?? MAX_RETRY_AFTER_MS);
     const bound = Math.min(this.maxDelayMs, this.baseDelayMs * 2 ** retryIndex);
     return Math.floor(this.random() * bound);
   }

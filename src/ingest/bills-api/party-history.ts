@@ -45,8 +45,8 @@ export function partyOn(spells: readonly ApiPartySpell[], date: string): string 
  */
 export const MEMBERS_API_PAUSE_MS = 10 * 60_000;
 
-/** The Members API client's own patience: a few seconds and one retry, not the Bills API's minutes. */
-export const MEMBERS_API_CLIENT = { maxRetries: 1, timeoutMs: 5_000 };
+/** The Members API client's own patience: a few seconds and one retry (a Retry-After of at most 5 s), not the Bills API's minutes. */
+export const MEMBERS_API_CLIENT = { maxRetries: 1, timeoutMs: 5_000, maxRetryAfterMs: 5_000 };
 
 /** The party histories of the members read so far, kept for the source's lifetime (they change only by growing). */
 export class MemberPartyHistory {
@@ -70,8 +70,9 @@ export class MemberPartyHistory {
    * its members are asked again after. A member the API does not list has no history.
    */
   async load(memberIds: Iterable<number>): Promise<void> {
-    if (this.now() < this.pausedUntil) return;
     const ids = [...new Set(memberIds)];
+    // paused: no new request, but the answers already on their way are waited for, so a member has one party in a sync
+    if (this.now() < this.pausedUntil) return void (await Promise.all(ids.map((id) => this.requested.get(id))));
     const missing = ids.filter((id) => !this.requested.has(id));
     for (let i = 0; i < missing.length; i += IDS_PER_REQUEST) {
       const chunk = missing.slice(i, i + IDS_PER_REQUEST);
