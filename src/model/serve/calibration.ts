@@ -39,10 +39,11 @@ export function fitPlatt(raw: readonly number[], outcomes: readonly (0 | 1)[]): 
 /**
  * Newton's method for p = σ(u·x + v) from (u, v) = (1, 0): minimises Σ wᵢ·logloss(pᵢ, tᵢ) +
  * prior·((u − 1)² + v²)/2 (weights all 1 when null). Each step is shortened to length 2: the loss
- * is convex but a step can overshoot far from the optimum.
+ * is convex but a step can overshoot far from the optimum. `fixedSlope`: u stays at it and only v
+ * is fitted (with slope 1 on logits, calibration-in-the-large).
  */
-export function fitLogistic(x: readonly number[], targets: readonly number[], weights: readonly number[] | null, prior: number): { u: number; v: number } {
-  let u = 1;
+export function fitLogistic(x: readonly number[], targets: readonly number[], weights: readonly number[] | null, prior: number, { fixedSlope }: { fixedSlope?: number } = {}): { u: number; v: number } {
+  let u = fixedSlope ?? 1;
   let v = 0;
   for (let iteration = 0; iteration < 100; iteration++) {
     let gu = prior * (u - 1);
@@ -61,10 +62,10 @@ export function fitLogistic(x: readonly number[], targets: readonly number[], we
       huv += w * x[i];
       hvv += w;
     }
-    const det = huu * hvv - huv * huv;
+    const det = fixedSlope === undefined ? huu * hvv - huv * huv : hvv;
     if (!(Math.abs(det) > 1e-12)) break;
-    let du = (hvv * gu - huv * gv) / det;
-    let dv = (huu * gv - huv * gu) / det;
+    let du = fixedSlope === undefined ? (hvv * gu - huv * gv) / det : 0;
+    let dv = fixedSlope === undefined ? (huu * gv - huv * gu) / det : gv / hvv;
     const size = Math.hypot(du, dv);
     if (size > 2) {
       du *= 2 / size;

@@ -28,32 +28,17 @@ export function differenceStatistic(a: BillStatistic, b: BillStatistic): BillSta
 }
 
 /**
- * Calibration-in-the-large: the α of y ~ σ(α + logit(p)), by Newton's method on the weighted log
- * loss. 0 when the forecasts are right on average; positive when events happen more often than
+ * Calibration-in-the-large: the α of y ~ σ(α + logit(p)), fitted as the calibration's logistic fits are. 0 when the forecasts are right on average; positive when events happen more often than
  * forecast. Null without both outcomes (α would be infinite).
  */
 export function calibrationInLargeStatistic(bills: BillSet, samples: readonly BillForecast[]): BillStatistic {
   const weights = weightsUnder(bills, samples);
-  const offset = samples.map((s) => logit(s.p));
+  const x = samples.map((s) => logit(s.p));
+  const y = samples.map((s) => s.y);
   return (m) => {
     const w = weights(m);
     if (!bothOutcomes(samples, w)) return null;
-    let alpha = 0;
-    for (let iteration = 0; iteration < 100; iteration++) {
-      let gradient = 0;
-      let curvature = 0;
-      for (let i = 0; i < samples.length; i++) {
-        if (w[i] === 0) continue;
-        const p = 1 / (1 + Math.exp(-(alpha + offset[i])));
-        gradient += w[i] * (p - samples[i].y);
-        curvature += w[i] * Math.max(p * (1 - p), 1e-12);
-      }
-      // a step of at most 2 on the logit scale: the loss is convex but a first step can overshoot
-      const step = Math.max(-2, Math.min(2, gradient / curvature));
-      alpha -= step;
-      if (Math.abs(step) < 1e-10) break;
-    }
-    return alpha;
+    return fitLogistic(x, y, Array.from(w), 0, { fixedSlope: 1 }).v;
   };
 }
 
