@@ -157,11 +157,10 @@ export class ModelTraining {
       const active = serving.activeVersion() && serving.predictor();
       if (!active) return { status: 'accepted', extra: {} };
       const trial = await this.trial(data, active.predictor.artifact.cutoff, artifact);
-      // in the worker too: scoring the history takes a second or more of CPU
-      const [challengerScores, servingScores] = await scoreInWorker(data, [trial, active.predictor.artifact], asOf, stopping);
-      // the version that would serve, against its trial (the serving version when the trial is itself): a failed fit of today's training never serves
+      // in one worker, which reads the data once: the trial against the serving version, and the version
+      // that would serve against its trial (the serving version when the trial is itself), so a failed fit of today's training never serves
       const reference = trial === artifact ? active.predictor.artifact : trial;
-      const sanity = await scoreInWorker(data, [artifact, reference], asOf, stopping, { everyOutcome: true });
+      const [[challengerScores, servingScores], sanity] = await scoreInWorker(data, [{ artifacts: [trial, active.predictor.artifact] }, { artifacts: [artifact, reference], everyOutcome: true }], asOf, stopping);
       const verdict = (judged.verdict = judgeChallenger({ judged: challengerScores, against: servingScores }, { judged: sanity[0], against: sanity[1] }));
       return { status: verdict.promote ? 'accepted' : 'rejected', extra: { challenge: { against: active.version.id, as_of: asOf, trial_cutoff: trial.cutoff, promoted: verdict.promote, checks: verdict.checks, challenger_scores: challengerScores, serving_scores: servingScores } } };
     });

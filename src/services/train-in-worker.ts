@@ -52,9 +52,18 @@ export async function trainInWorker(data: TrainingInput, options: Omit<TrainingO
   }
 }
 
-/** Scores versions on recent resolved nowcasts (src/model/train/challenger.ts) in a worker thread: a second or more of CPU for the whole history. */
-export async function scoreInWorker(data: TrainingInput, artifacts: ModelArtifact[], asOf: string, signal?: AbortSignal, { everyOutcome = false } = {}): Promise<VersionScores[]> {
-  return (await runWorker<{ scores: VersionScores[] }>({ task: 'score', data, artifacts, asOf, everyOutcome }, undefined, signal)).scores;
+/** Versions scored side by side: on outcomes resolved after the latest of their cutoffs, or on every outcome resolved (`everyOutcome`). */
+export interface ScoredComparison {
+  artifacts: ModelArtifact[];
+  everyOutcome?: boolean;
+}
+
+/**
+ * Scores each comparison's versions on recent resolved nowcasts (src/model/train/challenger.ts) in
+ * one worker thread, which reads the data once: a second or more of CPU per version for the whole history.
+ */
+export async function scoreInWorker(data: TrainingInput, comparisons: ScoredComparison[], asOf: string, signal?: AbortSignal): Promise<VersionScores[][]> {
+  return (await runWorker<{ scores: VersionScores[][] }>({ task: 'score', data, comparisons, asOf }, undefined, signal)).scores;
 }
 
 function runWorker<T>(workerData: object, onProgress?: (message: string) => void, signal?: AbortSignal): Promise<T> {

@@ -1,6 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { judgedAfter, scoreOnRecentOutcomes } from '../model/train/challenger';
-import type { ModelArtifact } from '../model/serve/model-artifact';
+import type { ScoredComparison } from './train-in-worker';
 import { Predictor } from '../model/serve/predictor';
 import { trainModel, type TrainingOptions } from '../model/train/train';
 import { trainingDataOf, type TrainingInput } from './training-pages';
@@ -11,12 +11,14 @@ import { trainingDataOf, type TrainingInput } from './training-pages';
  */
 const task = workerData as
   | { task?: 'train'; data: TrainingInput; options: Omit<TrainingOptions, 'onProgress'> }
-  | { task: 'score'; data: TrainingInput; artifacts: ModelArtifact[]; asOf: string; everyOutcome?: boolean };
+  | { task: 'score'; data: TrainingInput; comparisons: ScoredComparison[]; asOf: string };
 const started = Date.now();
 const data = trainingDataOf(task.data);
 if (task.task === 'score') {
-  const resolvedAfter = task.everyOutcome ? null : judgedAfter(task.artifacts);
-  const scores = task.artifacts.map((artifact) => scoreOnRecentOutcomes(new Predictor(artifact), data, task.asOf, resolvedAfter));
+  const scores = task.comparisons.map(({ artifacts, everyOutcome }) => {
+    const resolvedAfter = everyOutcome ? null : judgedAfter(artifacts);
+    return artifacts.map((artifact) => scoreOnRecentOutcomes(new Predictor(artifact), data, task.asOf, resolvedAfter));
+  });
   parentPort!.postMessage({ type: 'done', scores, durationMs: Date.now() - started });
 } else {
   const artifact = trainModel(data, { ...task.options, onProgress: (message) => parentPort!.postMessage({ type: 'progress', message }) });
