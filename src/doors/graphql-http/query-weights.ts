@@ -128,6 +128,9 @@ export const FIELD_WEIGHTS: Readonly<Record<string, FieldWeight>> = {
   'Mutation.checkAlerts': (_args, child) => 2_500 + child,
 };
 
+/** The root field that LONE_EXPORT_BUDGET is for. */
+export const LONE_EXPORT_FIELD = 'watchlistPredictionsCsv';
+
 /**
  * The budget of an operation that is one watchlist export and nothing else: the cost of the
  * fullest one there can be (MAX_WATCHLIST_BILLS bills at a named date, every field of the file),
@@ -136,9 +139,7 @@ export const FIELD_WEIGHTS: Readonly<Record<string, FieldWeight>> = {
  * same file, and it is paid for: every bill's prediction counts against the daily quota. A second
  * export or any other field beside it in the operation brings back the keyed budget.
  */
-export const LONE_EXPORT_BUDGET = Math.ceil(FIELD_WEIGHTS['Query.watchlistPredictionsCsv']({ referenceDate: 'a past date' }, 3 * LEAF, LIST_SIZE_BOUNDS));
-/** The root field that LONE_EXPORT_BUDGET is for. */
-export const LONE_EXPORT_FIELD = 'watchlistPredictionsCsv';
+export const LONE_EXPORT_BUDGET = Math.ceil(FIELD_WEIGHTS[`Query.${LONE_EXPORT_FIELD}`]({ referenceDate: 'a past date' }, 3 * LEAF, LIST_SIZE_BOUNDS));
 
 /**
  * Each value (object or leaf) in an answer of the schema's description of itself (`__schema`,
