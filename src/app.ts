@@ -1,7 +1,7 @@
 import http from 'node:http';
 import express from 'express';
 import type { GraphQLSchema } from 'graphql';
-import { corsPolicy, createRestRouter, docsRouter } from './doors/rest/rest-door';
+import { corsPolicy, createRestDoor, docsRouter } from './doors/rest/rest-door';
 import { createApolloDoor } from './doors/graphql-http/apollo.adapter';
 import { createWebSocketDoor } from './doors/graphql-ws/graphql-ws.adapter';
 import { Gateway, type GatewayHooks } from './gateway/pipeline';
@@ -45,21 +45,6 @@ export interface App {
   stop(): Promise<void>;
 }
 
-interface RouterLayer {
-  route?: { path: string; methods: Record<string, boolean> };
-  handle?: { stack?: RouterLayer[] };
-}
-
-function listRoutes(router: { stack: RouterLayer[] }): string[] {
-  return router.stack.flatMap((layer) =>
-    layer.route
-      ? Object.keys(layer.route.methods).map((m) => `${m.toUpperCase()} ${layer.route!.path}`)
-      : layer.handle?.stack
-        ? listRoutes(layer.handle as { stack: RouterLayer[] })
-        : [],
-  );
-}
-
 async function createHttpApp(services: Services, options: HttpOptions): Promise<App> {
   const app = express();
   const httpServer = http.createServer(app);
@@ -73,16 +58,10 @@ async function createHttpApp(services: Services, options: HttpOptions): Promise<
   // One pipeline for every door: who is calling, what it costs, execution, errors (src/gateway).
   const gateway = new Gateway(services, options.schema, options.gatewayHooks);
   app.use(requestLogging(services.logger, [metrics.observe, reportRefusedBeforePipeline(gateway)]));
-  app.get('/metrics', metrics.handler);
 
-  app.get('/healthz', (_req, res) => {
-    res.json({ status: 'ok' });
-  });
-  app.get('/readyz', (_req, res) => {
-    if (services.readiness.isReady()) res.json({ status: 'ready', today: services.clock.today(), data: freshnessBody(services.freshness.report()) });
-    else res.status(503).json({ detail: `Not ready: ${services.readiness.reasons().join('; ')}` });
-  });
-
+  // the doors first, the busiest first: express tests a request against each layer before its own
+  const rest = createRestDoor(gateway, { corsOrigins: options.corsOrigins });
+  app.use('/api/v1', rest.handler);
   const validationRules = [depthLimit(), noNulCharactersRule];
   const costLimit = queryCostCheck(options.schema);
   const graphql = await createApolloDoor(gateway, {
@@ -106,8 +85,15 @@ async function createHttpApp(services: Services, options: HttpOptions): Promise<
   );
   // the third door: graphql-ws on the same path
   const subscriptions = createWebSocketDoor(gateway, { httpServer, validationRules, costLimit, logger: services.logger, trustProxy: options.trustProxy });
-  const restRouter = createRestRouter(gateway, { corsOrigins: options.corsOrigins });
-  app.use('/api/v1', restRouter);
+  app.get('/metrics', metrics.handler);
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/readyz', (_req, res) => {
+    if (services.readiness.isReady()) res.json({ status: 'ready', today: services.clock.today(), data: freshnessBody(services.freshness.report()) });
+    else res.status(503).json({ detail: `Not ready: ${services.readiness.reasons().join('; ')}` });
+  });
   app.use('/docs', docsRouter({ openapiUrl: '/api/v1/openapi.json' }));
   // the pages an email's links open (verification, unsubscribe), without a log-in
   app.use(emailPages(services.accountEmail, services.notifications, services.logger));
@@ -124,7 +110,7 @@ async function createHttpApp(services: Services, options: HttpOptions): Promise<
       await subscriptions.stop();
       await graphql.stop();
     })());
-  return { httpServer, restRoutes: () => listRoutes(restRouter as unknown as { stack: RouterLayer[] }), stop };
+  return { httpServer, restRoutes: rest.routes, stop };
 }
 
 /** What `npm start` and the tests build the app from: the services' dependencies, the doors' settings, the background work to run. */

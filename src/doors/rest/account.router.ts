@@ -5,13 +5,13 @@
  * `POST /account/verification-email` (a new verification link, rate-limited) and
  * `POST /account/test-email` (a test email to the verified address, rate-limited).
  */
-import type { Router } from 'express';
+import type { RouteTable } from './route-table';
 import type { Gateway } from '../../gateway/pipeline';
 import { heldToDocument } from './documented-operations';
 import { type Handler, route } from './route';
 import type { RunOperation } from './run-operation';
 
-export function addAccountRoutes(router: Router, gateway: Gateway, run: RunOperation): void {
+export function addAccountRoutes(router: RouteTable, gateway: Gateway, run: RunOperation): void {
   const handle = (handler: Handler) => route(gateway, heldToDocument(handler));
 
   router.get(

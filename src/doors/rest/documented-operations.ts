@@ -1,6 +1,7 @@
 import express, { type RequestHandler } from 'express';
 import { type AppError, badInput } from '../../errors';
 import type { Handler } from './route';
+import type { RouteTable } from './route-table';
 
 // The OpenAPI document is the declaration of every operation's inputs: requests are held to it
 // before any route runs, so a misspelt optional field is a 400, never silently ignored.
@@ -18,7 +19,9 @@ interface DocumentedOperation {
 
 interface DocumentedPath {
   template: string;
+  /** one capture group per path parameter, in the order of `parameters` */
   pattern: RegExp;
+  parameters: readonly string[];
   operations: Map<string, DocumentedOperation>;
 }
 
@@ -27,8 +30,22 @@ function pathPattern(template: string): RegExp {
   const source = template
     .split(/\{[^}]+\}/)
     .map((literal) => literal.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))
-    .join('[^/]+');
+    .join('([^/]+)');
   return new RegExp(`^${source}/?$`, 'i');
+}
+
+/** The path parameters of a request on a documented path, percent-decoded as express decodes them. */
+function pathParameters(found: DocumentedPath, requestPath: string): Record<string, string> {
+  const values = found.pattern.exec(requestPath)!;
+  const params: Record<string, string> = {};
+  found.parameters.forEach((name, i) => {
+    try {
+      params[name] = decodeURIComponent(values[i + 1]);
+    } catch {
+      throw badInput(`The path parameter ${name} is not valid percent-encoding: ${values[i + 1]}`);
+    }
+  });
+  return params;
 }
 
 function compile(document: DocumentShape): DocumentedPath[] {
@@ -39,6 +56,7 @@ function compile(document: DocumentShape): DocumentedPath[] {
   return Object.entries(document.paths).map(([template, item]) => ({
     template,
     pattern: pathPattern(template),
+    parameters: [...template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]),
     operations: new Map(
       Object.entries(item).map(([method, op]) => [
         method.toUpperCase(),
@@ -81,13 +99,14 @@ export const heldToDocument =
   };
 
 /**
- * Holds every request on a documented path to the document: another method is a 405 with
- * `Allow`; OPTIONS (outside a CORS preflight) answers the `Allow` list; an undocumented query
- * parameter or JSON body field (a field sent to an operation that takes no body too) is noted,
- * and refused by heldToDocument. JSON bodies are parsed here, and only where a request carries
- * one. Paths the document lacks fall through (to the JSON 404).
+ * The REST door's dispatch: holds every request on a documented path to the document, then runs
+ * the route `routes` has for its operation. Another method is a 405 with `Allow`; OPTIONS (outside
+ * a CORS preflight) answers the `Allow` list; an undocumented query parameter or JSON body field
+ * (a field sent to an operation that takes no body too) is noted, and refused by heldToDocument.
+ * JSON bodies are parsed here, and only where a request carries one. Paths the document lacks, and
+ * operations no route serves, fall through (to the JSON 404).
  */
-export function documentedOperations(document: DocumentShape): RequestHandler {
+export function documentedOperations(document: DocumentShape, routes: RouteTable): RequestHandler {
   const paths = compile(document);
   const parseJson = express.json({ limit: '100kb' });
   // the documented paths a request path matches, remembered for the paths clients repeat
@@ -112,21 +131,35 @@ export function documentedOperations(document: DocumentShape): RequestHandler {
       if (req.method === 'OPTIONS') return void res.status(200).end();
       return void res.status(405).json({ detail: `${req.method} is not allowed on ${req.baseUrl}${req.path}; allowed: ${allow}` });
     }
+    const route = routes.find(method, found.template);
+    if (!route) return next();
+    const run = () => {
+      try {
+        req.params = pathParameters(found, req.path);
+        // what express's router sets: the metrics label a request by its route's pattern
+        (req as { route?: unknown }).route = { path: route.path };
+        // a handler's promise is watched as express's router watches it: a rejection is the request's error
+        const answered = route.handler(req, res, next) as unknown;
+        if (answered instanceof Promise) answered.catch(next);
+      } catch (error) {
+        next(error);
+      }
+    };
     const operation = found.operations.get(method)!;
     const where = `${method} ${found.template}`;
     const query = unknownName(Object.keys(req.query), operation.query);
     if (query !== undefined) {
       refusals.set(req, badInput(`unknown query parameter ${query}: ${where} ${takes(operation.query)}`));
-      return next();
+      return run();
     }
-    if (operation.body === null && !hasBody(req)) return next();
+    if (operation.body === null && !hasBody(req)) return run();
     const fields = operation.body ?? [];
     parseJson(req, res, (error?: unknown) => {
       if (error) return next(error);
       const body = req.body as unknown;
       const field = body && typeof body === 'object' && !Array.isArray(body) ? unknownName(Object.keys(body), fields) : undefined;
       if (field !== undefined) refusals.set(req, badInput(`unknown field ${field} in the JSON body: ${where} ${takes(fields)}`));
-      next();
+      run();
     });
   };
 }

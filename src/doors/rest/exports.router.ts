@@ -3,7 +3,7 @@
  * deliveries, each a `.csv` sibling of the JSON path it exports, running a named GraphQL operation
  * as every REST route does, so it is authenticated, charged and refused as that path is.
  */
-import type { Router } from 'express';
+import type { RouteTable } from './route-table';
 import { notFound } from '../../errors';
 import type { Gateway } from '../../gateway/pipeline';
 import { heldToDocument } from './documented-operations';
@@ -18,7 +18,7 @@ export const DELIVERIES_CSV_COLUMNS = ['event_id', 'event_type', 'status', 'atte
 
 const MAX_DELIVERIES = 100;
 
-export function addExportRoutes(router: Router, gateway: Gateway, run: RunOperation): void {
+export function addExportRoutes(router: RouteTable, gateway: Gateway, run: RunOperation): void {
   const handle = (handler: Handler) => route(gateway, heldToDocument(handler));
 
   router.get(

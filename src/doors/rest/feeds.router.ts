@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import type express from 'express';
-import type { Router } from 'express';
+import type { RouteTable } from './route-table';
 import { LRUCache } from 'lru-cache';
 import { AppError, notFound } from '../../errors';
 import type { Gateway } from '../../gateway/pipeline';
@@ -37,7 +37,7 @@ const NO_FEED = 'No feed at this address: it is unknown, or was rotated or revok
 
 const etagOf = (text: string) => `"${createHash('sha256').update(text).digest('base64url').slice(0, 27)}"`;
 
-export function addFeedRoutes(router: Router, gateway: Gateway, run: RunOperation): void {
+export function addFeedRoutes(router: RouteTable, gateway: Gateway, run: RunOperation): void {
   const { services } = gateway;
   const handle = (handler: Handler) => route(gateway, heldToDocument(handler));
   const { publicUrl } = services.feeds.calendar;

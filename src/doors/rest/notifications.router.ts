@@ -3,7 +3,7 @@
  * The body is checked here, field by field, so a bad one is a 400 naming it in this API's words
  * before any GraphQL enum sees it; the service checks the tier's event types.
  */
-import type { Router } from 'express';
+import type { RouteTable } from './route-table';
 import { EVENT_TYPES } from '../../vocabulary';
 import { parseNotificationChange } from '../../services/watchlist-notification.service';
 import type { Gateway } from '../../gateway/pipeline';
@@ -24,7 +24,7 @@ const answer = (n: { watchlistId: number; email: string; time: string; day: stri
   events: n.events.map((e) => eventWord.get(e) ?? e),
 });
 
-export function addNotificationRoutes(router: Router, gateway: Gateway, run: RunOperation): void {
+export function addNotificationRoutes(router: RouteTable, gateway: Gateway, run: RunOperation): void {
   const handle = (handler: Handler) => route(gateway, heldToDocument(handler));
 
   router.get(

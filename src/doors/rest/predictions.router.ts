@@ -1,4 +1,4 @@
-import type { Router } from 'express';
+import type { RouteTable } from './route-table';
 import type { Gateway } from '../../gateway/pipeline';
 import type { RunOperation } from './run-operation';
 import { batchBody, billIdParam, booleanQuery, integerQuery, numberQuery, referenceDateParam } from './params';
@@ -7,7 +7,7 @@ import { type Handler, route } from './route';
 import { batchEnvelope, explanationsBody, imminentEnvelope, singlePrediction, withModelHeaders } from './prediction.mapper';
 
 /** Specification sections 4.1–4.3. */
-export function addPredictionRoutes(router: Router, gateway: Gateway, run: RunOperation): void {
+export function addPredictionRoutes(router: RouteTable, gateway: Gateway, run: RunOperation): void {
   const handle = (handler: Handler) => route(gateway, heldToDocument(handler));
 
   router.get(

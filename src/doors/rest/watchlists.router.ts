@@ -1,4 +1,4 @@
-import type { Router } from 'express';
+import type { RouteTable } from './route-table';
 import { ALERT_TYPES, COMPARISONS } from '../../vocabulary';
 import { ALERT_PATH_PREFIXES } from './alert-prefixes';
 import { badInput } from '../../errors';
@@ -23,7 +23,7 @@ function enumName(value: unknown, name: string, allowed: readonly string[]): str
 }
 
 /** Specification 4.4 (alert thresholds, check, history) and 4.5 (watchlists). JSON bodies were parsed and held to the document by documentedOperations. */
-export function addWatchlistRoutes(router: Router, gateway: Gateway, run: RunOperation): void {
+export function addWatchlistRoutes(router: RouteTable, gateway: Gateway, run: RunOperation): void {
   const handle = (handler: Handler) => route(gateway, heldToDocument(handler));
 
   router.get('/dashboard/watchlists', handle(async (_req, context) => ({ watchlists: (await run('ListWatchlists', {}, context)).watchlists.map(watchlistSummary) })));

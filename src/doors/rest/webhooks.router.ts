@@ -1,4 +1,4 @@
-import type { Router } from 'express';
+import type { RouteTable } from './route-table';
 import { badInput } from '../../errors';
 import type { Gateway } from '../../gateway/pipeline';
 import { EVENT_TYPES, isOneOf, WEBHOOK_FORMATS } from '../../vocabulary';
@@ -40,7 +40,7 @@ const boolean = (name: string) => (value: unknown) => {
 };
 
 /** Webhook endpoints (issue 10): each route runs one named GraphQL operation, as every REST route does. */
-export function addWebhookRoutes(router: Router, gateway: Gateway, run: RunOperation): void {
+export function addWebhookRoutes(router: RouteTable, gateway: Gateway, run: RunOperation): void {
   const handle = (handler: Handler) => route(gateway, heldToDocument(handler));
 
   router.get('/webhooks', handle(async (_req, context) => ({ webhooks: (await run('ListWebhooks', {}, context)).webhooks.map(webhook) })));
