@@ -1,12 +1,12 @@
 import { IMMINENT_DEFAULTS, isImminent, type PredictionPoint, spikeRise, timeBucket } from './prediction-point';
 import type { EventType } from '../vocabulary';
 
-/** The numbers of the event rules (issue 10's table; docs/api.md lists them). */
+/** The numbers of the event rules (issue 10's table; docs/api-events.md lists them). */
 export const EVENT_RULES = {
   /**
    * prediction.updated: a move of the Royal Assent or next-30-day probability of at least this.
    * At 0.01, with any ETA move of a day, it fired for most live bills on most days of a replay
-   * (the ETA drifts a little every day); docs/api.md gives the replay's figures.
+   * (the ETA drifts a little every day); docs/api-events.md gives the replay's figures.
    */
   updatedProbabilityMove: 0.02,
   /** prediction.high_probability: the Royal Assent probability crossing this upward */

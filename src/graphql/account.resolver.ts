@@ -25,7 +25,7 @@ export class AccountResolver {
     return { id: user!.accountId, email: user!.email, tier: user!.tier as Tier };
   }
 
-  @FieldResolver(() => EmailStatus, { description: 'Whether alerts are emailed to the address: only once VERIFIED (see docs/api.md, "Email")' })
+  @FieldResolver(() => EmailStatus, { description: 'Whether alerts are emailed to the address: only once VERIFIED (see docs/api-channels.md, "Email")' })
   emailStatus(@Root() account: AccountType, @Ctx() { services }: RequestContext): Promise<EmailStatus> {
     return services.accountEmail.statusOf(account.id);
   }

@@ -46,7 +46,7 @@ export class TestEmailType {
   eventId: string;
 }
 
-@ObjectType('DigestPreview', { description: 'The account’s next digest email as it would be if sent now (issue 33; docs/api.md, "Email")' })
+@ObjectType('DigestPreview', { description: 'The account’s next digest email as it would be if sent now (issue 33; docs/api-channels.md, "Email")' })
 export class DigestPreviewType {
   @Field(() => Date, { description: 'when it goes (its slot’s next time, Europe/London)' })
   at: Date;

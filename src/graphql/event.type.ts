@@ -1,7 +1,7 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, Float, Int, InterfaceType, ObjectType } from 'type-graphql';
 
-@ObjectType('Event', { description: 'An event in the payload every channel carries (webhooks too): docs/api.md#events', simpleResolvers: true })
+@ObjectType('Event', { description: 'An event in the payload every channel carries (webhooks too): docs/api-events.md#events', simpleResolvers: true })
 export class EventType {
   @Field(() => String, { description: '"evt_…", the same on every channel and retry' })
   id: string;

@@ -10,7 +10,7 @@ import type { Tier } from '../vocabulary';
 import { Access } from './access';
 import { EmailDelivery, EventTypeEnum, Weekday } from './enums';
 
-@ObjectType('WatchlistNotifications', { description: 'How a watchlist’s events reach its owner by email (see docs/api.md, "Email")' })
+@ObjectType('WatchlistNotifications', { description: 'How a watchlist’s events reach its owner by email (see docs/api-channels.md, "Email")' })
 export class WatchlistNotificationsType {
   @Field(() => Int)
   watchlistId: number;

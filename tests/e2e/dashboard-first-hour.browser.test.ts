@@ -155,7 +155,7 @@ describeInBrowser('a first hour in the dashboard', () => {
   it('links the webhooks page’s verification sentence to the API guide’s signature section', async () => {
     await page.goto(`${base}/#/webhooks`);
     await page.getByRole('link', { name: 'the API guide’s signature headers and a receiver that checks them' }).click();
-    await page.waitForURL(`${base}/docs/api#what-a-delivery-looks-like`);
+    await page.waitForURL(`${base}/docs/api-watchlists#what-a-delivery-looks-like`);
     await page.getByRole('heading', { name: 'What a delivery looks like' }).waitFor();
     expect(await page.getByText('webhook-signature').count()).toBeGreaterThan(0);
   });

@@ -77,7 +77,7 @@ describe('how far to trust a probability', () => {
 
 describe('the docs as pages', () => {
   it('serves the API guide with GitHub’s heading anchors, the webhook receiver section among them, and no script', async () => {
-    const res = await t.http().get('/docs/api');
+    const res = await t.http().get('/docs/api-watchlists');
     expect(res.status).toBe(200);
     expect(res.headers['content-security-policy']).toMatch(/default-src 'none'/);
     expect(res.text).toContain('<h3 id="what-a-delivery-looks-like">What a delivery looks like</h3>');
@@ -85,7 +85,23 @@ describe('the docs as pages', () => {
     expect(res.text).not.toMatch(/<script/i);
     // a link to another served doc goes to its page; one to a file only in the repository names it
     expect(res.text).toContain('href="/docs/model-card"');
+    expect(res.text).toContain('href="/docs/api-events#events"');
     expect(res.text).not.toMatch(/href="[^"]*operations\.md/);
+  });
+
+  it('links every page of the API guide to every other, from its index and from each page', async () => {
+    const pages = ['api', 'api-predictions', 'api-watchlists', 'api-events', 'api-channels', 'api-graphql'];
+    for (const name of pages) {
+      const res = await t.http().get(`/docs/${name}`);
+      expect(res.status).toBe(200);
+      expect(res.text).toContain(`<a href="/docs/${name}" aria-current="page">`);
+      for (const other of pages) expect(res.text).toContain(`href="/docs/${other}"`);
+      expect(res.text).not.toMatch(/href="[^"]*api[-a-z]*\.md/);
+    }
+    // the index holds what every page relies on, and links the sections moved to their pages
+    const index = (await t.http().get('/docs/api')).text;
+    expect(index).toContain('<h2 id="authentication">Authentication</h2>');
+    expect(index).toContain('href="/docs/api-graphql#query-limits"');
   });
 
   it('serves the model card with its reliability diagrams', async () => {

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import MarkdownIt from 'markdown-it';
-import { slug } from '../../src/doors/rest/docs-pages';
+import { DOC_PAGES, slug } from '../../src/doors/rest/docs-pages';
 
 /**
  * Every link between the README and the docs lands: its file exists and, when it names a heading,
@@ -44,4 +44,9 @@ it.each(DOCUMENTS)('%s links only to documents and headings that exist', (file) 
       return !(parsed.get(resolved) ?? parse(resolved)).anchors.has(anchor);
     });
   expect(dead).toEqual([]);
+});
+
+it('serves every page of the API guide at /docs, so its links between pages land on the site too', () => {
+  const served = Object.values(DOC_PAGES).map((page) => page.file);
+  expect(DOCUMENTS.filter((file) => /^docs\/api(-[a-z]+)?\.md$/.test(file)).map((file) => file.slice('docs/'.length)).filter((file) => !served.includes(file))).toEqual([]);
 });

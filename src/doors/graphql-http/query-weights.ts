@@ -4,7 +4,7 @@ import { MAX_WATCHLIST_BILLS, MAX_WATCHLISTS_PER_ACCOUNT } from '../../services/
  * What each GraphQL field costs, in units of about 20 µs of server time, so that the budget of a
  * request with a key (5,000) is about 100 ms. A field not named here costs 1 plus its selection.
  * Fields that reach the database or the model weigh what one call measured on the full snapshot
- * (2,861 bills, PGlite; see docs/api.md, "Query cost"); list fields multiply their selection by
+ * (2,861 bills, PGlite; see docs/api-graphql.md, "Query limits"); list fields multiply their selection by
  * the number of items they can return.
  */
 export type FieldWeight = (args: Record<string, unknown>, childCost: number, sizes: ListSizes) => number;

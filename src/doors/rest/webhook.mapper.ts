@@ -1,7 +1,7 @@
 import { EVENT_TYPES, type EventType, type WebhookFormat } from '../../vocabulary';
 import type { CreateWebhookData, WebhookDeliveriesData, WebhookFields } from './generated/document-data';
 
-// GraphQL webhook results → the REST JSON of docs/api.md and the OpenAPI file; event types travel
+// GraphQL webhook results → the REST JSON of docs/api-watchlists.md and the OpenAPI file; event types travel
 // as GraphQL enum names (PREDICTION_UPDATED) and are the specification's words (prediction.updated) on REST.
 
 const graphqlName = (type: EventType) => type.toUpperCase().replace(/\./g, '_');

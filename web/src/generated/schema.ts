@@ -3,7 +3,7 @@
 /** The calling account */
 export interface Account {
   email: string;
-  /** Whether alerts are emailed to the address: only once VERIFIED (see docs/api.md, "Email") */
+  /** Whether alerts are emailed to the address: only once VERIFIED (see docs/api-channels.md, "Email") */
   emailStatus: EmailStatus;
   id: number;
   /** The next digest email of the account’s daily and weekly watchlists, as it would be if sent now: the soonest slot with something changed; null when none has (no digest is sent then) */
@@ -296,7 +296,7 @@ export interface DataFreshness {
   stale: boolean;
 }
 
-/** The account’s next digest email as it would be if sent now (issue 33; docs/api.md, "Email") */
+/** The account’s next digest email as it would be if sent now (issue 33; docs/api-channels.md, "Email") */
 export interface DigestPreview {
   /** when it goes (its slot’s next time, Europe/London) */
   at: string;
@@ -332,7 +332,7 @@ export type EmailDelivery = 'DAILY' | 'INSTANT' | 'OFF' | 'WEEKLY';
 /** UNVERIFIED until a verification link is opened (only the verification email is sent meanwhile); VERIFIED; SUPPRESSED after the address was refused for good (a 5xx), until verified again */
 export type EmailStatus = 'SUPPRESSED' | 'UNVERIFIED' | 'VERIFIED';
 
-/** An event in the payload every channel carries (webhooks too): docs/api.md#events */
+/** An event in the payload every channel carries (webhooks too): docs/api-events.md#events */
 export interface Event {
   /** the payload's data, as a webhook receives it: {"bill_id": …, …} */
   data: Record<string, unknown>;
@@ -771,7 +771,7 @@ export interface WatchlistBill {
   predictionDetail: string | null;
 }
 
-/** How a watchlist’s events reach its owner by email (see docs/api.md, "Email") */
+/** How a watchlist’s events reach its owner by email (see docs/api-channels.md, "Email") */
 export interface WatchlistNotifications {
   /** a weekly digest’s day */
   day: Weekday;

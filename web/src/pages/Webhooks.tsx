@@ -47,7 +47,7 @@ export function Webhooks() {
       <p>
         A webhook receives the events of the bills on your watchlists (or of every bill) as signed POSTs to your URL, following{' '}
         <a href="https://www.standardwebhooks.com/">Standard Webhooks</a>: verify each with the endpoint’s secret:{' '}
-        <a href="/docs/api#what-a-delivery-looks-like">the API guide’s signature headers and a receiver that checks them</a>. A failed delivery is tried
+        <a href="/docs/api-watchlists#what-a-delivery-looks-like">the API guide’s signature headers and a receiver that checks them</a>. A failed delivery is tried
         again 9 times over about a day; an endpoint whose every attempt fails for 3 days is disabled (enable it here once it is fixed).
       </p>
       <ErrorMessage error={error} />

@@ -1,7 +1,7 @@
 import { EVENT_TYPES } from '../../../vocabulary';
 import { commonErrors, error, idParam, jsonBody, ok, rateLimitHeaders, timestamp } from './common';
 
-// Issue 33, email: the calling account and its email (docs/api.md, "Email").
+// Issue 33, email: the calling account and its email (docs/api-channels.md, "Email").
 
 const ACCOUNT_SCHEMA = {
   type: 'object',

@@ -1,7 +1,7 @@
 import { commonErrors, deleted, error, idParam, ok, rateLimitHeaders, referenceDateParameter } from './common';
 
 // Issue 33, "alerts where people work": CSV exports, and each watchlist's calendar and Atom feed at
-// its secret address (docs/api.md: "CSV exports", "Calendar feeds", "Atom feeds").
+// its secret address (docs/api-channels.md: "CSV exports", "Calendar feeds", "Atom feeds").
 
 const notYours = error('no such watchlist of yours (another account’s answers the same)', 'watchlist 7 does not exist');
 
