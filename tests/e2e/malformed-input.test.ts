@@ -76,6 +76,17 @@ describe('integers beyond 32 bits', () => {
   });
 });
 
+describe('a path parameter that is not valid percent-encoding', () => {
+  it('is a 400 naming the parameter, on a route with one and on one with two', async () => {
+    const one = await rest.get('/api/v1/predict/%E0%A4');
+    expect(one.status).toBe(400);
+    expect(one.body).toEqual({ detail: 'The path parameter bill_id is not valid percent-encoding: %E0%A4' });
+    const two = await t.http().delete('/api/v1/dashboard/watchlists/1/bills/%FF').set('authorization', `Bearer ${key}`);
+    expect(two.status).toBe(400);
+    expect(two.body.detail).toMatch(/^The path parameter \w+ is not valid percent-encoding: %FF$/);
+  });
+});
+
 describe('a body over 100 KB', () => {
   it('is a 413 with a detail on REST and a PAYLOAD_TOO_LARGE error in GraphQL\'s shape on /graphql', async () => {
     const graphql = await t.http().post('/graphql').set('content-type', 'application/json').send(JSON.stringify({ query: `{ serviceStatus { today } } # ${'x'.repeat(200_000)}` }));
