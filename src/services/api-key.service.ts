@@ -19,6 +19,10 @@ const KEY_PATTERN = /^(bp_[0-9a-f]{8})_[A-Za-z0-9_-]{43}$/;
 export const credentialDigest: (credential: string) => Buffer =
   typeof hash === 'function' ? (credential) => hash('sha256', credential, 'buffer') : (credential) => createHash('sha256').update(credential).digest();
 
+/** credentialDigest as hexadecimal text, the stored form: crypto.hash writes hex itself faster than it makes a Buffer. */
+export const credentialHexDigest: (credential: string) => string =
+  typeof hash === 'function' ? (credential) => hash('sha256', credential, 'hex') : (credential) => createHash('sha256').update(credential).digest('hex');
+
 
 
 export interface IssuedKey {
@@ -111,7 +115,7 @@ export class ApiKeyService {
     }
     const prefix = `bp_${randomBytes(4).toString('hex')}`;
     const apiKey = `${prefix}_${randomBytes(32).toString('base64url')}`;
-    const saved = await this.repo.save({ accountId: account.id, name: (name as string | undefined) ?? null, prefix, secretHash: credentialDigest(apiKey).toString('hex') });
+    const saved = await this.repo.save({ accountId: account.id, name: (name as string | undefined) ?? null, prefix, secretHash: credentialHexDigest(apiKey) });
     this.unknown.clear();
     return { api_key: apiKey, prefix, id: saved.id };
   }
@@ -201,7 +205,7 @@ export class ApiKeyService {
   private lastDigest = { presented: '', digest: '' };
 
   private digestOf(presented: string): string {
-    if (this.lastDigest.presented !== presented) this.lastDigest = { presented, digest: credentialDigest(presented).toString('hex') };
+    if (this.lastDigest.presented !== presented) this.lastDigest = { presented, digest: credentialHexDigest(presented) };
     return this.lastDigest.digest;
   }
 

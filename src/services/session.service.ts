@@ -6,7 +6,7 @@ import { AppError } from '../errors';
 import { type AccountService, type AccountView, accountView, parseEmail } from './account.service';
 import type { AccountEmailService } from './account-email.service';
 import type { AuthenticatedUser } from '../common/authenticated-user';
-import { credentialDigest } from './api-key.service';
+import { credentialHexDigest } from './api-key.service';
 import { LoginThrottle } from './login-throttle';
 import { DEFAULT_SIGN_UP_LIMIT, SignUpLimit } from './attempt-limit';
 import { MemoryLoginFailureStore } from '../attempts/login-failure-store';
@@ -28,7 +28,7 @@ export interface IssuedSession {
   expiresAt: Date;
 }
 
-const tokenHash = (token: string) => credentialDigest(token).toString('hex');
+const tokenHash = credentialHexDigest;
 
 /**
  * Dashboard accounts and their browser sessions: sign-up (a new account is Free), log-in with

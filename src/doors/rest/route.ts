@@ -15,12 +15,14 @@ export type Handler = (req: express.Request, context: RequestContext) => Promise
  * client's If-None-Match holds the answer's ETag, no body for HEAD.
  */
 function sendShared(req: express.Request, res: express.Response, answer: SharedAnswer, etag: string): void {
-  res.status(200);
+  // the status set as Node.js sets it: express's status() checks a number we write here ourselves
+  res.statusCode = 200;
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
   res.setHeader('ETag', etag);
   if (req.fresh) {
     res.removeHeader('Content-Type');
-    return void res.status(304).end();
+    res.statusCode = 304;
+    return void res.end();
   }
   res.setHeader('Content-Length', answer.byteLength);
   if (req.method === 'HEAD') res.end();
