@@ -31,7 +31,7 @@ function countingModels(): { models: ModelService; nowcastsMade: () => number } 
   const predictor = {
     nowcast: (facts: { billId: number }, referenceDate: string): Nowcast => {
       made += 1;
-      return { billId: facts.billId, referenceDate, status: 'live', probabilities: { royal_assent: 0.5, next_stage_30d: 0.5, stall_risk: 0.5, withdrawal_risk: 0.1, amendment_risk: 0.2, close_vote: 0.1 }, timelineEtaDays: 10, nextStageAtAll: 0.9, controversyScore: 0, momentumScore: 0, lastStage: null };
+      return { billId: facts.billId, referenceDate, status: 'live', probabilities: { royal_assent: 0.5, next_stage_30d: 0.5, stall_risk: 0.5, withdrawal_risk: 0.1, amendment_risk: 0.2, close_vote: 0.1 }, timelineEtaDays: 10, nextStageAtAll: 0.9, controversyScore: 0, momentumScore: 0, lastStage: null, table: null };
     },
   } as unknown as Predictor;
   const models = { onSwitch: () => undefined, provenanceFor: () => MODEL, predictorOf: async () => predictor, activeVersion: () => ({ id: 1 }) } as unknown as ModelService;

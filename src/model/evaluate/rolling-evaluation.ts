@@ -14,14 +14,12 @@ import { SittingCalendar } from '../serve/sitting-calendar';
 import { billAsOf } from '../serve/truncate';
 import { checkForLeaks, DataAsOf, type LeakCheck } from './leak-check';
 import { buildSamples, lastCompleteSessions, sessionsKnownAt, type TrainingData, trainModel, type TrainingOptions } from '../train/train';
-import { pushTo } from '../../common/multimap';
 import { type KindInSession, kindsBySession } from './session-drift';
 import { trustTable } from './trust-table';
 import type { TrustTable } from '../serve/trust';
 import type { SessionFact } from '../serve/bill-facts';
-
-/** A baseline cell needs this many training samples; below it the kind's rate is used. */
-const MIN_CELL = 20;
+import { kindRate, tableEtaDays, tableRate } from '../serve/kind-stage-table';
+import { fitKindStageTable } from '../train/kind-stage-table-fit';
 
 export interface OutputEvaluation {
   model: BinaryReport;
@@ -143,52 +141,13 @@ function scoreMidSession(
   return { fold: { session: name, cutoff, ...midSessionFigures(nowcasts) }, nowcasts };
 }
 
-/** Rates of each output by kind and by kind × furthest stage, and median ETAs by kind × last stage. */
+/** The baselines of a fold: the kind × stage table of its training samples, read as (a) by kind, (b) by kind × stage, and the ETA's. */
 function fitBaselines(training: Sample[]) {
-  const rate = (key: (s: Sample) => string, output: BinaryOutput) => {
-    const cells = new Map<string, { n: number; pos: number }>();
-    for (const s of training) {
-      const y = s.labels[output];
-      if (y === null) continue;
-      const cell = cells.get(key(s)) ?? cells.set(key(s), { n: 0, pos: 0 }).get(key(s))!;
-      cell.n++;
-      cell.pos += y;
-    }
-    return cells;
-  };
-  const kindKey = (s: Sample) => s.kind;
-  const stageKey = (s: Sample) => `${s.kind}/${s.progress}`;
-  const tables = Object.fromEntries(BINARY_OUTPUTS.map((o) => [o, { kind: rate(kindKey, o), stage: rate(stageKey, o) }])) as Record<BinaryOutput, { kind: Map<string, { n: number; pos: number }>; stage: Map<string, { n: number; pos: number }> }>;
-  const overall = Object.fromEntries(BINARY_OUTPUTS.map((o) => {
-    const known = training.filter((s) => s.labels[o] !== null);
-    return [o, known.length ? known.reduce((n, s) => n + s.labels[o]!, 0) / known.length : 0.5];
-  })) as Record<BinaryOutput, number>;
-
-  const etas = new Map<string, number[]>();
-  for (const s of training) {
-    if (s.labels.timeline_eta === null) continue;
-    for (const key of [`${s.kind}/${s.lastStage}`, s.kind]) pushTo(etas, key, s.labels.timeline_eta);
-  }
-  const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)];
-  const allEtas = [...training.filter((s) => s.labels.timeline_eta !== null).map((s) => s.labels.timeline_eta!)];
-
+  const table = fitKindStageTable(training);
   return {
-    byKind: (s: Sample, o: BinaryOutput) => {
-      const c = tables[o].kind.get(kindKey(s));
-      return c && c.n ? c.pos / c.n : overall[o];
-    },
-    byKindAndStage: (s: Sample, o: BinaryOutput) => {
-      const c = tables[o].stage.get(stageKey(s));
-      if (c && c.n >= MIN_CELL) return c.pos / c.n;
-      const k = tables[o].kind.get(kindKey(s));
-      return k && k.n ? k.pos / k.n : overall[o];
-    },
-    eta: (s: Sample) => {
-      const cell = etas.get(`${s.kind}/${s.lastStage}`);
-      if (cell && cell.length >= MIN_CELL) return median(cell);
-      const kind = etas.get(s.kind);
-      return kind?.length ? median(kind) : allEtas.length ? median(allEtas) : 30;
-    },
+    byKind: (s: Sample, o: BinaryOutput) => kindRate(table, o, s),
+    byKindAndStage: (s: Sample, o: BinaryOutput) => tableRate(table, o, s),
+    eta: (s: Sample) => tableEtaDays(table, s),
   };
 }
 

@@ -21,8 +21,10 @@ import { PMB_FRIDAYS_PER_SESSION } from './pmb-session';
  *    The artifact holds the typical bill of each kind (explanations' reference), not feature means.
  * 7: the ETA networks give one more output, no next stage; next_stage_30d and the ETA are read
  *    from one distribution (src/model/serve/next-stage.ts).
+ * 8: the artifact holds the kind × stage table of its training samples (kind-stage-table.ts), the
+ *    baseline its forecasts of record are judged against.
  */
-export const FEATURE_SCHEMA_VERSION = 7;
+export const FEATURE_SCHEMA_VERSION = 8;
 
 const KIND_GROUPS: Record<BillKind, string> = {
   government: 'government',

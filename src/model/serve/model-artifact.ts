@@ -1,4 +1,5 @@
 import type { KindCalibration } from './calibration';
+import type { KindStageTable } from './kind-stage-table';
 import type { BinaryOutput } from './labels';
 import type { TypicalBill } from './typical-bill';
 
@@ -22,6 +23,8 @@ export interface ModelArtifact {
   eta: object[];
   /** the typical bill of each kind group: what explanations measure a bill against */
   typicalBills: Record<string, TypicalBill>;
+  /** the baseline its forecasts are judged against: rates and ETAs by kind and stage of its training samples */
+  kindStageTable: KindStageTable;
   /** medians by bill kind used by the risk indicators */
   norms: {
     committeeSittings: Record<string, number>;

@@ -1,4 +1,5 @@
 /** The predictor: a stored model version run on a bill's facts as of a date, giving its nowcast, risk indicators and explanations. */
+import { type TableValues, tableValues } from './kind-stage-table';
 import { NeuralNetwork } from 'brain.js';
 import type { BillFacts, BillKind, SessionFact } from './bill-facts';
 import type { BillState, BillStatus } from './bill-state';
@@ -38,6 +39,8 @@ export interface Nowcast {
   momentumScore: number;
   /** the last main stage that sat on or before the date */
   lastStage: { stage: MainStage; house: string; date: string } | null;
+  /** what the model's kind × stage table gives a bill of its kind and stage (kind-stage-table.ts): the baseline its forecast is judged against; null for a settled bill */
+  table: TableValues | null;
 }
 
 /** A nowcast's outputs by their words (src/vocabulary.ts PREDICTION_OUTPUTS): what every door and event spells its own way. */
@@ -111,10 +114,11 @@ export class Predictor {
       lastStage: last ? { stage: last.stage, house: last.house, date: last.date } : null,
     };
     if (state.status !== 'live') {
-      return { billId: facts.billId, referenceDate, status: state.status, probabilities: { ...SETTLED[state.status] }, timelineEtaDays: null, nextStageAtAll: 0, ...indicators };
+      return { billId: facts.billId, referenceDate, status: state.status, probabilities: { ...SETTLED[state.status] }, timelineEtaDays: null, nextStageAtAll: 0, ...indicators, table: null };
     }
     const { probabilities, etaDays, nextStageAtAll } = this.fromFeatures(featureVector(bill, sessions, this.calendar), facts.kind);
-    return { billId: facts.billId, referenceDate, status: 'live', probabilities, timelineEtaDays: etaDays, nextStageAtAll, ...indicators };
+    const table = tableValues(this.artifact.kindStageTable, { kind: facts.kind, progress: state.progress, lastStage: last?.stage ?? null });
+    return { billId: facts.billId, referenceDate, status: 'live', probabilities, timelineEtaDays: etaDays, nextStageAtAll, ...indicators, table };
   }
 
   /**

@@ -1,5 +1,6 @@
 /** One training of a model version: its samples, seeded brain.js ensembles for every output, their calibration on held-out bills, and what the artifact keeps besides. */
 import { NeuralNetwork } from 'brain.js';
+import { fitKindStageTable } from './kind-stage-table-fit';
 import type { SessionFact, TrainingBill } from '../serve/bill-facts';
 import { calibrateForKind, fitByKind, recencyWeight } from '../serve/calibration';
 import { addDays, daysBetween } from '../../common/dates';
@@ -316,6 +317,7 @@ export function trainModel(data: TrainingData, options: TrainingOptions): ModelA
     calibration,
     eta: eta.map((net) => net.toJSON()),
     typicalBills: typicalBills(byBillId(data.bills), known, options.cutoff),
+    kindStageTable: fitKindStageTable(samples),
     norms: kindNorms(data, options.cutoff),
     sampleCounts,
     calibrationPeriodMetrics,

@@ -62,6 +62,7 @@ describe('next_stage_30d and the ETA read from one distribution of the days to t
       controversyScore: 0,
       momentumScore: 0.5,
       lastStage: null,
+      table: null,
     };
     const scheduled = withScheduledEta(model, [{ stage: 'committee', scheduledFor: '2026-10-21', firstSeenDay: '2026-10-05', supersededDay: null, stageFirstSat: null }]);
     expect(scheduled.timelineEtaDays).toBe(11);
