@@ -30,6 +30,7 @@ import { LocalMailboxEntity } from './entities/local-mailbox.entity';
 import { EmailVerificationEntity } from './entities/email-verification.entity';
 import { WatchlistNotificationEntity } from './entities/watchlist-notification.entity';
 import { MailDigestEntity } from './entities/mail-digest.entity';
+import { ForecastBackfillDayEntity, ForecastOfRecordEntity } from './entities/forecast-of-record.entity';
 import { MailDeferredEventEntity } from './entities/mail-deferred-event.entity';
 
 /** Every entity, listed (not globbed) so the same list works compiled and under ts-jest. */
@@ -67,4 +68,6 @@ export const ENTITIES = [
   WatchlistNotificationEntity,
   MailDeferredEventEntity,
   MailDigestEntity,
+  ForecastOfRecordEntity,
+  ForecastBackfillDayEntity,
 ];

@@ -3,6 +3,8 @@ import type { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
 export interface JsonRowsOptions {
   /** columns (entity property names) of a unique key: a row that clashes on it updates the stored one */
   upsertOn?: string[];
+  /** columns (entity property names) of a unique key: a row that clashes on it is dropped, the stored one left as it was */
+  keepStoredOn?: string[];
   /** rows a statement carries at most (all in one when not given): on the embedded database one statement holds the event loop */
   rowsPerStatement?: number;
 }
@@ -26,7 +28,12 @@ export async function insertJsonRows<T extends ObjectLiteral>(manager: EntityMan
   const quoted = columns.map((c) => `"${c.name}"`).join(', ');
   const conflict = options.upsertOn?.map((property) => metadata.findColumnWithPropertyName(property)!.databaseName) ?? [];
   const update = columns.filter((c) => !conflict.includes(c.name)).map((c) => `"${c.name}" = EXCLUDED."${c.name}"`);
-  const onConflict = conflict.length ? ` ON CONFLICT (${conflict.map((c) => `"${c}"`).join(', ')}) DO UPDATE SET ${update.join(', ')}` : '';
+  const kept = options.keepStoredOn?.map((property) => metadata.findColumnWithPropertyName(property)!.databaseName) ?? [];
+  const onConflict = conflict.length
+    ? ` ON CONFLICT (${conflict.map((c) => `"${c}"`).join(', ')}) DO UPDATE SET ${update.join(', ')}`
+    : kept.length
+      ? ` ON CONFLICT (${kept.map((c) => `"${c}"`).join(', ')}) DO NOTHING`
+      : '';
   const size = options.rowsPerStatement ?? rows.length;
   for (let i = 0; i < rows.length; i += size) {
     const json = JSON.stringify(rows.slice(i, i + size).map((row) => Object.fromEntries(columns.map((c) => [c.name, row[c.property] ?? null]))));

@@ -44,6 +44,7 @@ export class Lifecycle {
   private syncing: Promise<unknown> = Promise.resolve();
   private modelsStarted: Promise<void> = Promise.resolve();
   private refreshing: Promise<unknown> | null = null;
+  private backfilling: Promise<void> = Promise.resolve();
   private readonly scheduledSync: ScheduledSync;
   private readonly scheduledRetrain: ScheduledRetrain;
   private statePoll: NodeJS.Timeout | null = null;
@@ -139,9 +140,25 @@ export class Lifecycle {
     const { models, logger } = this.services;
     if (this.stopping.signal.aborted || (!asked && (!this.options.vintageTraining || !models.activeVersion()))) return;
     models.trainVintages().then(
-      (run) => run.trained.length && logger.info({ trained: run.trained.length, already: run.already }, 'vintages trained'),
+      (run) => {
+        if (run.trained.length) logger.info({ trained: run.trained.length, already: run.already }, 'vintages trained');
+        this.backfillForecasts();
+      },
       (error: Error) => this.stopping.signal.aborted || logger.error({ err: error }, 'vintage training failed: past dates are answered by the serving model (in sample) until it succeeds'),
     );
+  }
+
+  /** Once the vintages are in place: the forecasts of record of the past days that have none (src/services/forecasts-of-record.ts). */
+  private backfillForecasts(): void {
+    if (this.stopping.signal.aborted) return;
+    this.backfilling = this.services.forecastBackfill
+      .run(this.stopping.signal)
+      .then(
+        () => undefined,
+        (error: Error) => {
+          if (!this.stopping.signal.aborted && !isConnectionFailure(error)) this.services.logger.error({ err: error }, 'forecast backfill failed: the days left are tried again after the next sync');
+        },
+      );
   }
 
   /**
@@ -158,6 +175,7 @@ export class Lifecycle {
       await this.scheduledSync.stop();
       await this.scheduledRetrain.stop();
       await this.refreshing;
+      await this.backfilling;
       await this.services.events.refresh.idle();
     })());
   }

@@ -12,6 +12,7 @@ import type { Logger } from '../logger';
 import { activeThresholdTargets, evaluateThresholds } from './alert-evaluation';
 import type { ModelService } from './model.service';
 import { recordSnapshots } from './prediction-history';
+import { forecastRows, recordForecasts } from './forecasts-of-record';
 import type { PredictionResult } from './prediction-result';
 import type { PredictionService } from './prediction.service';
 import { scheduledSightings } from './scheduled-sightings';
@@ -57,7 +58,8 @@ export interface RefreshOptions {
 /**
  * The events refresh: recomputes the day's nowcasts of the bills that can still change (live as of
  * the day, ending since the last refresh, or on a watchlist), compares each with its stored
- * snapshots, stores the new snapshot, evaluates every active alert threshold, and records the
+ * snapshots, stores the new snapshot and the day's forecasts of record (forecasts-of-record.ts),
+ * evaluates every active alert threshold, and records the
  * events of the rules (src/events/rules.ts), the stage records first sitting since the last
  * refreshed day or first seen since it having sat shortly before (src/services/stage-records.ts), the
  * scheduled sittings first seen since and the thresholds that fired, all in
@@ -140,6 +142,8 @@ export class EventRefresh {
       const events: ServiceEvent[] = (await stageRecords(manager, sinceLastRefresh(state, day), day, state?.serviceDay ?? null)).map((s) => stageChangedEvent(s, timestamp));
       for (const sighting of await scheduledSightings(manager, day, state?.serviceDay ?? null)) events.push(stageScheduledEvent(sighting, timestamp));
       const histories = await recordSnapshots(manager, nowcasts, { includeToday: sameDay });
+      // the day's forecasts of record: the serving model's, published for the service's day (a replay's past days are answered by vintages)
+      await recordForecasts(manager, forecastRows(nowcasts.filter((n) => n.model.version === model.id), 'live'));
       for (const n of nowcasts) {
         const { earlier, points } = histories.get(n.billId)!;
         for (const type of predictionEvents(points)) events.push(predictionEvent(type, n, earlier[earlier.length - 1], timestamp));

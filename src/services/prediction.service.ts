@@ -75,8 +75,10 @@ export class PredictionService {
   /**
    * Nowcasts for bills in the order asked. Each is a result or the error that bill alone has
    * (it does not exist; the date is before it was introduced), so a batch can report per bill.
+   * Without `keep`, those computed are not cached: a sweep over past days (the forecasts
+   * backfilled) would push out the nowcasts that requests ask for again and again.
    */
-  async nowcasts(billIds: readonly number[], referenceDate: string): Promise<(PredictionResult | AppError)[]> {
+  async nowcasts(billIds: readonly number[], referenceDate: string, { keep = true }: { keep?: boolean } = {}): Promise<(PredictionResult | AppError)[]> {
     const model = this.models.provenanceFor(referenceDate);
     const index = await this.billIndex();
     const bills = new Map(billIds.map((id) => [id, index.bills.get(id)]));
@@ -88,7 +90,7 @@ export class PredictionService {
     // the same facts, one query after another on the embedded database's thread.
     const joined = missing.filter((id) => this.computing.has(key(id)));
     const mine = missing.filter((id) => !this.computing.has(key(id)));
-    const batch = mine.length ? this.compute(mine, referenceDate, model, index, bills, key) : null;
+    const batch = mine.length ? this.compute(mine, referenceDate, model, index, bills, keep ? key : null) : null;
     for (const id of mine) {
       const one = batch!.then((results) => results.get(id));
       // awaited by whoever joins it; its failure is theirs (and this call's) to report
@@ -114,7 +116,8 @@ export class PredictionService {
     model: ModelProvenance,
     index: NonNullable<PredictionService['index']>,
     bills: ReadonlyMap<number, IndexedBill | undefined>,
-    key: (id: number) => string,
+    /** the cache key of each result kept, or null to keep none */
+    key: ((id: number) => string) | null,
   ): Promise<Map<number, PredictionResult>> {
     const computed = new Map<number, PredictionResult>();
     const predictor = await this.models.predictorOf(model);
@@ -132,7 +135,7 @@ export class PredictionService {
         const { title, originatingHouse } = bills.get(id)!;
         const result = { ...nowcast, model, billTitle: titleAsOf(title, originatingHouse, nowcast.status === 'enacted'), originatingHouse };
         computed.set(id, result);
-        keepWithin(this.cache, key(id), result, CACHE_LIMIT);
+        if (key) keepWithin(this.cache, key(id), result, CACHE_LIMIT);
       }
     }
     return computed;

@@ -23,6 +23,7 @@ import { BurstLimiter, type BurstLimitOptions } from '../quota/burst-limit';
 import type { EventSink } from '../events/event';
 import { createEvents, type Events } from '../events/events';
 import { EventRefresh } from './events-refresh';
+import { ForecastBackfill } from './forecasts-of-record';
 import { loadSecretBox, type SecretBox } from '../events/webhooks/secret-box';
 import type { UrlPolicy } from '../events/webhooks/url-safety';
 import { WebhookService } from './webhook.service';
@@ -53,6 +54,8 @@ export interface Services {
   bills: BillService;
   models: ModelService;
   predictions: PredictionService;
+  /** the forecasts of record before the service published them, from the vintages (issue 35); the live ones are the events refresh's */
+  forecastBackfill: ForecastBackfill;
   quotas: QuotaService;
   burstLimiter: BurstLimiter;
   watchlists: WatchlistService;
@@ -156,6 +159,7 @@ export function createServices({ trainingOptions, redisUrl, now, burstLimit, emb
     bills,
     models,
     predictions,
+    forecastBackfill: new ForecastBackfill(deps.dataSource, predictions, models, deps.clock, deps.logger),
     watchlists,
     alerts: new AlertService(deps.dataSource, watchlists),
     alertEvaluation: new AlertEvaluation(deps.dataSource, watchlists, predictions, events.log),

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import path from 'node:path';
 import { ServiceClock } from '../../src/common/clock';
@@ -11,7 +11,7 @@ import { listModelVersions, promoteModelVersion } from '../../src/services/model
 import type { PredictionResult } from '../../src/services/prediction-result';
 import { PredictionService } from '../../src/services/prediction.service';
 import { AppError } from '../../src/errors';
-import { makeSnapshot, REAL_SNAPSHOT_DIR } from '../support/fixtures';
+import { REAL_SNAPSHOT_DIR, VINTAGE_BILL_IDS, vintageSnapshot } from '../support/fixtures';
 import { TEST_TRAINING } from '../support/test-app';
 import { openTestDatabase } from '../support/test-database';
 
@@ -22,17 +22,9 @@ import { openTestDatabase } from '../support/test-database';
 /** A day of the 2019-21 session (35): its vintage learned from the sessions before it. */
 const DAY = '2020-03-01';
 const TODAY = '2021-12-31';
-const SESSIONS = [30, 34, 35];
-
 const logger = createLogger('silent', new Writable({ write: (_c, _e, done) => done() }) as never);
 
-/** Real bills of sessions 30 (every sixth), 34 and 35: enough to train on in seconds. */
-const BILL_IDS = readFileSync(path.join(REAL_SNAPSHOT_DIR, 'bills.jsonl'), 'utf8')
-  .split('\n')
-  .filter(Boolean)
-  .map((line) => JSON.parse(line) as { billId: number; introducedSessionId: number })
-  .filter((b, i) => (b.introducedSessionId === 30 && i % 6 === 0) || b.introducedSessionId === 34 || b.introducedSessionId === 35)
-  .map((b) => b.billId);
+const BILL_IDS = VINTAGE_BILL_IDS;
 
 /** The same bills whose story after DAY went otherwise: no later sitting, division, withdrawal or Royal Assent; they fell. */
 function otherFuture(bill: any): any {
@@ -46,12 +38,7 @@ function otherFuture(bill: any): any {
   };
 }
 
-function snapshot(edit?: (bill: any) => any): string {
-  const dir = makeSnapshot(BILL_IDS, { asOf: TODAY, edit });
-  const sessions = JSON.parse(readFileSync(path.join(dir, 'sessions.json'), 'utf8')) as { sessionId: number }[];
-  writeFileSync(path.join(dir, 'sessions.json'), JSON.stringify(sessions.filter((s) => SESSIONS.includes(s.sessionId))));
-  return dir;
-}
+const snapshot = vintageSnapshot;
 
 const ofSession35 = (ids: number[]) => ids.filter((id) => BILL_IDS.includes(id));
 

@@ -24,6 +24,25 @@ export function makeSnapshot(billIds: number[], options: { asOf?: string; edit?:
   return dir;
 }
 
+/** Sessions 2017-19 (30), 2019 (34) and 2019-21 (35): the smallest data that trains vintages (34's and 35's) in seconds. */
+export const VINTAGE_SESSIONS = [30, 34, 35];
+
+/** Real bills of sessions 30 (every sixth), 34 and 35: enough to train on in seconds. */
+export const VINTAGE_BILL_IDS = readFileSync(path.join(REAL_SNAPSHOT_DIR, 'bills.jsonl'), 'utf8')
+  .split('\n')
+  .filter(Boolean)
+  .map((line) => JSON.parse(line) as { billId: number; introducedSessionId: number })
+  .filter((b, i) => (b.introducedSessionId === 30 && i % 6 === 0) || b.introducedSessionId === 34 || b.introducedSessionId === 35)
+  .map((b) => b.billId);
+
+/** A snapshot of VINTAGE_BILL_IDS and VINTAGE_SESSIONS alone, as of 2021-12-31; `edit` as for makeSnapshot. */
+export function vintageSnapshot(edit?: (bill: any) => any): string {
+  const dir = makeSnapshot(VINTAGE_BILL_IDS, { asOf: '2021-12-31', edit });
+  const sessions = JSON.parse(readFileSync(path.join(dir, 'sessions.json'), 'utf8')) as { sessionId: number }[];
+  writeFileSync(path.join(dir, 'sessions.json'), JSON.stringify(sessions.filter((s) => VINTAGE_SESSIONS.includes(s.sessionId))));
+  return dir;
+}
+
 /** A handful of real bills of different kinds and fates, used across tests. */
 export const SAMPLE_BILL_IDS = [26, 27, 40, 53, 144, 2900, 2950, 3089];
 
