@@ -26,7 +26,7 @@ export type Labels = Record<BinaryOutput, 0 | 1 | null> & {
 };
 
 /** The date a bill's fate was settled and known, or null while it was still alive at the snapshot. */
-function fateDate(bill: TrainingBill, sessions: readonly SessionFact[]): string | null {
+export function fateDate(bill: TrainingBill, sessions: readonly SessionFact[]): string | null {
   const { outcome } = bill;
   if (outcome.outcome === 'royal_assent') return outcome.royalAssentDate;
   if (outcome.outcome === 'withdrawn') return bill.facts.withdrawnDate;
