@@ -13,8 +13,9 @@ import { WebhookResolver } from './webhook.resolver';
 import { WatchlistFeedResolver } from './watchlist-feed.resolver';
 import { WatchlistNotificationResolver } from './watchlist-notification.resolver';
 import { WatchlistExportResolver } from './watchlist-export.resolver';
+import { TrackRecordResolver } from './track-record.resolver';
 
-export const RESOLVERS = [BillResolver, StageResolver, SessionResolver, AccountResolver, ServiceStatusResolver, PredictionResolver, BatchPredictionItemResolver, ImminentBillResolver, WatchlistResolver, WatchlistBillResolver, WatchlistFeedResolver, WatchlistNotificationResolver, WatchlistExportResolver, AlertResolver, WebhookResolver, EventResolver] as const;
+export const RESOLVERS = [BillResolver, StageResolver, SessionResolver, AccountResolver, ServiceStatusResolver, PredictionResolver, BatchPredictionItemResolver, ImminentBillResolver, WatchlistResolver, WatchlistBillResolver, WatchlistFeedResolver, WatchlistNotificationResolver, WatchlistExportResolver, AlertResolver, WebhookResolver, EventResolver, TrackRecordResolver] as const;
 
 /** Input validation raises the service's own error type, so a bad argument is a 400 with a message naming it. */
 async function validateArgs(argValue: unknown): Promise<void> {

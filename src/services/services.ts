@@ -24,6 +24,7 @@ import type { EventSink } from '../events/event';
 import { createEvents, type Events } from '../events/events';
 import { EventRefresh } from './events-refresh';
 import { ForecastBackfill } from './forecasts-of-record';
+import { TrackRecordService } from './track-record';
 import { loadSecretBox, type SecretBox } from '../events/webhooks/secret-box';
 import type { UrlPolicy } from '../events/webhooks/url-safety';
 import { WebhookService } from './webhook.service';
@@ -56,6 +57,8 @@ export interface Services {
   predictions: PredictionService;
   /** the forecasts of record before the service published them, from the vintages (issue 35); the live ones are the events refresh's */
   forecastBackfill: ForecastBackfill;
+  /** the public track record: the forecasts of record scored as outcomes arrive (issue 35) */
+  trackRecord: TrackRecordService;
   quotas: QuotaService;
   burstLimiter: BurstLimiter;
   watchlists: WatchlistService;
@@ -160,6 +163,7 @@ export function createServices({ trainingOptions, redisUrl, now, burstLimit, emb
     models,
     predictions,
     forecastBackfill: new ForecastBackfill(deps.dataSource, predictions, models, deps.clock, deps.logger),
+    trackRecord: new TrackRecordService(deps.dataSource, deps.clock, async () => (await predictions.checkDataState()).state),
     watchlists,
     alerts: new AlertService(deps.dataSource, watchlists),
     alertEvaluation: new AlertEvaluation(deps.dataSource, watchlists, predictions, events.log),

@@ -66,31 +66,31 @@ export interface Interval {
 export interface ReliabilityRow {
   lower: number;
   upper: number;
-  mean_forecast: number | null;
-  observed_frequency: number | null;
+  meanForecast: number | null;
+  observedFrequency: number | null;
   count: number;
 }
 
 export interface ProbabilityScores {
   count: number;
   brier: Interval;
-  table_brier: Interval;
-  /** 1 − brier / table_brier: above 0, the model beat the kind × stage table */
+  tableBrier: Interval;
+  /** 1 − brier / tableBrier: above 0, the model beat the kind × stage table */
   skill: Interval;
   reliability: ReliabilityRow[];
   /** α of outcome ~ σ(α + logit(forecast)): 0 when right on average */
-  calibration_intercept: number | null;
+  calibrationIntercept: number | null;
   /** β of outcome ~ σ(α + β·logit(forecast)): 1 when neither too bold nor too timid */
-  calibration_slope: number | null;
+  calibrationSlope: number | null;
 }
 
 export interface EtaScores {
   /** forecasts whose bill had a next stage, which the errors are measured on */
   count: number;
   /** forecasts whose bill had no next stage (its fate came first) */
-  no_next_stage: number;
-  median_absolute_error_days: Interval;
-  table_median_absolute_error_days: Interval;
+  noNextStage: number;
+  medianAbsoluteErrorDays: Interval;
+  tableMedianAbsoluteErrorDays: Interval;
   /** 1 − the model's median absolute error / the table's */
   skill: Interval;
 }
@@ -100,8 +100,8 @@ export type Scores = ProbabilityScores | EtaScores;
 export interface OutputFigures {
   output: ScoredOutput;
   overall: Scores;
-  by_kind: Record<string, Scores>;
-  by_horizon: Record<string, Scores>;
+  byKind: Record<string, Scores>;
+  byHorizon: Record<string, Scores>;
 }
 
 export const horizonOf = (f: Pick<ResolvedForecast, 'forecastDate' | 'resolvedOn'>) => HORIZONS.find((h) => daysBetween(f.forecastDate, f.resolvedOn) <= h.upTo)!.name;
@@ -167,17 +167,17 @@ function probabilityScores(forecasts: readonly ResolvedForecast[]): ProbabilityS
   return {
     count: forecasts.length,
     brier: overSessions(sessions, (drawn) => total(drawn, 'model')),
-    table_brier: overSessions(sessions, (drawn) => total(drawn, 'table')),
+    tableBrier: overSessions(sessions, (drawn) => total(drawn, 'table')),
     skill: overSessions(sessions, skill),
     reliability: bins.map((b, i) => ({
       lower: i / RELIABILITY_BINS,
       upper: (i + 1) / RELIABILITY_BINS,
-      mean_forecast: b.count ? b.forecast / b.count : null,
-      observed_frequency: b.count ? b.observed / b.count : null,
+      meanForecast: b.count ? b.forecast / b.count : null,
+      observedFrequency: b.count ? b.observed / b.count : null,
       count: b.count,
     })),
-    calibration_intercept: fitted ? fitLogistic(x, y, null, 0, { fixedSlope: 1 }).v : null,
-    calibration_slope: slope !== null && Number.isFinite(slope) ? slope : null,
+    calibrationIntercept: fitted ? fitLogistic(x, y, null, 0, { fixedSlope: 1 }).v : null,
+    calibrationSlope: slope !== null && Number.isFinite(slope) ? slope : null,
   };
 }
 
@@ -230,9 +230,9 @@ function etaScores(forecasts: readonly ResolvedForecast[]): EtaScores {
   const error = (drawn: readonly (typeof sessions)[number][], key: 'model' | 'table') => medianOf(drawn.map((s) => s[key]), union[key]);
   return {
     count: moved.length,
-    no_next_stage: forecasts.length - moved.length,
-    median_absolute_error_days: overSessions(sessions, (drawn) => error(drawn, 'model')),
-    table_median_absolute_error_days: overSessions(sessions, (drawn) => error(drawn, 'table')),
+    noNextStage: forecasts.length - moved.length,
+    medianAbsoluteErrorDays: overSessions(sessions, (drawn) => error(drawn, 'model')),
+    tableMedianAbsoluteErrorDays: overSessions(sessions, (drawn) => error(drawn, 'table')),
     skill: overSessions(sessions, (drawn) => {
       const [model, table] = [error(drawn, 'model'), error(drawn, 'table')];
       return model === null || !table ? null : 1 - model / table;
@@ -252,5 +252,5 @@ function groupBy(forecasts: readonly ResolvedForecast[], key: (f: ResolvedForeca
 export function outputFigures(output: ScoredOutput, forecasts: readonly ResolvedForecast[]): OutputFigures {
   const mine = forecasts.filter((f) => f.output === output);
   const grouped = (key: (f: ResolvedForecast) => string) => Object.fromEntries([...groupBy(mine, key)].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, fs]) => [k, scoresOf(output, fs)]));
-  return { output, overall: scoresOf(output, mine), by_kind: grouped((f) => RECORD_KINDS[f.kind]), by_horizon: grouped(horizonOf) };
+  return { output, overall: scoresOf(output, mine), byKind: grouped((f) => RECORD_KINDS[f.kind]), byHorizon: grouped(horizonOf) };
 }

@@ -90,7 +90,7 @@ describe('the docs as pages', () => {
   });
 
   it('links every page of the API guide to every other, from its index and from each page', async () => {
-    const pages = ['api', 'api-predictions', 'api-watchlists', 'api-events', 'api-channels', 'api-graphql'];
+    const pages = ['api', 'api-predictions', 'api-watchlists', 'api-events', 'api-channels', 'api-graphql', 'api-track-record'];
     for (const name of pages) {
       const res = await t.http().get(`/docs/${name}`);
       expect(res.status).toBe(200);

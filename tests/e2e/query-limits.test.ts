@@ -36,7 +36,7 @@ describe('requests that could stall the service', () => {
 
   it('refuses 2,400 aliases of serviceStatus, and a few copies without a key, giving the cost', async () => {
     expect(refusal(await t.graphql(`{ ${aliases(2400, 'serviceStatus { today }')} }`))).toMatch(/more than 3000 tokens/);
-    expect(refusal(await t.graphql(`{ ${aliases(5, 'serviceStatus { billCount }')} }`))).toMatch(/^This query would cost \d+, over the limit of 500 for a request without an API key/);
+    expect(refusal(await t.graphql(`{ ${aliases(5, 'serviceStatus { billCount }')} }`))).toMatch(/^This query would cost \d+, over the limit of 600 for a request without an API key/);
     const one = await t.graphql('{ serviceStatus { today ready billCount } }');
     expect(one.status).toBe(200);
     expect(one.body.data.serviceStatus.billCount).toBeGreaterThan(0);
@@ -72,7 +72,7 @@ describe('tooling', () => {
 
   it('prices introspection by its answer: many aliased __schema are refused with or without a key', async () => {
     const aliased = `{ ${aliases(60, '__schema { types { name fields { name args { name } type { name } } } }')} }`;
-    expect(refusal(await t.graphql(aliased))).toMatch(/^This query would cost \d+, over the limit of 500 for a request without an API key/);
+    expect(refusal(await t.graphql(aliased))).toMatch(/^This query would cost \d+, over the limit of 600 for a request without an API key/);
     expect(refusal(await t.graphql(aliased, { key }))).toMatch(/^This query would cost \d+, over the limit of 5000/);
   });
 });

@@ -23,7 +23,7 @@ import { ACCESS_EXTENSION } from '../../request/access-rules';
 import type { RequestContext } from '../../request/context';
 import { badInput } from '../../errors';
 import { fragmentsByName } from '../../gateway/fragments';
-import { ANONYMOUS_QUERY_BUDGET, introspectionWeight, KEYED_QUERY_BUDGET, LIST_SIZE_BOUNDS, type ListSizes, LONE_EXPORT_BUDGET, LONE_EXPORT_FIELD, MAX_MUTATIONS, SIZED_ROOT_FIELDS, weightOf } from './query-weights';
+import { ANONYMOUS_QUERY_BUDGET, introspectionWeight, KEYED_QUERY_BUDGET, LIST_SIZE_BOUNDS, type ListSizes, LONE_EXPORT_BUDGET, LONE_EXPORT_FIELD, LONE_TRACK_RECORD_BUDGET, MAX_MUTATIONS, SIZED_ROOT_FIELDS, weightOf } from './query-weights';
 
 /*
  * Both walks below remember what each named fragment adds, so a fragment spread a thousand
@@ -195,13 +195,13 @@ const readsSizedLists = (operation: OperationDefinitionNode) =>
   operation.selectionSet.selections.some((s) => s.kind !== Kind.FIELD || SIZED_ROOT_FIELDS.has(s.name.value));
 
 /**
- * Whether the operation is one watchlist export and nothing else: a query whose one root selection
- * is that field (no fragment, no alias beside it). Its file holds only leaves, so nothing can be
- * nested under it either.
+ * The root field of a query that holds that field and nothing else (no fragment, no alias beside
+ * it), or null: one watchlist export, or one track record, has a budget of its own (the fullest
+ * answer it can give), which a second copy or any other field beside it takes away.
  */
-const isLoneExport = (operation: OperationDefinitionNode) => {
+const loneField = (operation: OperationDefinitionNode): string | null => {
   const [only, ...more] = operation.selectionSet.selections;
-  return operation.operation === 'query' && !more.length && only.kind === Kind.FIELD && only.name.value === LONE_EXPORT_FIELD;
+  return operation.operation === 'query' && !more.length && only.kind === Kind.FIELD ? only.name.value : null;
 };
 
 /** The real lengths of the caller's lists: two small queries, made only for operations that read them. */
@@ -220,7 +220,13 @@ export type QueryCostCheck = (document: DocumentNode, operation: OperationDefini
  */
 export function queryCostCheck(
   schema: GraphQLSchema,
-  limits: { keyed: number; anonymous: number; loneExport: number; mutations: number } = { keyed: KEYED_QUERY_BUDGET, anonymous: ANONYMOUS_QUERY_BUDGET, loneExport: LONE_EXPORT_BUDGET, mutations: MAX_MUTATIONS },
+  limits: { keyed: number; anonymous: number; loneExport: number; loneTrackRecord: number; mutations: number } = {
+    keyed: KEYED_QUERY_BUDGET,
+    anonymous: ANONYMOUS_QUERY_BUDGET,
+    loneExport: LONE_EXPORT_BUDGET,
+    loneTrackRecord: LONE_TRACK_RECORD_BUDGET,
+    mutations: MAX_MUTATIONS,
+  },
 ): QueryCostCheck {
   const costs = new RememberedCosts(schema);
   return async (document, operation, variables, context) => {
@@ -230,7 +236,9 @@ export function queryCostCheck(
     if (mutations > limits.mutations) {
       throw badInput(`This request holds ${mutations} mutations; at most ${limits.mutations} may be sent in one request`);
     }
-    const budget = anonymous ? limits.anonymous : isLoneExport(operation) ? Math.max(limits.keyed, limits.loneExport) : limits.keyed;
+    const lone = loneField(operation);
+    const base = anonymous ? limits.anonymous : limits.keyed;
+    const budget = lone === 'trackRecord' ? Math.max(base, limits.loneTrackRecord) : !anonymous && lone === LONE_EXPORT_FIELD ? Math.max(base, limits.loneExport) : base;
     if (cost > budget) {
       const whose = anonymous ? ' for a request without an API key' : '';
       throw badInput(`This query would cost ${cost}, over the limit of ${budget}${whose}: ask for fewer bills, fields or aliases per request`);

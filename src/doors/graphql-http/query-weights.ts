@@ -31,10 +31,11 @@ export const SIZED_ROOT_FIELDS: ReadonlySet<string> = new Set(['watchlists', 'wa
 /** Budget of an operation sent with a valid key. */
 export const KEYED_QUERY_BUDGET = 5_000;
 /**
- * Budget of an operation sent without a key: enough for `serviceStatus` (the only public field)
- * and introspection, not for repeating them.
+ * Budget of an operation sent without a key: enough for `serviceStatus` and the standard
+ * introspection query (about 510), not for repeating them; a lone `trackRecord` has a budget of
+ * its own (LONE_TRACK_RECORD_BUDGET).
  */
-export const ANONYMOUS_QUERY_BUDGET = 500;
+export const ANONYMOUS_QUERY_BUDGET = 600;
 /**
  * Mutation fields one operation may hold. Mutations run one after another, each a transaction of
  * several writes (about 5 ms measured for a watchlist or a threshold); 5 stays well inside the
@@ -126,7 +127,22 @@ export const FIELD_WEIGHTS: Readonly<Record<string, FieldWeight>> = {
   'Query.watchlistPredictionsCsv': (args, child, sizes) => DB_QUERY + sizes.watchlistBills * (WATCHLIST_ROW + (args.referenceDate ? DATED_LISTED_NOWCAST : LISTED_NOWCAST)) + child,
   // evaluates every threshold of the caller against today's nowcasts: the heaviest field there is
   'Mutation.checkAlerts': (_args, child) => 2_500 + child,
+  // the record's state read (the last forecast recorded, the data state), then a record kept for it; its lists have fixed lengths
+  'Query.trackRecord': (_args, child) => DB_QUERY + child,
+  'TrackRecord.sets': (_args, child) => 3 * (ITEM + child),
+  'RecordSet.outputs': (_args, child) => 3 * (ITEM + child),
+  'RecordOutput.byKind': (_args, child) => 6 * (ITEM + child),
+  'RecordOutput.byHorizon': (_args, child) => 5 * (ITEM + child),
+  'RecordScores.reliability': (_args, child) => 10 * (ITEM + child),
 };
+
+/**
+ * The budget of an operation that is one `trackRecord` and nothing else, with or without a key:
+ * the weight of its fullest selection (every set, output, group and reliability row: about
+ * 2,700 by the weights above), so anyone may read the whole record in one request but not
+ * several copies of it.
+ */
+export const LONE_TRACK_RECORD_BUDGET = 3_000;
 
 /** The root field that LONE_EXPORT_BUDGET is for. */
 export const LONE_EXPORT_FIELD = 'watchlistPredictionsCsv';

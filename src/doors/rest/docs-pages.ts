@@ -27,6 +27,7 @@ export const DOC_PAGES: Record<string, { file: string; title: string; guide?: st
   'api-events': { file: 'api-events.md', title: 'API guide: events', guide: 'Events' },
   'api-channels': { file: 'api-channels.md', title: 'API guide: email, CSV exports, calendar and Atom feeds', guide: 'Email, CSV, calendar and Atom' },
   'api-graphql': { file: 'api-graphql.md', title: 'API guide: GraphQL', guide: 'GraphQL' },
+  'api-track-record': { file: 'api-track-record.md', title: 'API guide: track record', guide: 'Track record' },
 };
 
 /** Links between the docs that have a page here; a link to any other repository file names the file instead. */
@@ -38,6 +39,7 @@ const SERVED: Record<string, string> = {
   'api-events.md': '/docs/api-events',
   'api-channels.md': '/docs/api-channels',
   'api-graphql.md': '/docs/api-graphql',
+  'api-track-record.md': '/docs/api-track-record',
 };
 
 const CONTENT_SECURITY_POLICY = "default-src 'none'; style-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";

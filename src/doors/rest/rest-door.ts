@@ -16,6 +16,7 @@ import { addExportRoutes } from './exports.router';
 import { addFeedRoutes } from './feeds.router';
 import { addAccountRoutes } from './account.router';
 import { addNotificationRoutes } from './notifications.router';
+import { addTrackRecordRoutes } from './track-record.router';
 
 export { docsRouter } from './docs.router';
 
@@ -53,6 +54,7 @@ export function createRestDoor(gateway: Gateway, options: RestOptions = {}): Res
   addFeedRoutes(routes, gateway, run);
   addAccountRoutes(routes, gateway, run);
   addNotificationRoutes(routes, gateway, run);
+  addTrackRecordRoutes(routes, gateway);
   const edge = doorEdge(gateway);
   const cors = corsPolicy(options.corsOrigins ?? []);
   const dispatch = documentedOperations(OPENAPI_DOCUMENT, routes);

@@ -578,6 +578,67 @@ export interface PredictionValues {
   timelineEtaDays: number | null;
 }
 
+/** The scores of the forecasts of one kind of bill, or of one horizon */
+export interface RecordGroup {
+  /** a kind (government, ballot, presentation, lords, ten_minute_rule, other) or a horizon in days from forecast to answer (0-30, 31-90, 91-180, 181-365, over_365) */
+  key: string;
+  scores: RecordScores;
+}
+
+/** A figure and its 90% interval over sessions resampled (a session’s forecasts shift together); the ends are null with one session or too few forecasts */
+export interface RecordInterval {
+  high: number | null;
+  low: number | null;
+  value: number | null;
+}
+
+/** One output’s track record */
+export interface RecordOutput {
+  byHorizon: RecordGroup[];
+  byKind: RecordGroup[];
+  /** royal_assent, next_stage_30d or timeline_eta */
+  output: string;
+  overall: RecordScores;
+}
+
+/** How one group of resolved forecasts scored, each forecast weighing one. For a probability: the Brier score, the kind × stage table’s on the same forecasts, the skill (1 − Brier / table’s), reliability and calibration. For the ETA: the median absolute error in days, the table’s, and the skill from them; the reliability and calibration fields are empty. */
+export interface RecordScores {
+  brier: RecordInterval | null;
+  /** α of outcome ~ σ(α + logit(forecast)): 0 when right on average */
+  calibrationIntercept: number | null;
+  /** β of outcome ~ σ(α + β·logit(forecast)): 1 when neither too bold nor too timid */
+  calibrationSlope: number | null;
+  /** forecasts scored (for the ETA: those whose bill had a next stage) */
+  count: number;
+  medianAbsoluteErrorDays: RecordInterval | null;
+  /** ETA only: forecasts whose bill had no next stage (its fate came first) */
+  noNextStage: number | null;
+  /** ten equal bins of the forecast; empty for the ETA */
+  reliability: ReliabilityRow[];
+  /** above 0, the model beat the kind × stage table */
+  skill: RecordInterval;
+  tableBrier: RecordInterval | null;
+  tableMedianAbsoluteErrorDays: RecordInterval | null;
+}
+
+/** The figures of backfilled forecasts, of live ones, or of both together */
+export interface RecordSet {
+  outputs: RecordOutput[];
+  /** resolved forecasts scored, of every output */
+  resolved: number;
+  /** "all", "backfilled" (made after the day by a model trained only on facts dated before it) or "live" (published on the day) */
+  source: string;
+}
+
+/** One tenth of the forecasts’ range: the forecasts in it, their mean and how often they came true */
+export interface ReliabilityRow {
+  count: number;
+  lower: number;
+  meanForecast: number | null;
+  observedFrequency: number | null;
+  upper: number;
+}
+
 export interface RiskIndicators {
   amendmentRiskLevel: RiskLevel;
   closeVoteLevel: RiskLevel;
@@ -720,6 +781,21 @@ export type Tier = 'FREE' | 'PILOT' | 'PRO';
 
 /** today < 1 day, week ≤ 7, two_weeks ≤ 14, month ≤ 30; null beyond */
 export type TimeBucket = 'MONTH' | 'TODAY' | 'TWO_WEEKS' | 'WEEK';
+
+/** The service’s forecasts of record scored as their outcomes arrived: anyone may read it, and download every resolved forecast it is made of (GET /api/v1/track-record/forecasts.csv) */
+export interface TrackRecord {
+  /** the data’s today: forecasts resolved by then are scored */
+  asOf: string;
+  /** the first forecast day covered; null: from the first */
+  from: string | null;
+  /** of them, still open (their answer not known yet) */
+  open: number;
+  /** forecasts of record of the scored outputs in the period */
+  recorded: number;
+  sets: RecordSet[];
+  /** the last forecast day covered; null: to the last */
+  to: string | null;
+}
 
 export interface UpdateWebhookInput {
   /** true re-enables an endpoint (also one the service disabled) */

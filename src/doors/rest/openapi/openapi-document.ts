@@ -5,6 +5,7 @@ import { WATCHLIST_PATHS } from './watchlists-paths';
 import { WEBHOOK_PATHS, WEBHOOK_SCHEMAS } from './webhooks-paths';
 import { CHANNEL_PATHS } from './channels-paths';
 import { ACCOUNT_PATHS, ACCOUNT_SCHEMAS } from './account-paths';
+import { TRACK_RECORD_PATHS, TRACK_RECORD_SCHEMAS } from './track-record-paths';
 
 /**
  * The OpenAPI 3.1 description of every /api/v1 path, served at /api/v1/openapi.json and committed
@@ -41,11 +42,12 @@ export const OPENAPI_DOCUMENT = {
     ...WEBHOOK_PATHS,
     ...CHANNEL_PATHS,
     ...ACCOUNT_PATHS,
+    ...TRACK_RECORD_PATHS,
     '/openapi.json': {
       get: { operationId: 'openapi', summary: 'This document', security: [], responses: { '200': { description: 'OpenAPI 3.1', content: { 'application/json': {} } } } },
     },
   },
-  components: { ...COMPONENTS, schemas: { ...COMPONENTS.schemas, ...WEBHOOK_SCHEMAS, ...ACCOUNT_SCHEMAS } },
+  components: { ...COMPONENTS, schemas: { ...COMPONENTS.schemas, ...WEBHOOK_SCHEMAS, ...ACCOUNT_SCHEMAS, ...TRACK_RECORD_SCHEMAS } },
 };
 
 export type OpenApiDocument = typeof OPENAPI_DOCUMENT;

@@ -36,21 +36,21 @@ describe('the track record’s figures', () => {
     const overall = royal.overall as ProbabilityScores;
     expect(overall.count).toBe(mine.length);
     expect(overall.brier.value).toBeCloseTo(mean(mine.map((f) => (f.value - f.outcome!) ** 2)), 12);
-    expect(overall.table_brier.value).toBeCloseTo(mean(mine.map((f) => (f.tableValue - f.outcome!) ** 2)), 12);
-    expect(overall.skill.value).toBeCloseTo(1 - overall.brier.value! / overall.table_brier.value!, 12);
-    const government = royal.by_kind.government as ProbabilityScores;
+    expect(overall.tableBrier.value).toBeCloseTo(mean(mine.map((f) => (f.tableValue - f.outcome!) ** 2)), 12);
+    expect(overall.skill.value).toBeCloseTo(1 - overall.brier.value! / overall.tableBrier.value!, 12);
+    const government = royal.byKind.government as ProbabilityScores;
     expect(government.brier.value).toBeCloseTo(mean(mine.filter((f) => f.kind === 'government').map((f) => (f.value - f.outcome!) ** 2)), 12);
-    expect(Object.keys(royal.by_kind)).toEqual(['ballot', 'government']);
+    expect(Object.keys(royal.byKind)).toEqual(['ballot', 'government']);
     // the reliability table: ten equal bins of the forecasts
     const bin3 = overall.reliability[3];
     const in3 = mine.filter((f) => f.value >= 0.3 && f.value < 0.4);
-    expect(bin3).toEqual({ lower: 0.3, upper: 0.4, count: in3.length, mean_forecast: expect.closeTo(mean(in3.map((f) => f.value)), 12), observed_frequency: expect.closeTo(mean(in3.map((f) => f.outcome!)), 12) });
+    expect(bin3).toEqual({ lower: 0.3, upper: 0.4, count: in3.length, meanForecast: expect.closeTo(mean(in3.map((f) => f.value)), 12), observedFrequency: expect.closeTo(mean(in3.map((f) => f.outcome!)), 12) });
     expect(overall.reliability.reduce((n, b) => n + b.count, 0)).toBe(mine.length);
   });
 
   it('tell the model beating the table from losing to it, each with an interval around its figure', () => {
-    const government = royal.by_kind.government as ProbabilityScores;
-    const ballot = royal.by_kind.ballot as ProbabilityScores;
+    const government = royal.byKind.government as ProbabilityScores;
+    const ballot = royal.byKind.ballot as ProbabilityScores;
     expect(government.skill.value!).toBeGreaterThan(0);
     expect(ballot.skill.value!).toBeLessThan(0);
     for (const s of [government.skill, ballot.skill, government.brier]) {
@@ -58,7 +58,7 @@ describe('the track record’s figures', () => {
       expect(s.high!).toBeGreaterThanOrEqual(s.value!);
     }
     // calibrated-looking forecasts: a slope near or above 1, an intercept near 0
-    expect(government.calibration_slope!).toBeGreaterThan(0.5);
+    expect(government.calibrationSlope!).toBeGreaterThan(0.5);
   });
 
   it('measure the ETA by its median absolute error on the bills that moved, counting those that did not apart', () => {
@@ -66,9 +66,9 @@ describe('the track record’s figures', () => {
     const overall = eta.overall as EtaScores;
     const moved = mine.filter((f) => f.outcome !== null);
     expect(overall.count).toBe(moved.length);
-    expect(overall.no_next_stage).toBe(mine.length - moved.length);
-    expect(overall.median_absolute_error_days.value).toBeCloseTo(median(moved.map((f) => Math.abs(f.value - f.outcome!))), 12);
-    expect(overall.table_median_absolute_error_days.value).toBeCloseTo(median(moved.map((f) => Math.abs(f.tableValue - f.outcome!))), 12);
+    expect(overall.noNextStage).toBe(mine.length - moved.length);
+    expect(overall.medianAbsoluteErrorDays.value).toBeCloseTo(median(moved.map((f) => Math.abs(f.value - f.outcome!))), 12);
+    expect(overall.tableMedianAbsoluteErrorDays.value).toBeCloseTo(median(moved.map((f) => Math.abs(f.tableValue - f.outcome!))), 12);
     expect(overall.skill.value!).toBeGreaterThan(0);
   });
 
@@ -76,7 +76,7 @@ describe('the track record’s figures', () => {
     expect(horizonOf({ forecastDate: '2020-01-01', resolvedOn: '2020-01-31' })).toBe('0-30');
     expect(horizonOf({ forecastDate: '2020-01-01', resolvedOn: '2020-02-01' })).toBe('31-90');
     expect(horizonOf({ forecastDate: '2020-01-01', resolvedOn: '2021-06-01' })).toBe('over_365');
-    const counts = Object.values(royal.by_horizon).reduce((n, s) => n + (s as ProbabilityScores).count, 0);
+    const counts = Object.values(royal.byHorizon).reduce((n, s) => n + (s as ProbabilityScores).count, 0);
     expect(counts).toBe((royal.overall as ProbabilityScores).count);
   });
 

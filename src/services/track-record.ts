@@ -1,0 +1,227 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import type { DataSource } from 'typeorm';
+import type { ForecastSource } from '../db/entities/forecast-of-record.entity';
+import { selectJsonRows } from '../db/json-rows';
+import { stageHistoryCompleteUntil, type SessionFact, type TrainingBill } from '../model/serve/bill-facts';
+import type { ServiceClock } from '../common/clock';
+import { badInput } from '../errors';
+import { isCalendarDate } from '../common/dates';
+import type { BillKind, House } from '../vocabulary';
+import { keepWithin } from '../common/bounded-map';
+import { forecastOutcome, SCORED_OUTPUTS, type ScoredOutput } from './forecast-outcomes';
+import { type OutputFigures, outputFigures, RECORD_KINDS, type ResolvedForecast } from './track-record-figures';
+import { loadSessionFacts } from './training-data';
+import type { CsvCell } from './csv-export';
+
+/** The forecasts a track record covers: by their day, both ends included; every one when not given. */
+export interface RecordPeriod {
+  from: string | null;
+  to: string | null;
+}
+
+/** The figures of one set of forecasts of record (backfilled, live, or both). */
+export interface RecordSet {
+  source: 'all' | ForecastSource;
+  /** resolved forecasts scored, of every output */
+  resolved: number;
+  outputs: OutputFigures[];
+}
+
+export interface TrackRecord extends RecordPeriod {
+  /** the data's today: what has resolved by then is scored */
+  asOf: string;
+  /** forecasts of record of the scored outputs in the period, resolved or not */
+  recorded: number;
+  /** of them, not resolved yet */
+  open: number;
+  sets: RecordSet[];
+}
+
+/** The CSV's columns: every resolved forecast, one per row, holding everything the figures are made of. */
+export const TRACK_RECORD_CSV_COLUMNS = ['bill_id', 'kind', 'forecast_date', 'output', 'value', 'table_value', 'model_version', 'trained_through', 'source', 'outcome', 'resolved_on'];
+
+/** Track records kept, by period and record state: a handful of periods asked again and again. */
+const KEPT_RECORDS = 32;
+/** Forecasts of record one statement reads. */
+const FORECASTS_PER_READ = 5_000;
+/** Bills whose stages one statement reads. */
+const BILLS_PER_READ = 200;
+
+interface ForecastRow {
+  id: number;
+  bill_id: number;
+  forecast_date: string;
+  output: ScoredOutput;
+  value: number;
+  table_value: number;
+  model_version: number;
+  trained_through: string;
+  source: ForecastSource;
+}
+
+type BillRow = { id: number; kind: BillKind; originating_house: House; lead_sponsor_party_in_government: boolean | null; outcome: TrainingBill['outcome']['outcome']; royal_assent_date: string | null; withdrawn_date: string | null; introduced_date: string | null; introduced_session_id: number; session_ids: number[]; stage_history: string; missing_stage_count: number };
+type StageRow = { billId: number; seq: number; stage: string; house: House; sittingDates: string[] };
+
+/** The session a day fell in: the last to have begun by then (a day of a prorogation counts with the session it ended). */
+function sessionOn(day: string, sessions: readonly SessionFact[]): number {
+  let found = sessions[0]?.id ?? 0;
+  for (const s of sessions) if (s.startDate && s.startDate <= day) found = s.id;
+  return found;
+}
+
+/**
+ * The public track record (issue 35): the forecasts of record resolved by the data's today,
+ * scored (track-record-figures.ts) for backfilled and live forecasts apart and together, and the
+ * same resolved forecasts as CSV, so that the figures can be recomputed from the file. Reads the
+ * record a page at a time; a record is computed once per period and record state (the last
+ * forecast recorded, the data state, the day) and kept.
+ */
+export class TrackRecordService {
+  private readonly kept = new Map<string, Promise<{ record: TrackRecord; resolved: ResolvedForecast[] }>>();
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly clock: ServiceClock,
+    /** the data state: a sync can resolve forecasts or change what resolved them */
+    private readonly dataState: () => Promise<string>,
+  ) {}
+
+  /** A period from a client's `from` and `to` (YYYY-MM-DD, either may be left out): 400 when malformed or reversed. */
+  period(from: unknown, to: unknown): RecordPeriod {
+    const day = (value: unknown, name: string) => {
+      if (value === undefined || value === null || value === '') return null;
+      if (typeof value !== 'string' || !isCalendarDate(value)) throw badInput(`${name} must be a date (YYYY-MM-DD)`, name);
+      return value;
+    };
+    const period = { from: day(from, 'from'), to: day(to, 'to') };
+    if (period.from && period.to && period.from > period.to) throw badInput(`from (${period.from}) is after to (${period.to})`, 'from');
+    return period;
+  }
+
+  async record(period: RecordPeriod): Promise<TrackRecord> {
+    return (await this.computed(period)).record;
+  }
+
+  /** The CSV of every resolved forecast of the period, in the order recorded. */
+  async csvRows(period: RecordPeriod): Promise<CsvCell[][]> {
+    const { resolved } = await this.computed(period);
+    return resolved.map((f) => [f.billId, RECORD_KINDS[f.kind], f.forecastDate, f.output, f.value, f.tableValue, f.modelVersion, f.trainedThrough, f.source, f.outcome, f.resolvedOn]);
+  }
+
+  private async computed(period: RecordPeriod): Promise<{ record: TrackRecord; resolved: ResolvedForecast[] }> {
+    const [[{ last }], state] = await Promise.all([this.dataSource.query(`SELECT coalesce(max(id), 0) AS last FROM forecast_of_record`) as Promise<{ last: number }[]>, this.dataState()]);
+    const key = `${last}|${state}|${this.clock.today()}|${period.from ?? ''}|${period.to ?? ''}`;
+    let kept = this.kept.get(key);
+    if (!kept) {
+      kept = this.compute(period, this.clock.today());
+      kept.catch(() => this.kept.delete(key));
+      keepWithin(this.kept, key, kept, KEPT_RECORDS);
+    }
+    return kept;
+  }
+
+  private async compute(period: RecordPeriod, today: string): Promise<{ record: TrackRecord; resolved: ResolvedForecast[] }> {
+    const rows = await this.forecasts(period);
+    const [bills, sessions] = await Promise.all([this.bills([...new Set(rows.map((r) => r.bill_id))]), loadSessionFacts(this.dataSource)]);
+    const resolved: ResolvedForecast[] = [];
+    for (let i = 0; i < rows.length; i++) {
+      if (i > 0 && i % 5_000 === 0) await nextTurn();
+      const r = rows[i];
+      const bill = bills.get(r.bill_id);
+      const answer = bill && forecastOutcome(r.output, r.forecast_date, bill.training, sessions, today);
+      if (!answer) continue;
+      resolved.push({
+        billId: r.bill_id,
+        kind: bill.kind,
+        forecastDate: r.forecast_date,
+        output: r.output,
+        value: r.value,
+        tableValue: r.table_value,
+        modelVersion: r.model_version,
+        trainedThrough: r.trained_through,
+        source: r.source,
+        sessionId: sessionOn(r.forecast_date, sessions),
+        ...answer,
+      });
+    }
+    const sets: RecordSet[] = [];
+    for (const source of ['all', 'backfilled', 'live'] as const) {
+      const mine = source === 'all' ? resolved : resolved.filter((f) => f.source === source);
+      // a set that holds every resolved forecast (no live one yet, or none backfilled) has the figures of them all
+      const same = source !== 'all' && mine.length === resolved.length ? sets[0].outputs : null;
+      const outputs: OutputFigures[] = same ?? [];
+      // an output's figures (its bootstrap by session) take a turn of their own: requests are answered between
+      if (!same) for (const output of SCORED_OUTPUTS) outputs.push((await nextTurn(), outputFigures(output, mine)));
+      sets.push({ source, resolved: mine.length, outputs });
+    }
+    return { record: { ...period, asOf: today, recorded: rows.length, open: rows.length - resolved.length, sets }, resolved };
+  }
+
+  /**
+   * The forecasts of record of the scored outputs in the period, in the order recorded: pages of
+   * FORECASTS_PER_READ rows, each delivered as one JSON text (on the embedded database a row
+   * delivered on its own costs tens of microseconds), in one repeatable-read transaction.
+   */
+  private forecasts(period: RecordPeriod): Promise<ForecastRow[]> {
+    return this.dataSource.transaction('REPEATABLE READ', async (manager) => {
+      const rows: ForecastRow[] = [];
+      for (;;) {
+        const page = await selectJsonRows<ForecastRow>(
+          manager,
+          `SELECT id, bill_id, forecast_date::text AS forecast_date, output, value, table_value, model_version, trained_through::text AS trained_through, source
+             FROM forecast_of_record WHERE id > $1 AND output = ANY($2) AND ($3::date IS NULL OR forecast_date >= $3) AND ($4::date IS NULL OR forecast_date <= $4)
+            ORDER BY id LIMIT ${FORECASTS_PER_READ}`,
+          [rows.length ? rows[rows.length - 1].id : 0, SCORED_OUTPUTS, period.from, period.to],
+          'r.id',
+        );
+        rows.push(...page);
+        if (page.length < FORECASTS_PER_READ) return rows;
+      }
+    });
+  }
+
+  /** What resolving the forecasts needs of their bills: their fates and dated stages (no scored output reads divisions). */
+  private async bills(ids: number[]): Promise<Map<number, { kind: BillKind; training: TrainingBill }>> {
+    const found = new Map<number, { kind: BillKind; training: TrainingBill }>();
+    for (let i = 0; i < ids.length; i += BILLS_PER_READ) {
+      const slice = ids.slice(i, i + BILLS_PER_READ);
+      const [bills, stages] = await Promise.all([
+        selectJsonRows<BillRow>(
+          this.dataSource.manager,
+          `SELECT id, kind, originating_house, lead_sponsor_party_in_government, outcome, royal_assent_date, withdrawn_date, introduced_date, introduced_session_id, session_ids, stage_history, missing_stage_count FROM bill WHERE id = ANY($1)`,
+          [slice],
+          'r.id',
+        ),
+        selectJsonRows<StageRow>(this.dataSource.manager, `SELECT bill_id AS "billId", seq, stage, house, sitting_dates AS "sittingDates" FROM bill_stage WHERE bill_id = ANY($1)`, [slice], 'r."billId", r.seq'),
+      ]);
+      const stagesOf = new Map<number, StageRow[]>();
+      for (const s of stages) (stagesOf.get(s.billId) ?? stagesOf.set(s.billId, []).get(s.billId)!).push(s);
+      for (const b of bills) {
+        const facts = (stagesOf.get(b.id) ?? []).map((s) => ({ seq: s.seq, stage: s.stage, house: s.house, dates: s.sittingDates }));
+        found.set(b.id, {
+          kind: b.kind,
+          training: {
+            facts: {
+              billId: b.id,
+              kind: b.kind,
+              originatingHouse: b.originating_house,
+              introducedDate: b.introduced_date,
+              introducedSessionId: b.introduced_session_id,
+              leadSponsorPartyInGovernment: b.lead_sponsor_party_in_government,
+              stages: facts,
+              divisions: [],
+              withdrawnDate: b.withdrawn_date,
+            },
+            outcome: {
+              outcome: b.outcome,
+              royalAssentDate: b.royal_assent_date,
+              finalSessionId: Math.max(b.introduced_session_id, ...b.session_ids),
+              stageHistoryCompleteUntil: stageHistoryCompleteUntil(b.stage_history, b.missing_stage_count, facts, b.introduced_date),
+            },
+          },
+        });
+      }
+    }
+    return found;
+  }
+}
