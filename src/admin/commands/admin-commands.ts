@@ -7,6 +7,7 @@ import type { ApiKeyService } from '../../services/api-key.service';
 import type { SessionService } from '../../services/session.service';
 import { collectStats } from './admin-stats';
 import { writeBackup } from './backup';
+import { announceDissolution, listDissolutions, removeDissolution } from './dissolutions';
 import type { ReplayDay } from '../../services/replay';
 
 /* The admin commands themselves, one implementation whether the CLI runs them or a running server does. */
@@ -28,7 +29,7 @@ export interface AdminDeps {
 }
 
 /** What the admin CLI runs itself or asks a running server to run (restore never runs inside a server). */
-export const ADMIN_COMMANDS = ['create-user', 'create-key', 'set-tier', 'revoke-key', 'list-users', 'list-keys', 'delete-user', 'stats', 'backup', 'sync', 'train', 'replay', 'set-password', 'models', 'promote'] as const;
+export const ADMIN_COMMANDS = ['create-user', 'create-key', 'set-tier', 'revoke-key', 'list-users', 'list-keys', 'delete-user', 'stats', 'backup', 'sync', 'train', 'replay', 'set-password', 'models', 'promote', 'announce-dissolution', 'list-dissolutions', 'remove-dissolution'] as const;
 export type AdminCommand = (typeof ADMIN_COMMANDS)[number];
 
 export const optionalString = (value: unknown, name: string): string | undefined => {
@@ -86,6 +87,12 @@ export async function runAdminCommand(deps: AdminDeps, command: string, args: Re
       return (await import('../../services/model-versions')).listModelVersions(deps.dataSource);
     case 'promote':
       return (await import('../../services/model-versions')).promoteModelVersion(deps.dataSource, args.version);
+    case 'announce-dissolution':
+      return announceDissolution(deps.dataSource, args);
+    case 'list-dissolutions':
+      return listDissolutions(deps.dataSource);
+    case 'remove-dissolution':
+      return removeDissolution(deps.dataSource, args);
     default:
       throw badInput(`unknown command "${command}"; commands: ${ADMIN_COMMANDS.join(', ')}`);
   }
