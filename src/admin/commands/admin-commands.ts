@@ -7,7 +7,6 @@ import type { ApiKeyService } from '../../services/api-key.service';
 import type { SessionService } from '../../services/session.service';
 import { collectStats } from './admin-stats';
 import { writeBackup } from './backup';
-import { announceDissolution, listDissolutions, removeDissolution } from './dissolutions';
 import type { ReplayDay } from '../../services/replay';
 
 /* The admin commands themselves, one implementation whether the CLI runs them or a running server does. */
@@ -87,12 +86,13 @@ export async function runAdminCommand(deps: AdminDeps, command: string, args: Re
       return (await import('../../services/model-versions')).listModelVersions(deps.dataSource);
     case 'promote':
       return (await import('../../services/model-versions')).promoteModelVersion(deps.dataSource, args.version);
+    // loaded when run, like the model commands: an account command loads nothing of the sessions
     case 'announce-dissolution':
-      return announceDissolution(deps.dataSource, args);
+      return (await import('./dissolutions')).announceDissolution(deps.dataSource, args);
     case 'list-dissolutions':
-      return listDissolutions(deps.dataSource);
+      return (await import('./dissolutions')).listDissolutions(deps.dataSource);
     case 'remove-dissolution':
-      return removeDissolution(deps.dataSource, args);
+      return (await import('./dissolutions')).removeDissolution(deps.dataSource, args);
     default:
       throw badInput(`unknown command "${command}"; commands: ${ADMIN_COMMANDS.join(', ')}`);
   }
