@@ -229,6 +229,7 @@ describe('BillsApiSource against a fake Bills API', () => {
       name: '40',
       startDate: null,
       endDate: null,
+      endAnnounced: null,
       firstObservedSittingDate: '2026-05-20',
       lastObservedSittingDate: '2026-09-08',
     });
