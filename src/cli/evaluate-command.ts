@@ -7,6 +7,7 @@ import { CALIBRATION_FILE } from '../services/trust.service';
 import { targetSections } from '../model/evaluate/model-card-targets';
 import { skillSections } from '../model/evaluate/model-card-skill';
 import { seedSpread } from '../model/evaluate/seed-spread';
+import { fridaysAgainstExpected } from '../model/evaluate/pmb-fridays';
 import { DEFAULT_ENSEMBLE_SIZE, DEFAULT_HIDDEN_LAYERS } from '../model/train/train';
 import { loadConfig } from '../config';
 import { loadSnapshotTrainingData } from '../services/training-data';
@@ -52,7 +53,7 @@ async function main(): Promise<void> {
   log('training on the whole snapshot with five seeds, to compare');
   const spread = seedSpread(data, { cutoff: asOf, hiddenLayers: HIDDEN_LAYERS, seeds: SPREAD_SEEDS });
 
-  const card = renderModelCard({ evaluation, dataAsOf: asOf, bills: bills.length, hiddenLayers: HIDDEN_LAYERS, ensembleSize: DEFAULT_ENSEMBLE_SIZE, seedSpread: spread, command: 'npm run evaluate' });
+  const card = renderModelCard({ evaluation, dataAsOf: asOf, bills: bills.length, hiddenLayers: HIDDEN_LAYERS, ensembleSize: DEFAULT_ENSEMBLE_SIZE, seedSpread: spread, command: 'npm run evaluate', pmbFridays: fridaysAgainstExpected(data.sessions, asOf), sessionNames });
   mkdirSync(path.join(DOCS, 'model-card'), { recursive: true });
   writeFileSync(path.join(DOCS, 'model-card.md'), card.markdown);
   for (const [name, svg] of Object.entries(card.svgs)) writeFileSync(path.join(DOCS, 'model-card', name), svg);

@@ -20,6 +20,7 @@ import { ModelVersionEntity } from './entities/model-version.entity';
 import { QuotaCounterEntity } from './entities/quota-counter.entity';
 import { ParliamentarySessionEntity } from './entities/parliamentary-session.entity';
 import { ScheduledSittingEntity } from './entities/scheduled-sitting.entity';
+import { SessionDissolutionEntity } from './entities/session-dissolution.entity';
 import { SyncStateEntity } from './entities/sync-state.entity';
 import { DashboardSessionEntity } from './entities/dashboard-session.entity';
 import { WebsiteBillViewEntity } from './entities/website-bill-view.entity';
@@ -36,6 +37,7 @@ import { MailDeferredEventEntity } from './entities/mail-deferred-event.entity';
 /** Every entity, listed (not globbed) so the same list works compiled and under ts-jest. */
 export const ENTITIES = [
   ParliamentarySessionEntity,
+  SessionDissolutionEntity,
   BillEntity,
   BillSponsorEntity,
   BillStageEntity,

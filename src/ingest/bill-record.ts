@@ -21,6 +21,8 @@ export interface SessionRecord {
   startDate: string | null;
   /** null while the session is running */
   endDate: string | null;
+  /** for a session ended by a dissolution for a general election: the day its end became known (called, or fixed in law); null when not known to the source (always for the live Bills API) */
+  endAnnounced?: string | null;
   firstObservedSittingDate: string | null;
   lastObservedSittingDate: string | null;
 }

@@ -21,6 +21,27 @@ export interface FreshnessReport {
   stale: boolean;
   /** sessions whose dates the service worked out itself rather than knew (see src/ingest/session-ends.ts) */
   sessionsInferred: InferredSession[];
+  /** the recorded dissolutions of sessions (from the source, or an operator's announce-dissolution), by session */
+  dissolutions: RecordedDissolution[];
+}
+
+/** A session's end by a dissolution, and the day it became known (see src/db/entities/session-dissolution.entity.ts). */
+export interface RecordedDissolution {
+  sessionId: number;
+  name: string | null;
+  announced: string;
+  endDate: string;
+  recordedBy: 'source' | 'operator';
+  recordedAt: Date;
+}
+
+/** Every recorded dissolution, by session. */
+export async function readDissolutions(dataSource: DataSource): Promise<RecordedDissolution[]> {
+  const rows = (await dataSource.query(
+    `SELECT d.session_id AS "sessionId", s.name, d.announced::text AS announced, d.end_date::text AS "endDate", d.recorded_by AS "recordedBy", d.recorded_at AS "recordedAt"
+       FROM session_dissolution d LEFT JOIN parliamentary_session s ON s.id = d.session_id ORDER BY d.session_id`,
+  )) as (Omit<RecordedDissolution, 'recordedAt'> & { recordedAt: Date | string })[];
+  return rows.map((d) => ({ ...d, name: d.name ?? null, recordedAt: new Date(d.recordedAt) }));
 }
 
 /**
@@ -51,6 +72,7 @@ export class DataFreshness {
   private lastSuccessAt: Date | null = null;
   private snapshotAsOf: string | null = null;
   private sessionsInferred: InferredSession[] = [];
+  private dissolutions: RecordedDissolution[] = [];
   /** when this process started watching: stale is counted from here while no sync ever succeeded */
   private readonly since: Date;
 
@@ -93,6 +115,7 @@ export class DataFreshness {
     )) as { id: number; name: string; first: string | null; end: string | null; learned_at: Date | string | null; end_inferred_at: Date | string | null }[];
     const at = (value: Date | string | null) => (value === null ? null : new Date(value));
     this.sessionsInferred = sessions.map((s) => ({ sessionId: s.id, name: s.name, firstSittingDate: s.first, endDate: s.end, learnedAt: at(s.learned_at), endInferredAt: at(s.end_inferred_at) }));
+    this.dissolutions = await readDissolutions(dataSource);
   }
 
   report(): FreshnessReport {
@@ -100,6 +123,6 @@ export class DataFreshness {
     const staleAfterMs = this.intervalSeconds * STALE_AFTER_INTERVALS * 1000;
     const stale = this.intervalSeconds > 0 && now.getTime() - (this.lastSuccessAt ?? this.since).getTime() > staleAfterMs;
     const asOf = this.source === 'snapshot' ? this.snapshotAsOf : this.lastSuccessAt ? this.lastSuccessAt.toISOString().slice(0, 10) : null;
-    return { source: this.source, asOf, lastSyncAt: this.lastSyncAt ?? this.lastSuccessAt, lastSuccessAt: this.lastSuccessAt, stale, sessionsInferred: this.sessionsInferred };
+    return { source: this.source, asOf, lastSyncAt: this.lastSyncAt ?? this.lastSuccessAt, lastSuccessAt: this.lastSuccessAt, stale, sessionsInferred: this.sessionsInferred, dissolutions: this.dissolutions };
   }
 }

@@ -150,6 +150,15 @@ async function mergeSessions(dataSource: DataSource, sessions: SessionRecord[]) 
            last_sitting_date = GREATEST(EXCLUDED.last_sitting_date, parliamentary_session.last_sitting_date)`,
         [s.sessionId, s.name, s.endDate, sessionStartOf(s), s.lastObservedSittingDate, now, s.startDate],
       );
+      // a source that knows a dissolution (a snapshot's endAnnounced) replaces what was recorded of it
+      if (s.endAnnounced && s.endDate) {
+        await manager.query(
+          `INSERT INTO session_dissolution (session_id, announced, end_date, recorded_by, recorded_at) VALUES ($1, $2, $3, 'source', $4)
+           ON CONFLICT (session_id) DO UPDATE SET announced = EXCLUDED.announced, end_date = EXCLUDED.end_date, recorded_by = 'source', recorded_at = EXCLUDED.recorded_at
+           WHERE session_dissolution.announced <> EXCLUDED.announced OR session_dissolution.end_date <> EXCLUDED.end_date OR session_dissolution.recorded_by <> 'source'`,
+          [s.sessionId, s.endAnnounced, s.endDate, now],
+        );
+      }
     }
     return settleEndedSessions(manager, now);
   });
@@ -290,6 +299,9 @@ async function fingerprint(dataSource: DataSource): Promise<string> {
   // learned them does not, so the same data fingerprints alike in every database
   const sessions = await dataSource.query('SELECT id, name, end_date, first_sitting_date, last_sitting_date FROM parliamentary_session ORDER BY id');
   for (const session of sessions) hash.update(`${JSON.stringify(session)}\n`);
+  // an announced dissolution moves nowcasts from its announcement on (an operator's record among them)
+  const dissolutions = await dataSource.query('SELECT session_id, announced::text AS announced, end_date::text AS end_date FROM session_dissolution ORDER BY session_id');
+  for (const dissolution of dissolutions) hash.update(`dissolution ${JSON.stringify(dissolution)}\n`);
   // the record of scheduled sittings moves nowcasts too (a scheduled next stage is the ETA), and by
   // the days it was seen and superseded, which a past-date nowcast reads: they are in it
   const sittings = await dataSource.query(

@@ -17,6 +17,7 @@ const sessionSchema = z.object({
   name: z.string(),
   startDate: date.nullable().optional(),
   endDate: date.nullable(),
+  endAnnounced: date.nullable().optional(),
   firstObservedSittingDate: date.nullable().optional(),
   lastObservedSittingDate: date.nullable().optional(),
 });
@@ -176,6 +177,7 @@ export class SnapshotSource implements BillSource {
       name: s.name,
       startDate: s.startDate ?? null,
       endDate: s.endDate,
+      endAnnounced: s.endAnnounced ?? null,
       firstObservedSittingDate: s.firstObservedSittingDate ?? null,
       lastObservedSittingDate: s.lastObservedSittingDate ?? null,
     }));

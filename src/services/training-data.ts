@@ -1,10 +1,11 @@
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { BillEntity } from '../db/entities/bill.entity';
 import { DivisionEntity } from '../db/entities/division.entity';
 import { ParliamentarySessionEntity } from '../db/entities/parliamentary-session.entity';
+import { SessionDissolutionEntity } from '../db/entities/session-dissolution.entity';
 import { SyncStateEntity } from '../db/entities/sync-state.entity';
 import { type BillFacts, type PmbSessionFacts, type SessionFact, stageHistoryCompleteUntil, type TrainingBill } from '../model/serve/bill-facts';
-import { assignPmbSessionFacts, isPrivateMembersBill, PRIVATE_MEMBERS_KINDS, pmbSessionFacts } from '../model/serve/pmb-session';
+import { assignPmbSessionFacts, isPrivateMembersBill, PRIVATE_MEMBERS_KINDS, pmbSessionFacts, withPmbFridays } from '../model/serve/pmb-session';
 import { assignBallotRanks, type Rankable } from '../model/serve/ballot';
 import type { TrainingData } from '../model/train/train';
 import { type BillRecord, type SessionRecord, sessionStartOf } from '../ingest/bill-record';
@@ -15,7 +16,12 @@ import { asPmbPeers, billFacts, groupByBill, rankable, type StageRow, trainingDa
 
 // With training-pages.ts, the only place stored bills become the model's inputs: facts for features, outcomes for labels.
 
-export const sessionFactFromRecord = (s: SessionRecord): SessionFact => ({ id: s.sessionId, startDate: sessionStartOf(s), endDate: s.endDate });
+export const sessionFactFromRecord = (s: SessionRecord): SessionFact => ({
+  id: s.sessionId,
+  startDate: sessionStartOf(s),
+  endDate: s.endDate,
+  dissolution: s.endAnnounced && s.endDate ? { announced: s.endAnnounced, end: s.endDate } : null,
+});
 
 export function trainingBillFromRecord(r: BillRecord): TrainingBill {
   return {
@@ -112,9 +118,30 @@ async function pmbSessionsOf(dataSource: DataSource, bills: BillEntity[], allSta
   return new Map(sessions.flatMap((id) => (known.pmb.get(id) ? [[id, known.pmb.get(id)!] as const] : [])));
 }
 
+/** The stored sessions with their dissolutions (from the source, or recorded by an operator): what every nowcast and training reads of them. */
+async function storedSessionFacts(manager: Pick<EntityManager, 'getRepository'>): Promise<SessionFact[]> {
+  const [sessions, dissolutions] = await Promise.all([
+    manager.getRepository(ParliamentarySessionEntity).find({ order: { id: 'ASC' } }),
+    manager.getRepository(SessionDissolutionEntity).find(),
+  ]);
+  const dissolutionOf = new Map(dissolutions.map((d) => [d.sessionId, { announced: d.announced, end: d.endDate }]));
+  return sessions.map((s) => ({ id: s.id, startDate: s.firstSittingDate, endDate: s.endDate, dissolution: dissolutionOf.get(s.id) ?? null }));
+}
+
+/** The sessions as nowcasts read them: with their dissolutions and their private members' Fridays (from every stored private member's bill). */
 export async function loadSessionFacts(dataSource: DataSource): Promise<SessionFact[]> {
-  const sessions = await dataSource.getRepository(ParliamentarySessionEntity).find({ order: { id: 'ASC' } });
-  return sessions.map((s) => ({ id: s.id, startDate: s.firstSittingDate, endDate: s.endDate }));
+  const [sessions, fridays] = await Promise.all([
+    storedSessionFacts(dataSource.manager),
+    dataSource.query(
+      `SELECT b.introduced_session_id AS "sessionId", array_agg(DISTINCT d::text ORDER BY d::text) AS fridays
+         FROM bill b JOIN bill_stage s ON s.bill_id = b.id CROSS JOIN LATERAL unnest(s.sitting_dates) AS d
+        WHERE b.kind = ANY($1) AND s.house = 'Commons' AND extract(isodow FROM d) = 5
+        GROUP BY b.introduced_session_id`,
+      [PRIVATE_MEMBERS_KINDS],
+    ) as Promise<{ sessionId: number; fridays: string[] }[]>,
+  ]);
+  const fridaysOf = new Map(fridays.map((f) => [f.sessionId, f.fridays]));
+  return sessions.map((s) => ({ ...s, pmbFridays: fridaysOf.get(s.id) ?? [] }));
 }
 
 /** What a version trains on: the stored data as pages for its worker, and the fingerprint of the data state they were read in. */
@@ -141,12 +168,12 @@ export function readTrainingSet(dataSource: DataSource): Promise<TrainingSet> {
     );
     const stages = await readJsonPages(manager, 'bill_stage', `id, bill_id AS "billId", seq, stage, house, sitting_dates AS "sittingDates"`);
     const divisions = await readJsonPages(manager, 'division', `id, ctid::text AS at, bill_id AS "billId", date, ayes, noes`);
-    const sessions = await manager.getRepository(ParliamentarySessionEntity).find({ order: { id: 'ASC' } });
+    const sessions = await storedSessionFacts(manager);
     const [state] = await manager.getRepository(SyncStateEntity).find({ order: { completedAt: 'DESC' }, take: 1 });
     return {
       data: {
         pages: { bills: bills.pages, stages: stages.pages, divisions: divisions.pages },
-        sessions: sessions.map((s) => ({ id: s.id, startDate: s.firstSittingDate, endDate: s.endDate })),
+        sessions,
         billCount: bills.rows,
       },
       fingerprint: state?.dataFingerprint ?? 'none',
@@ -169,7 +196,7 @@ export async function loadSnapshotTrainingData(dir: string): Promise<TrainingDat
   const sessions = await source.sessions();
   return {
     bills,
-    sessions: sessions.map(sessionFactFromRecord),
+    sessions: withPmbFridays(sessions.map(sessionFactFromRecord), pmbSessionFacts(bills.map((b) => b.facts))),
     asOf: await source.asOf(),
     sessionNames: Object.fromEntries(sessions.map((s) => [s.sessionId, s.name])),
   };

@@ -1,6 +1,6 @@
 import { type BillFacts, type PmbSessionFacts, type SessionFact, stageHistoryCompleteUntil, type TrainingBill } from '../model/serve/bill-facts';
 import { ballotRank, type Rankable } from '../model/serve/ballot';
-import { isPrivateMembersBill, pmbSessionFacts, pmbSessionOf, type PmbSessionPeer } from '../model/serve/pmb-session';
+import { isPrivateMembersBill, pmbSessionFacts, pmbSessionOf, type PmbSessionPeer, withPmbFridays } from '../model/serve/pmb-session';
 import { pushTo } from '../common/multimap';
 import type { TrainingData } from '../model/train/train';
 
@@ -144,7 +144,7 @@ export function trainingDataFromPages({ pages, sessions }: TrainingPages): Train
       };
       return { facts, outcome };
     }),
-    sessions,
+    sessions: withPmbFridays(sessions, pmbSessions),
   };
 }
 

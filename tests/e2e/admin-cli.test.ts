@@ -50,7 +50,7 @@ describe('help', () => {
   it('lists every command with --help, and explains one with <command> --help', async () => {
     const all = await adminCli(['--help'], env);
     expect(all.code).toBe(0);
-    for (const command of ['create-user', 'create-key', 'set-tier', 'set-password', 'revoke-key', 'list-users', 'list-keys', 'delete-user', 'stats', 'backup', 'restore']) {
+    for (const command of ['create-user', 'create-key', 'set-tier', 'set-password', 'revoke-key', 'list-users', 'list-keys', 'delete-user', 'stats', 'backup', 'restore', 'announce-dissolution', 'list-dissolutions', 'remove-dissolution']) {
       expect(all.stdout).toContain(`\n  ${command}`);
     }
     const one = await adminCli(['create-key', '--help'], env);
@@ -120,6 +120,41 @@ it('deletes an account with its keys and watchlists; the running server stops ac
   expect((await eventually(() => api(server.url, key, '/dashboard/watchlists'), (r) => r.status === 401)).status).toBe(401);
   expect((await adminCli(['list-users'], env)).json.users.map((u: { email: string }) => u.email)).not.toContain('leaving@example.com');
   expect((await adminCli(['delete-user', '--email', 'leaving@example.com'], env)).json.error).toMatch(/no account/);
+});
+
+describe('announced dissolutions', () => {
+  const readyz = async () => (await (await fetch(`${server.url}/readyz`)).json()) as { data: { dissolutions: { session_id: number; recorded_by: string }[] } };
+  const recorded = (body: { data: { dissolutions: { session_id: number }[] } }) => body.data.dissolutions.map((d) => d.session_id);
+
+  it('lists the snapshot’s, records an operator’s on a running server, shows it in /readyz, and removes it', async () => {
+    const before = await adminCli(['list-dissolutions'], env);
+    expect(before.code).toBe(0);
+    // the snapshot's sessions ended by a dissolution: 2004-05, 2009-10, 2014-15, 2016-17, 2019
+    expect(before.json.dissolutions.map((d: { session_id: number }) => d.session_id)).toEqual([18, 23, 27, 29, 34]);
+    expect(before.json.dissolutions[3]).toEqual({ session_id: 29, name: '2016-17', announced: '2017-04-18', end_date: '2017-04-27', recorded_by: 'source', recorded_at: expect.any(String) });
+    expect(recorded(await readyz())).toEqual([18, 23, 27, 29, 34]);
+
+    const announced = await adminCli(['announce-dissolution', '--session', '36', '--announced', '2022-03-01', '--end', '2022-04-28'], env);
+    expect(announced.code).toBe(0);
+    expect(announced.json).toEqual({ session_id: 36, name: '2021-22', announced: '2022-03-01', end_date: '2022-04-28', recorded_by: 'operator', recorded_at: expect.any(String) });
+    const shown = await eventually(readyz, (body) => recorded(body).includes(36));
+    expect(shown.data.dissolutions.find((d) => d.session_id === 36)).toEqual({ session_id: 36, name: '2021-22', announced: '2022-03-01', end_date: '2022-04-28', recorded_by: 'operator', recorded_at: announced.json.recorded_at });
+
+    const removed = await adminCli(['remove-dissolution', '--session', '36'], env);
+    expect(removed.code).toBe(0);
+    expect(removed.json).toEqual({ session_id: 36, removed: announced.json });
+    expect(recorded(await eventually(readyz, (body) => !recorded(body).includes(36)))).toEqual([18, 23, 27, 29, 34]);
+    expect((await adminCli(['remove-dissolution', '--session', '36'], env)).json).toEqual({ error: 'no dissolution is recorded for session 36' });
+  });
+
+  it('refuses a record it cannot read: an unknown session, a date that is not one, an end before the announcement', async () => {
+    expect((await adminCli(['announce-dissolution', '--session', '99', '--announced', '2022-03-01', '--end', '2022-04-28'], env)).json.error).toMatch(/no session 99 is stored/);
+    expect((await adminCli(['announce-dissolution', '--session', '36', '--announced', '2022-02-30', '--end', '2022-04-28'], env)).json).toEqual({ error: '--announced must be a date, YYYY-MM-DD' });
+    expect((await adminCli(['announce-dissolution', '--session', '36', '--announced', '2022-03-01', '--end', '2022-02-01'], env)).json).toEqual({ error: '--end must be on or after --announced' });
+    expect((await adminCli(['announce-dissolution', '--session', '29', '--announced', '2017-04-18', '--end', '2017-05-03'], env)).json).toEqual({ error: 'session 29 ended on 2017-04-27' });
+    const help = await adminCli(['announce-dissolution', '--help'], env);
+    expect(help.stdout).toMatch(/^usage: npm run admin -- announce-dissolution --session ID --announced YYYY-MM-DD --end YYYY-MM-DD\n/);
+  });
 });
 
 describe('set-password', () => {

@@ -30,7 +30,7 @@ afterAll(async () => {
 
 const readyz = async () => {
   const res = await fetch(`${server.url}/readyz`);
-  return { status: res.status, body: (await res.json()) as { status: string; data: { source: string; as_of: string | null; last_sync_at: string | null; last_success_at: string | null; stale: boolean; sessions_inferred: unknown[] } } };
+  return { status: res.status, body: (await res.json()) as { status: string; data: { source: string; as_of: string | null; last_sync_at: string | null; last_success_at: string | null; stale: boolean; sessions_inferred: unknown[]; dissolutions: unknown[] } } };
 };
 
 async function until<T>(probe: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number): Promise<T> {
@@ -77,7 +77,7 @@ function parliamentMovesTheBill(): void {
 it('says in /readyz that it follows the live source, and when it last synced', async () => {
   const { status, body } = await until(readyz, (r) => r.body.data?.last_success_at !== null, 5_000);
   expect(status).toBe(200);
-  expect(body.data).toEqual({ source: 'live', as_of: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), last_sync_at: expect.any(String), last_success_at: expect.any(String), stale: false, sessions_inferred: expect.arrayContaining([expect.objectContaining({ session_id: 40, end_date: null })]) });
+  expect(body.data).toEqual({ source: 'live', as_of: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), last_sync_at: expect.any(String), last_success_at: expect.any(String), stale: false, sessions_inferred: expect.arrayContaining([expect.objectContaining({ session_id: 40, end_date: null })]), dissolutions: [] });
 });
 
 it('says in GraphQL serviceStatus, as in /readyz, which sessions have dates it inferred rather than knew', async () => {

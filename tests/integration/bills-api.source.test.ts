@@ -219,7 +219,7 @@ describe('BillsApiSource against a fake Bills API', () => {
     const src = source();
     // Before any bill was read, one page of recent bills tells the current sessions.
     const early = await src.sessions();
-    expect(early.find((s) => s.sessionId === 40)).toEqual({ sessionId: 40, name: '40', startDate: null, endDate: null, firstObservedSittingDate: null, lastObservedSittingDate: null });
+    expect(early.find((s) => s.sessionId === 40)).toEqual({ sessionId: 40, name: '40', startDate: null, endDate: null, endAnnounced: null, firstObservedSittingDate: null, lastObservedSittingDate: null });
     expect(early.find((s) => s.sessionId === 35)).toMatchObject({ name: '2019-21', endDate: '2021-04-29' });
 
     await collect(src);
@@ -229,6 +229,7 @@ describe('BillsApiSource against a fake Bills API', () => {
       name: '40',
       startDate: null,
       endDate: null,
+      endAnnounced: null,
       firstObservedSittingDate: '2026-05-20',
       lastObservedSittingDate: '2026-09-08',
     });

@@ -64,6 +64,7 @@ export function snapshotAsKnownOn(billIds: number[], date: string): string {
     .map((s) => ({
       ...s,
       endDate: s.endDate && s.endDate <= date ? s.endDate : null,
+      endAnnounced: s.endAnnounced && s.endAnnounced <= date && s.endDate && s.endDate <= date ? s.endAnnounced : null,
       lastObservedSittingDate: s.lastObservedSittingDate && s.lastObservedSittingDate <= date ? s.lastObservedSittingDate : date,
       completeAtSnapshot: Boolean(s.endDate && s.endDate <= date),
     }));

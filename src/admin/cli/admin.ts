@@ -5,7 +5,7 @@ import { runAdminCli } from './run-admin-command';
 /* `npm run admin`: the operator's entry, its help and its arguments. */
 
 interface CommandHelp {
-  options: readonly ('email' | 'tier' | 'name' | 'prefix' | 'to' | 'from')[];
+  options: readonly ('email' | 'tier' | 'name' | 'prefix' | 'to' | 'from' | 'session' | 'announced' | 'end')[];
   synopsis: string;
   about: string;
 }
@@ -59,6 +59,22 @@ const COMMANDS: Record<string, CommandHelp> = {
     synopsis: 'VERSION',
     about: 'Serves model version VERSION (e.g. a rollback to an earlier one, or a rejected one), on every instance within seconds. Prints {serving, previous}.',
   },
+  'announce-dissolution': {
+    options: ['session', 'announced', 'end'],
+    synopsis: '--session ID --announced YYYY-MM-DD --end YYYY-MM-DD',
+    about:
+      'Records that session ID (a Bills API session id) ends by a dissolution for a general election on --end, known from --announced (the day the election was called, or its date fixed in law); replaces one recorded before. The live Bills API says nothing of dissolutions: nowcasts dated on or after --announced read the session\'s end (the days left for a wash-up) once the next sync has taken the record in; those dated before it never do. Prints {session_id, name, announced, end_date, recorded_by, recorded_at}.',
+  },
+  'list-dissolutions': {
+    options: [],
+    synopsis: '',
+    about: 'Prints {dissolutions: [{session_id, name, announced, end_date, recorded_by (source|operator), recorded_at}]}: those read from a snapshot\'s sessions and those recorded with announce-dissolution.',
+  },
+  'remove-dissolution': {
+    options: ['session'],
+    synopsis: '--session ID',
+    about: 'Removes session ID\'s recorded dissolution (one read from a snapshot comes back with its next sync); nowcasts stop reading it after the next sync. Prints {session_id, removed}.',
+  },
   replay: {
     options: ['from', 'to'],
     synopsis: '--from YYYY-MM-DD --to YYYY-MM-DD',
@@ -67,7 +83,7 @@ const COMMANDS: Record<string, CommandHelp> = {
   },
 };
 
-const usageLine = (name: string) => `  ${name.padEnd(14)}${COMMANDS[name].synopsis}`;
+const usageLine = (name: string) => `  ${name.padEnd(14)}${name.length >= 14 ? ' ' : ''}${COMMANDS[name].synopsis}`;
 const USAGE = `usage: npm run admin -- <command> [options]     (npm run admin -- <command> --help for one command)
 ${Object.keys(COMMANDS).map(usageLine).join('\n')}
 Each command prints one JSON object on the last line of stdout; on failure {"error": "…"} and exit code 1.`;
@@ -90,6 +106,9 @@ function main(): void {
         prefix: { type: 'string' },
         to: { type: 'string' },
         from: { type: 'string' },
+        session: { type: 'string' },
+        announced: { type: 'string' },
+        end: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });

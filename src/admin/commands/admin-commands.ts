@@ -28,7 +28,7 @@ export interface AdminDeps {
 }
 
 /** What the admin CLI runs itself or asks a running server to run (restore never runs inside a server). */
-export const ADMIN_COMMANDS = ['create-user', 'create-key', 'set-tier', 'revoke-key', 'list-users', 'list-keys', 'delete-user', 'stats', 'backup', 'sync', 'train', 'replay', 'set-password', 'models', 'promote'] as const;
+export const ADMIN_COMMANDS = ['create-user', 'create-key', 'set-tier', 'revoke-key', 'list-users', 'list-keys', 'delete-user', 'stats', 'backup', 'sync', 'train', 'replay', 'set-password', 'models', 'promote', 'announce-dissolution', 'list-dissolutions', 'remove-dissolution'] as const;
 export type AdminCommand = (typeof ADMIN_COMMANDS)[number];
 
 export const optionalString = (value: unknown, name: string): string | undefined => {
@@ -86,6 +86,13 @@ export async function runAdminCommand(deps: AdminDeps, command: string, args: Re
       return (await import('../../services/model-versions')).listModelVersions(deps.dataSource);
     case 'promote':
       return (await import('../../services/model-versions')).promoteModelVersion(deps.dataSource, args.version);
+    // loaded when run, like the model commands: an account command loads nothing of the sessions
+    case 'announce-dissolution':
+      return (await import('./dissolutions')).announceDissolution(deps.dataSource, args);
+    case 'list-dissolutions':
+      return (await import('./dissolutions')).listDissolutions(deps.dataSource);
+    case 'remove-dissolution':
+      return (await import('./dissolutions')).removeDissolution(deps.dataSource, args);
     default:
       throw badInput(`unknown command "${command}"; commands: ${ADMIN_COMMANDS.join(', ')}`);
   }

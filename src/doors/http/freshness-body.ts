@@ -17,5 +17,14 @@ export function freshnessBody(report: FreshnessReport) {
       learned_at: s.learnedAt?.toISOString() ?? null,
       end_inferred_at: s.endInferredAt?.toISOString() ?? null,
     })),
+    // sessions whose end by a dissolution is known, from the day it was announced (a snapshot's, or recorded by an operator)
+    dissolutions: report.dissolutions.map((d) => ({
+      session_id: d.sessionId,
+      name: d.name,
+      announced: d.announced,
+      end_date: d.endDate,
+      recorded_by: d.recordedBy,
+      recorded_at: d.recordedAt.toISOString(),
+    })),
   };
 }

@@ -105,6 +105,8 @@ export class SessionLedger implements SessionKnowledge {
           name: known?.name ?? String(sessionId),
           startDate: known?.startDate ?? null,
           endDate: this.endDate(sessionId),
+          // the API says nothing of a dissolution: an operator records one (admin announce-dissolution)
+          endAnnounced: null,
           firstObservedSittingDate: seen?.first ?? null,
           lastObservedSittingDate: seen?.last ?? null,
         };

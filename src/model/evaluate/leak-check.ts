@@ -15,9 +15,19 @@ export interface LeakCheck {
   differing: number;
 }
 
-/** The sessions as known at the end of `date`: begun by then, with an end only if it came by then. */
+/**
+ * The sessions as known at the end of `date`: begun by then, with an end only if it came by then, a
+ * dissolution only if announced by then, and only the private members' Fridays sat by then.
+ */
 const sessionsOn = (sessions: readonly SessionFact[], date: string): SessionFact[] =>
-  sessions.filter((s) => s.startDate !== null && s.startDate <= date).map((s) => ({ ...s, endDate: s.endDate !== null && s.endDate <= date ? s.endDate : null }));
+  sessions
+    .filter((s) => s.startDate !== null && s.startDate <= date)
+    .map((s) => {
+      const known: SessionFact = { id: s.id, startDate: s.startDate, endDate: s.endDate !== null && s.endDate <= date ? s.endDate : null };
+      if (s.dissolution && s.dissolution.announced <= date) known.dissolution = { announced: s.dissolution.announced, end: s.dissolution.end };
+      if (s.pmbFridays) known.pmbFridays = s.pmbFridays.filter((d) => d <= date);
+      return known;
+    });
 
 /** A bill's own dated facts on or before `date`; its session's private members' facts are set by the caller. */
 function ownFactsOn(facts: BillFacts, date: string): BillFacts {

@@ -12,6 +12,7 @@ import { reliabilityDiagramSvg } from './reliability-svg';
 import { SAMPLE_STEP_DAYS, EVALUATION_STEP_DAYS } from '../train/samples';
 import { CALIBRATION_HALF_LIFE_DAYS, CALIBRATION_SHARE, DEFAULT_CALIBRATION_DAYS, DEFAULT_ENSEMBLE_SIZES, DEFAULT_ITERATIONS, DEFAULT_WEIGHT_DECAY, FATE_CALIBRATION_DAYS } from '../train/train';
 import { ETA_BIN_EDGES } from '../serve/model-artifact';
+import type { FridaysAgainstExpected } from './pmb-fridays';
 
 export interface ModelCardInput {
   evaluation: Evaluation;
@@ -21,6 +22,9 @@ export interface ModelCardInput {
   ensembleSize: number;
   seedSpread: SeedSpread;
   command: string;
+  /** each ended session's private members' Fridays, expected against sat (fridaysAgainstExpected) */
+  pmbFridays: FridaysAgainstExpected[];
+  sessionNames: Record<number, string>;
 }
 
 const MEANING: Record<BinaryOutput, string> = {
@@ -37,11 +41,13 @@ const FEATURE_SOURCES: [string, string][] = [
   ['sponsor_party_in_government, sponsor_party_unknown', 'the lead sponsor’s party on the introduction date'],
   ['progress, in_second_house, last_stage_*, main_sittings*, report_reached, ping_pong_rounds, committee_sittings, second_reading_set_downs_first_house', 'stage sittings dated on or before *d*'],
   ['days_since_*', 'introduction date and sittings on or before *d*'],
-  ['carried_over, days_since_session_start', 'sittings and carry-over motions on or before *d*; the session’s official first day (State Opening, announced ahead)'],
+  ['carried_over, days_since_session_start', 'sittings and carry-over motions on or before *d* (carried_over is 1 from the day of the carry-over motion, known before the next session begins, or a sitting in a later session); the session’s official first day (State Opening, announced ahead)'],
+  ['money_resolution', 'a money resolution for the bill dated on or before *d* (of the ballot bills with one, three in four were enacted; of those without, one in five)'],
+  ['dissolution_announced, dissolution_days_left', 'a dissolution of the session for a general election announced on or before *d* (a snapshot’s `endAnnounced`, or recorded by an operator on the live source): 1, and the days from *d* to the session’s last day; 0 before the announcement. Wash-ups differ: of the government bills before Parliament on the announcement day, 12 of 12 were enacted in 2010, 12 of 15 in 2017, 3 of 16 in 2019'],
   ['sitting_share_next_*_days', 'the same window in earlier years, from sitting dates up to the training cutoff'],
   ['day_of_year_*', 'the date itself'],
   ['session_after_election, session_days_left_expected', 'the sessions begun and ended by *d*: more than 30 days between the previous session’s end and this one’s first sitting (a general election), and the median length of the ended sessions of the same sort minus the days into this one (next_stage_30d’s networks do not read the days left: it cost them AUC)'],
-  ['pmb_fridays_left, ballot_bills_past_second_reading', 'for a private member’s bill, its session’s private members’ bills’ sittings on or before *d*: the Fridays they have had in the Commons (of the thirteen a session), and how many of the session’s ballot bills have sat at a stage after Commons second reading (the proof it was agreed); 0 for other bills'],
+  ['pmb_fridays_left, ballot_bills_past_second_reading', 'for a private member’s bill, its session’s private members’ bills’ sittings on or before *d*: the Fridays the session is expected to give them less those they have had in the Commons (a share of 20; expected: the Fridays per day the ended sessions of the same sort gave, after an election or not, times the session’s announced length, else its expected length or the days it has run; see Private members’ Fridays), and how many of the session’s ballot bills have sat at a stage after Commons second reading (the proof it was agreed); 0 for other bills'],
   ['ballot_position, ballot_first_fridays', 'a ballot bill’s place in the order its session’s ballot bills were presented (by introduction day, then bill id): ballot bills introduced on or before its introduction day. The data has no ballot position, and this order stands in for the draw (in which the first seven get the first sitting Fridays): explanations call it the place in the order of presentation, not in the ballot'],
 ];
 
@@ -71,6 +77,22 @@ function midSessionSection(ev: Evaluation): string[] {
     '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...ev.midSession.folds.map((m) => row(m.session!, m)),
     row('pooled', ev.midSession.pooled),
+    '',
+  ];
+}
+
+/** pmb_fridays_left's expectation against what each session gave. */
+function pmbFridaysSection(rows: readonly FridaysAgainstExpected[], names: Record<number, string>): string[] {
+  const scored = rows.filter((r) => r.expectedAtStart !== null);
+  const meanError = scored.length ? scored.reduce((sum, r) => sum + Math.abs(r.expectedAtStart! - r.sat), 0) / scored.length : null;
+  return [
+    '## Private members’ Fridays',
+    '',
+    `pmb_fridays_left expects a session’s private members’ Fridays from the sessions ended by the date (no constant: Standing Order 14’s thirteen is not what sessions give). At each ended session’s first day, the Fridays expected against those it gave; where a dissolution was announced during the session, the expectation on that day too (its end then known). Mean absolute error at the start: ${f(meanError, 1)} Fridays over ${scored.length} sessions.`,
+    '',
+    '| session | expected at its start | expected on the announcement day | sat |',
+    '|---|---|---|---|',
+    ...rows.map((r) => `| ${names[r.sessionId] ?? r.sessionId} | ${r.expectedAtStart === null ? 'none (no ended session with Fridays)' : f(r.expectedAtStart, 1)} | ${r.expectedAtAnnouncement === null ? '' : f(r.expectedAtAnnouncement, 1)} | ${r.sat} |`),
     '',
   ];
 }
@@ -162,6 +184,7 @@ export function renderModelCard(input: ModelCardInput): { markdown: string; svgs
     lines.push('', `timeline_eta: n ${fold.eta.n}, median abs. error ${f(fold.eta.model.median, 1)} days (baseline ${f(fold.eta.baseline.median, 1)}), mean ${f(fold.eta.model.mean, 1)} (baseline ${f(fold.eta.baseline.mean, 1)}).`, '');
   }
   lines.push(...midSessionSection(ev));
+  lines.push(...pmbFridaysSection(input.pmbFridays, input.sessionNames));
   lines.push(...kindReliabilitySections(ev));
   lines.push('## Reliability (pooled)', '', 'Each table: predicted-probability bin, nowcasts in it, mean predicted and observed rate (each bill weighing 1). The diagrams beside this file compare the model with baseline (b).', '');
   for (const o of BINARY_OUTPUTS) {
@@ -176,7 +199,7 @@ export function renderModelCard(input: ModelCardInput): { markdown: string; svgs
   lines.push('- `momentum_score` = 0.5 × min(1, median gap between main stages for the kind / days since the last main stage) + 0.5 × min(1, main-stage sittings in the last 90 days / 3); 0 for a settled bill.');
   lines.push('- Levels: low below 0.3, medium from 0.3 to 0.7, high above 0.7.', '');
   lines.push('## What the model cannot know', '');
-  lines.push('- **Future recesses and prorogation.** The sitting calendar is learned from earlier years; an early dissolution (2017, 2019) or an unusual recess is not foreseen, and a session’s end is unknown until it happens.');
+  lines.push('- **Future recesses and prorogation.** The sitting calendar is learned from earlier years; an early dissolution (2017, 2019) or an unusual recess is not foreseen before it is announced: a dissolution’s end is known from its announcement on (dissolution_announced; on the live source only once an operator records it), a prorogation’s only when it happens.');
   lines.push('- **Private Members’ Bills’ second readings** are often set-down dates on which the bill was objected to or not reached; a dated second reading is not proof it passed.');
   lines.push(`- **Divisions** exist only for the Commons and only until ${DIVISIONS_KNOWN_UNTIL}, and the live Bills API has none: no feature reads them. close_vote is labelled from them, so it is learned only from bills settled by then and predicted from the stages alone; its figures above are for the one test session with division data, and no later bill can check it. controversy_score reads divisions where a bill has them, which no bill since July 2018 does.`);
   lines.push('- **Amendments** are not in the data: amendment_risk predicts the stages where amendments are considered, not their number or significance.');
@@ -187,7 +210,7 @@ export function renderModelCard(input: ModelCardInput): { markdown: string; svgs
   lines.push(...kindsBySessionTable(ev.kindsBySession));
   lines.push('## Not done yet', '');
   lines.push('- A discrete-time survival model of the next main stage (weekly hazard, censored bills included) in place of the shares of the ETA networks, which learn only from bills whose next stage, or its absence, is known.');
-  lines.push('- Features of the calendar and the queue: the private members’ Fridays announced at a session’s start (pmb_fridays_left counts only those used so far, from the Fridays of the session’s private members’ bills), time in the current stage by kind, programme and carry-over motions, Lords starters.');
+  lines.push('- Features of the calendar and the queue: the private members’ Fridays announced at a session’s start (pmb_fridays_left expects them from the ended sessions and counts those used so far, from the Fridays of the session’s private members’ bills), time in the current stage by kind, programme and carry-over motions, Lords starters.');
   lines.push('- An ensemble trained after the first start (serve one network at once, switch to the averaged ensemble when its background training ends), to bring the seed spread under the targets without slowing the first start.');
   return { markdown: lines.join('\n') + '\n', svgs: { ...svgs, ...kindReliabilityDiagrams(ev) } };
 }

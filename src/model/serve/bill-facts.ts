@@ -65,6 +65,19 @@ export interface SessionFact {
   id: number;
   startDate: string | null;
   endDate: string | null;
+  /**
+   * A dissolution for a general election, once it is known: the day its date became known (the
+   * election called, or the date fixed in law) and the session's last day then known. Known only
+   * from `announced` on; null or absent for a session ended by prorogation, or not yet announced.
+   */
+  dissolution?: SessionDissolution | null;
+  /** the Commons Fridays on which a private member's bill of the session sat, sorted (each known from its day on); absent when not read */
+  pmbFridays?: readonly string[];
+}
+
+export interface SessionDissolution {
+  announced: string;
+  end: string;
 }
 
 /** The answers, for labels and checking only: never an input to features. */

@@ -37,6 +37,8 @@ export interface BillState {
   sittings: Map<string, number>;
   divisions: DivisionFact[];
   carriedOver: boolean;
+  /** a carry-over motion sat on or before the date: the bill is to go on into the next session (known before that session begins) */
+  carryOverMotion: boolean;
   /** the session the bill is in: where its latest sitting was, moved on by a carry-over motion */
   sessionId: number;
   daysSinceIntroduction: number;
@@ -112,6 +114,7 @@ export function billState(facts: BillFacts, date: string, sessions: readonly Ses
     sittings,
     divisions,
     carriedOver,
+    carryOverMotion: carryOverDate !== null,
     sessionId: session?.id ?? facts.introducedSessionId,
     daysSinceIntroduction: facts.introducedDate ? Math.max(0, daysBetween(facts.introducedDate, date)) : 0,
   };

@@ -5,7 +5,6 @@ import type { SittingCalendar } from './sitting-calendar';
 import type { BillAsOf } from './truncate';
 import { BALLOT_FIRST_FRIDAYS, BALLOT_SLOTS } from './ballot';
 import { sessionOutlook } from './session-length';
-import { PMB_FRIDAYS_PER_SESSION } from './pmb-session';
 
 /**
  * Bumped whenever the features or the artifact change meaning: a model version is only served for
@@ -21,7 +20,11 @@ import { PMB_FRIDAYS_PER_SESSION } from './pmb-session';
  *    The artifact holds the typical bill of each kind (explanations' reference), not feature means.
  * 7: the ETA networks give one more output, no next stage; next_stage_30d and the ETA are read
  *    from one distribution (src/model/serve/next-stage.ts).
- * 8: the artifact holds the kind × stage table of its training samples (kind-stage-table.ts), the
+ * 8: dated facts of the session and the bill: pmb_fridays_left from the Fridays the ended sessions
+ *    gave per day and the session's known or expected length (no constant thirteen); money_resolution;
+ *    carried_over from the carry-over motion's day; an announced dissolution (dissolution_announced,
+ *    dissolution_days_left), known from its announcement on.
+ *    The artifact holds the kind × stage table of its training samples (kind-stage-table.ts), the
  *    baseline its forecasts of record are judged against.
  */
 export const FEATURE_SCHEMA_VERSION = 8;
@@ -44,6 +47,10 @@ const LAST_STAGES = ['first_reading', 'second_reading', 'committee', 'report', '
 /** log-scale a count or a number of days into [0, 1], saturating at `cap` */
 const logScale = (value: number, cap: number) => Math.min(1, Math.log1p(Math.max(0, value)) / Math.log1p(cap));
 const share = (value: number, cap: number) => Math.min(1, Math.max(0, value) / cap);
+/** pmb_fridays_left's scale: a share of this many Fridays (sessions have given private members' bills 0 to 18) */
+export const PMB_FRIDAYS_SCALE = 20;
+/** dissolution_days_left's scale: a wash-up is days; an end fixed in law can be known years ahead */
+const DISSOLUTION_DAYS_CAP = 800;
 
 export const FEATURE_NAMES: readonly string[] = [
   ...KINDS.map((k) => `kind_${k}`),
@@ -76,6 +83,9 @@ export const FEATURE_NAMES: readonly string[] = [
   'session_days_left_expected',
   'pmb_fridays_left',
   'ballot_bills_past_second_reading',
+  'money_resolution',
+  'dissolution_announced',
+  'dissolution_days_left',
 ];
 
 /**
@@ -132,7 +142,7 @@ export function featureVector(bill: BillAsOf, sessions: readonly SessionFact[], 
     logScale(sittings('committee:first') + sittings('committee:second'), 40),
     sittings('report:first') + sittings('report:second') > 0 ? 1 : 0,
     share(sittings('consideration_of_amendments:first') + sittings('consideration_of_amendments:second'), 5),
-    state.carriedOver ? 1 : 0,
+    state.carriedOver || state.carryOverMotion ? 1 : 0,
     logScale(daysIntoSession, 800),
     calendar.expectedSittingShare(d, 7),
     calendar.expectedSittingShare(d, 30),
@@ -143,7 +153,10 @@ export function featureVector(bill: BillAsOf, sessions: readonly SessionFact[], 
     facts.ballotRank && facts.ballotRank <= BALLOT_FIRST_FRIDAYS ? 1 : 0,
     outlook.afterElection ? 1 : 0,
     logScale(daysLeft, 800),
-    pmb ? share(PMB_FRIDAYS_PER_SESSION - pmb.fridays.filter((day) => sessionStart && day >= sessionStart).length, PMB_FRIDAYS_PER_SESSION) : 0,
+    pmb && outlook.expectedPmbFridays !== null ? share(outlook.expectedPmbFridays - pmb.fridays.filter((day) => sessionStart && day >= sessionStart).length, PMB_FRIDAYS_SCALE) : 0,
     pmb ? share(pmb.ballotPastSecondReading.length, BALLOT_SLOTS) : 0,
+    sittings('money_resolution:first') + sittings('money_resolution:second') > 0 ? 1 : 0,
+    outlook.announcedEnd ? 1 : 0,
+    outlook.announcedEnd ? logScale(daysBetween(d, outlook.announcedEnd), DISSOLUTION_DAYS_CAP) : 0,
   ];
 }

@@ -1,17 +1,16 @@
-import type { BillFacts, BillKind, PmbSessionFacts, StageFact } from './bill-facts';
+import type { BillFacts, BillKind, PmbSessionFacts, SessionFact, StageFact } from './bill-facts';
 import { isMainStage } from './bill-state';
 import { toDayNumber } from '../../common/dates';
 import { pushTo } from '../../common/multimap';
 
 /**
  * What a private member's bill's chances follow besides its own stages: the Fridays the Commons
- * gives private members' bills (thirteen a session, Standing Order 14), of which the ones already
- * used are gone, and how the session's ballot bills have fared so far (a session in which the
+ * gives private members' bills (Standing Order 14 sets thirteen, but sessions have given 0 to 18:
+ * 18 in the long 2010-12 and 2017-19, 7 in 2019-21; sessionOutlook expects them from the ended
+ * sessions), of which the ones already used are gone, and how the session's ballot bills have fared so far (a session in which the
  * government lets ballot bills through passes many). Both are dated facts of the session's other
  * bills, attached to each private member's bill and cut at the reference date with its own stages.
  */
-export const PMB_FRIDAYS_PER_SESSION = 13;
-
 export const PRIVATE_MEMBERS_KINDS: readonly BillKind[] = ['pmb_ballot', 'pmb_ten_minute_rule', 'pmb_presentation', 'pmb_lords'];
 export const isPrivateMembersBill = (kind: BillKind) => PRIVATE_MEMBERS_KINDS.includes(kind);
 
@@ -50,6 +49,10 @@ export function pmbSessionFacts(peers: Iterable<PmbSessionPeer>): Map<number, Pm
 /** A bill's session facts from its sessions' (pmbSessionFacts): none for a bill that is not a private member's. */
 export const pmbSessionOf = (bySession: ReadonlyMap<number, PmbSessionFacts>, bill: Pick<BillFacts, 'kind' | 'introducedSessionId'>): PmbSessionFacts | null =>
   isPrivateMembersBill(bill.kind) ? (bySession.get(bill.introducedSessionId) ?? { fridays: [], ballotPastSecondReading: [] }) : null;
+
+/** The sessions with their private members' Fridays (SessionFact.pmbFridays) from each session's facts (pmbSessionFacts). */
+export const withPmbFridays = <S extends SessionFact>(sessions: readonly S[], bySession: ReadonlyMap<number, PmbSessionFacts>): S[] =>
+  sessions.map((s) => ({ ...s, pmbFridays: bySession.get(s.id)?.fridays ?? [] }));
 
 /** Sets every private member's bill's session facts from the given bills (all of each session's private members' bills must be among them). */
 export function assignPmbSessionFacts<T extends BillFacts>(bills: T[]): T[] {

@@ -118,11 +118,16 @@ const LEARNING_RATE_STEPS: readonly [number, number][] = [
   [0.15, 0.03],
 ];
 
-/** What was known of the sessions on a day: no session that had not begun, no end still to come. */
+/** What was known of the sessions on a day: no session that had not begun, no end still to come, no dissolution not yet announced, no Friday still to sit. */
 export function sessionsKnownAt(sessions: readonly SessionFact[], date: string): SessionFact[] {
   return sessions
     .filter((s) => s.startDate && s.startDate <= date)
-    .map((s) => ({ ...s, endDate: s.endDate && s.endDate <= date ? s.endDate : null }))
+    .map((s) => ({
+      ...s,
+      endDate: s.endDate && s.endDate <= date ? s.endDate : null,
+      ...(s.dissolution !== undefined && { dissolution: s.dissolution && s.dissolution.announced <= date ? s.dissolution : null }),
+      ...(s.pmbFridays && { pmbFridays: s.pmbFridays.filter((d) => d <= date) }),
+    }))
     .sort((a, b) => a.id - b.id);
 }
 

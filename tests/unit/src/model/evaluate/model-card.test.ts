@@ -55,6 +55,11 @@ const card = () =>
     ensembleSize: 3,
     seedSpread: { seeds: [1, 2], n: 10, meanSpread: 0.001, maxSpread: 0.01 },
     command: 'npm run evaluate',
+    pmbFridays: [
+      { sessionId: 35, expectedAtStart: 19.4, expectedAtAnnouncement: null, sat: 7 },
+      { sessionId: 34, expectedAtStart: 0.8, expectedAtAnnouncement: 0.7, sat: 0 },
+    ],
+    sessionNames: { 34: '2019', 35: '2019-21' },
   });
 
 const targetRow = (markdown: string, start: string) => markdown.split('\n').find((line) => line.startsWith(`| ${start}`));
@@ -65,6 +70,15 @@ describe('the model card', () => {
     expect(targetRow(markdown, 'mid-session folds (see below): timeline_eta median abs. error / the kind × stage table’s ≤ 0.75')).toMatch(/\| 0\.625 \| \*\*PASS\*\* \|$/);
     expect(markdown).toContain('## Mid-session folds: the next stage and the ETA as served');
     expect(markdown.split('\n').find((line) => line.startsWith('| 2019-21 | 2019-12-31 | 30 | 30 |'))).toMatch(/\| 25\.0 \| 40\.0 \| 0\.625 \|$/);
+  });
+
+  it('sets the private members’ Fridays each session was expected to give at its start beside those it gave', () => {
+    const { markdown } = card();
+    expect(markdown).toContain('## Private members’ Fridays');
+    expect(markdown).toContain('| 2019-21 | 19.4 |  | 7 |');
+    expect(markdown).toContain('| 2019 | 0.8 | 0.7 | 0 |');
+    expect(markdown).toContain('Mean absolute error at the start: 6.6 Fridays over 2 sessions');
+    expect(markdown).not.toContain('thirteen a session');
   });
 
   it('judges each watched kind by Brier against its kind × stage table, intercept, slope and Spiegelhalter’s z, not by ECE', () => {

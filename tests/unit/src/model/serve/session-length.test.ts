@@ -16,10 +16,10 @@ const SESSIONS: SessionFact[] = [
 
 describe('how long a session may still run, from the sessions known at the date', () => {
   it('tells a session after a general election (a month or more since the last ended) from one after a prorogation', () => {
-    expect(sessionOutlook(30, SESSIONS, '2017-07-01')).toEqual({ afterElection: true, expectedLengthDays: 350 });
+    expect(sessionOutlook(30, SESSIONS, '2017-07-01')).toMatchObject({ afterElection: true, expectedLengthDays: 350 });
     // 2016-17 followed a week's prorogation: the median of 2012-13, 2013-14 and 2014-15
-    expect(sessionOutlook(29, SESSIONS, '2016-06-01')).toEqual({ afterElection: false, expectedLengthDays: 350 });
-    expect(sessionOutlook(25, SESSIONS, '2012-06-01')).toEqual({ afterElection: false, expectedLengthDays: null });
+    expect(sessionOutlook(29, SESSIONS, '2016-06-01')).toMatchObject({ afterElection: false, expectedLengthDays: 350 });
+    expect(sessionOutlook(25, SESSIONS, '2012-06-01')).toMatchObject({ afterElection: false, expectedLengthDays: null });
   });
 
   it('never reads an end or a session after the date', () => {
