@@ -11,7 +11,7 @@ import { keepWithin } from '../common/bounded-map';
 import { forecastOutcome, SCORED_OUTPUTS, type ScoredOutput } from './forecast-outcomes';
 import { type OutputFigures, outputFigures, RECORD_KINDS, type ResolvedForecast } from './track-record-figures';
 import { loadSessionFacts } from './training-data';
-import type { CsvCell } from './csv-export';
+import { type CsvCell, toCsv } from './csv-export';
 
 /** The forecasts a track record covers: by their day, both ends included; every one when not given. */
 export interface RecordPeriod {
@@ -40,8 +40,9 @@ export interface TrackRecord extends RecordPeriod {
 /** The CSV's columns: every resolved forecast, one per row, holding everything the figures are made of. */
 export const TRACK_RECORD_CSV_COLUMNS = ['bill_id', 'kind', 'forecast_date', 'output', 'value', 'table_value', 'model_version', 'trained_through', 'source', 'outcome', 'resolved_on'];
 
-/** Track records kept, by period and record state: a handful of periods asked again and again. */
-const KEPT_RECORDS = 32;
+/** Periods whose figures, and whose CSV texts, are kept for the record state now: a handful asked again and again. */
+const KEPT_FIGURES = 16;
+const KEPT_CSV = 2;
 /** Forecasts of record one statement reads. */
 const FORECASTS_PER_READ = 5_000;
 /** Bills whose stages one statement reads. */
@@ -69,15 +70,25 @@ function sessionOn(day: string, sessions: readonly SessionFact[]): number {
   return found;
 }
 
+/** Every forecast of record of the scored outputs as of one record state: the resolved ones, and the days of those still open. */
+interface ResolvedRecord {
+  resolved: ResolvedForecast[];
+  openDays: string[];
+}
+
+const inPeriod = (day: string, { from, to }: RecordPeriod) => (!from || day >= from) && (!to || day <= to);
+
 /**
  * The public track record (issue 35): the forecasts of record resolved by the data's today,
  * scored (track-record-figures.ts) for backfilled and live forecasts apart and together, and the
- * same resolved forecasts as CSV, so that the figures can be recomputed from the file. Reads the
- * record a page at a time; a record is computed once per period and record state (the last
- * forecast recorded, the data state, the day) and kept.
+ * same resolved forecasts as CSV, so that the figures can be recomputed from the file. Every
+ * forecast is read and resolved once per record state (the forecasts recorded, the data state, the
+ * day), one reading at a time, a page at a time; a period's figures and CSV are made from that one
+ * set, and a few of them are kept until the state changes, so a client naming new periods costs
+ * the figures of its period, never another reading of the record.
  */
 export class TrackRecordService {
-  private readonly kept = new Map<string, Promise<{ record: TrackRecord; resolved: ResolvedForecast[] }>>();
+  private current: { state: string; today: string; record: Promise<ResolvedRecord>; figures: Map<string, Promise<TrackRecord>>; csv: Map<string, Promise<string>> } | null = null;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -99,37 +110,88 @@ export class TrackRecordService {
   }
 
   async record(period: RecordPeriod): Promise<TrackRecord> {
-    return (await this.computed(period)).record;
+    const current = await this.ofState();
+    return this.kept(current.figures, period, KEPT_FIGURES, async () => {
+      const { resolved, openDays } = await current.record;
+      const mine = resolved.filter((f) => inPeriod(f.forecastDate, period));
+      const open = openDays.filter((day) => inPeriod(day, period)).length;
+      return { ...period, asOf: current.today, recorded: mine.length + open, open, sets: await this.sets(mine) };
+    });
   }
 
-  /** The CSV of every resolved forecast of the period, in the order recorded. */
-  async csvRows(period: RecordPeriod): Promise<CsvCell[][]> {
-    const { resolved } = await this.computed(period);
-    return resolved.map((f) => [f.billId, RECORD_KINDS[f.kind], f.forecastDate, f.output, f.value, f.tableValue, f.modelVersion, f.trainedThrough, f.source, f.outcome, f.resolvedOn]);
+  /** The CSV text of every resolved forecast of the period, in the order recorded. */
+  async csv(period: RecordPeriod): Promise<string> {
+    const current = await this.ofState();
+    return this.kept(current.csv, period, KEPT_CSV, async () => {
+      const rows = (await current.record).resolved
+        .filter((f) => inPeriod(f.forecastDate, period))
+        .map((f): CsvCell[] => [f.billId, RECORD_KINDS[f.kind], f.forecastDate, f.output, f.value, f.tableValue, f.modelVersion, f.trainedThrough, f.source, f.outcome, f.resolvedOn]);
+      return toCsv(TRACK_RECORD_CSV_COLUMNS, rows);
+    });
   }
 
-  private async computed(period: RecordPeriod): Promise<{ record: TrackRecord; resolved: ResolvedForecast[] }> {
-    const [[{ last }], state] = await Promise.all([this.dataSource.query(`SELECT coalesce(max(id), 0) AS last FROM forecast_of_record`) as Promise<{ last: number }[]>, this.dataState()]);
-    const key = `${last}|${state}|${this.clock.today()}|${period.from ?? ''}|${period.to ?? ''}`;
-    let kept = this.kept.get(key);
+  /**
+   * The record of the state now, read once: the state is what a recording commits with its
+   * forecasts (the refresh's row, the backfilled days), the data state and the day, so a forecast
+   * committed late under a lower id is never missed.
+   */
+  private async ofState(): Promise<NonNullable<TrackRecordService['current']>> {
+    const [[recorded], data] = await Promise.all([
+      this.dataSource.query(`SELECT (SELECT max(refreshed_at)::text FROM event_refresh) AS refreshed, (SELECT count(*)::int FROM forecast_backfill_day) AS days`) as Promise<{ refreshed: string | null; days: number }[]>,
+      this.dataState(),
+    ]);
+    const today = this.clock.today();
+    const state = `${recorded.refreshed ?? ''}/${recorded.days}|${data}|${today}`;
+    if (this.current?.state !== state) {
+      const record = this.resolveAll(today);
+      const current = { state, today, record, figures: new Map(), csv: new Map() };
+      // a failed reading is read again by the next request
+      record.catch(() => this.current === current && (this.current = null));
+      this.current = current;
+    }
+    return this.current;
+  }
+
+  private kept<T>(store: Map<string, Promise<T>>, period: RecordPeriod, limit: number, make: () => Promise<T>): Promise<T> {
+    const key = `${period.from ?? ''}|${period.to ?? ''}`;
+    let kept = store.get(key);
     if (!kept) {
-      kept = this.compute(period, this.clock.today());
-      kept.catch(() => this.kept.delete(key));
-      keepWithin(this.kept, key, kept, KEPT_RECORDS);
+      kept = make();
+      const made = kept;
+      made.catch(() => store.get(key) === made && store.delete(key));
+      keepWithin(store, key, made, limit);
     }
     return kept;
   }
 
-  private async compute(period: RecordPeriod, today: string): Promise<{ record: TrackRecord; resolved: ResolvedForecast[] }> {
-    const rows = await this.forecasts(period);
+  private async sets(resolved: ResolvedForecast[]): Promise<RecordSet[]> {
+    const sets: RecordSet[] = [];
+    for (const source of ['all', 'backfilled', 'live'] as const) {
+      const mine = source === 'all' ? resolved : resolved.filter((f) => f.source === source);
+      // a set that holds every resolved forecast (no live one yet, or none backfilled) has the figures of them all
+      const same = source !== 'all' && mine.length === resolved.length ? sets[0].outputs : null;
+      const outputs: OutputFigures[] = same ?? [];
+      // an output's figures (its bootstrap by session) take a turn of their own: requests are answered between
+      if (!same) for (const output of SCORED_OUTPUTS) outputs.push((await nextTurn(), outputFigures(output, mine)));
+      sets.push({ source, resolved: mine.length, outputs });
+    }
+    return sets;
+  }
+
+  private async resolveAll(today: string): Promise<ResolvedRecord> {
+    const rows = await this.forecasts();
     const [bills, sessions] = await Promise.all([this.bills([...new Set(rows.map((r) => r.bill_id))]), loadSessionFacts(this.dataSource)]);
     const resolved: ResolvedForecast[] = [];
+    const openDays: string[] = [];
     for (let i = 0; i < rows.length; i++) {
       if (i > 0 && i % 5_000 === 0) await nextTurn();
       const r = rows[i];
       const bill = bills.get(r.bill_id);
       const answer = bill && forecastOutcome(r.output, r.forecast_date, bill.training, sessions, today);
-      if (!answer) continue;
+      if (!answer) {
+        openDays.push(r.forecast_date);
+        continue;
+      }
       resolved.push({
         billId: r.bill_id,
         kind: bill.kind,
@@ -144,34 +206,23 @@ export class TrackRecordService {
         ...answer,
       });
     }
-    const sets: RecordSet[] = [];
-    for (const source of ['all', 'backfilled', 'live'] as const) {
-      const mine = source === 'all' ? resolved : resolved.filter((f) => f.source === source);
-      // a set that holds every resolved forecast (no live one yet, or none backfilled) has the figures of them all
-      const same = source !== 'all' && mine.length === resolved.length ? sets[0].outputs : null;
-      const outputs: OutputFigures[] = same ?? [];
-      // an output's figures (its bootstrap by session) take a turn of their own: requests are answered between
-      if (!same) for (const output of SCORED_OUTPUTS) outputs.push((await nextTurn(), outputFigures(output, mine)));
-      sets.push({ source, resolved: mine.length, outputs });
-    }
-    return { record: { ...period, asOf: today, recorded: rows.length, open: rows.length - resolved.length, sets }, resolved };
+    return { resolved, openDays };
   }
 
   /**
-   * The forecasts of record of the scored outputs in the period, in the order recorded: pages of
+   * Every forecast of record of the scored outputs, in the order recorded: pages of
    * FORECASTS_PER_READ rows, each delivered as one JSON text (on the embedded database a row
    * delivered on its own costs tens of microseconds), in one repeatable-read transaction.
    */
-  private forecasts(period: RecordPeriod): Promise<ForecastRow[]> {
+  private forecasts(): Promise<ForecastRow[]> {
     return this.dataSource.transaction('REPEATABLE READ', async (manager) => {
       const rows: ForecastRow[] = [];
       for (;;) {
         const page = await selectJsonRows<ForecastRow>(
           manager,
           `SELECT id, bill_id, forecast_date::text AS forecast_date, output, value, table_value, model_version, trained_through::text AS trained_through, source
-             FROM forecast_of_record WHERE id > $1 AND output = ANY($2) AND ($3::date IS NULL OR forecast_date >= $3) AND ($4::date IS NULL OR forecast_date <= $4)
-            ORDER BY id LIMIT ${FORECASTS_PER_READ}`,
-          [rows.length ? rows[rows.length - 1].id : 0, SCORED_OUTPUTS, period.from, period.to],
+             FROM forecast_of_record WHERE id > $1 AND output = ANY($2) ORDER BY id LIMIT ${FORECASTS_PER_READ}`,
+          [rows.length ? rows[rows.length - 1].id : 0, SCORED_OUTPUTS],
           'r.id',
         );
         rows.push(...page);

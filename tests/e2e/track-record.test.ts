@@ -113,3 +113,15 @@ describe('GET /api/v1/track-record', () => {
     expect(twice.body.errors[0].message).toMatch(/over the limit of 600 for a request without an API key/);
   });
 });
+
+describe('the kept record', () => {
+  it('takes in a forecast backfilled after it was computed, whatever its id', async () => {
+    const before = (await t.http().get('/api/v1/track-record')).body;
+    await t.db.dataSource.transaction(async (manager) => {
+      await manager.query(`INSERT INTO forecast_backfill_day (day, forecasts) VALUES ('2017-01-02', 1)`);
+      await manager.query(`INSERT INTO forecast_of_record (bill_id, forecast_date, output, value, table_value, model_version, trained_through, source) VALUES (2900, '2017-01-02', 'royal_assent', 0.5, 0.5, 1, '2017-01-01', 'backfilled')`);
+    });
+    const after = (await t.http().get('/api/v1/track-record')).body;
+    expect(after.recorded).toBe(before.recorded + 1);
+  });
+});

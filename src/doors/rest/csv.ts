@@ -10,5 +10,10 @@ export type { CsvCell };
 
 /** A CSV answer: the text, its media type, and the filename a browser saves it under. */
 export function csvAnswer(filename: string, columns: readonly string[], rows: readonly (readonly CsvCell[])[]): TextBody {
-  return new TextBody(toCsv(columns, rows), 'text/csv; charset=utf-8', { 'Content-Disposition': `attachment; filename="${filename}"` });
+  return csvFile(filename, toCsv(columns, rows));
+}
+
+/** A CSV answer of a file already written (src/services/csv-export.ts's toCsv). */
+export function csvFile(filename: string, text: string): TextBody {
+  return new TextBody(text, 'text/csv; charset=utf-8', { 'Content-Disposition': `attachment; filename="${filename}"` });
 }

@@ -9,9 +9,8 @@ import type { RouteTable } from './route-table';
 import type { Gateway } from '../../gateway/pipeline';
 import { SharedAnswer } from '../../gateway/answer-cache';
 import type { TrackRecord } from '../../services/track-record';
-import { TRACK_RECORD_CSV_COLUMNS } from '../../services/track-record';
 import { heldToDocument } from './documented-operations';
-import { csvAnswer } from './csv';
+import { csvFile } from './csv';
 import { restName } from './rest-errors';
 import { route } from './route';
 import { createHash } from 'node:crypto';
@@ -52,7 +51,7 @@ export function addTrackRecordRoutes(router: RouteTable, gateway: Gateway): void
       heldToDocument(async (req, { services }) => {
         const period = services.trackRecord.period(req.query.from, req.query.to);
         const name = `track-record-forecasts${period.from ? `-from-${period.from}` : ''}${period.to ? `-to-${period.to}` : ''}.csv`;
-        return csvAnswer(name, TRACK_RECORD_CSV_COLUMNS, await services.trackRecord.csvRows(period));
+        return csvFile(name, await services.trackRecord.csv(period));
       }),
     ),
   );
