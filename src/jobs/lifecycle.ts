@@ -142,7 +142,8 @@ export class Lifecycle {
     models.trainVintages().then(
       (run) => {
         if (run.trained.length) logger.info({ trained: run.trained.length, already: run.already }, 'vintages trained');
-        this.backfillForecasts();
+        // a vintage another instance is still training would leave its session's days to an older model, for good: that instance backfills after its run
+        if (!run.elsewhere) this.backfillForecasts();
       },
       (error: Error) => this.stopping.signal.aborted || logger.error({ err: error }, 'vintage training failed: past dates are answered by the serving model (in sample) until it succeeds'),
     );

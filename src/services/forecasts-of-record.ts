@@ -80,11 +80,13 @@ export class ForecastBackfill {
       if (!this.models.provenanceFor(day).outOfSample) continue;
       const nowcasts = (await this.predictions.nowcasts(await this.billsInSessionOn(day), day, { keep: false })).filter((n): n is PredictionResult => !(n instanceof AppError));
       const rows = forecastRows(nowcasts, 'backfilled');
-      await this.dataSource.transaction(async (manager) => {
-        await recordForecasts(manager, rows);
-        // another process may have done the day meanwhile: its forecasts are the same rows, kept once
-        await manager.query(`INSERT INTO forecast_backfill_day (day, forecasts) VALUES ($1, $2) ON CONFLICT (day) DO NOTHING`, [day, rows.length]);
+      const claimed = await this.dataSource.transaction(async (manager) => {
+        // the day claimed first: another process backfilling it too waits on the claim, then finds it taken and records nothing
+        const taken = (await manager.query(`INSERT INTO forecast_backfill_day (day, forecasts) VALUES ($1, $2) ON CONFLICT (day) DO NOTHING RETURNING day`, [day, rows.length])) as unknown[];
+        if (taken.length) await recordForecasts(manager, rows);
+        return taken.length > 0;
       });
+      if (!claimed) continue;
       report.days += 1;
       report.forecasts += rows.length;
     }

@@ -83,6 +83,13 @@ describe('backfilled forecasts of record', () => {
     }
   });
 
+  it('are kept once when a day is backfilled again: the same forecasts add no row', async () => {
+    const days = [...new Set(rows.map((r) => r.forecast_date))].sort().slice(0, 3);
+    await db.dataSource.query(`DELETE FROM forecast_backfill_day WHERE day = ANY($1)`, [days]);
+    expect((await backfill.run()).days).toBe(3);
+    expect(await record()).toEqual(rows);
+  });
+
   it('are recorded once: a second run, a retrain and a promotion leave them as they were', async () => {
     expect(await backfill.run()).toEqual({ days: 0, forecasts: 0 });
     const serving = models.activeVersion()!;
