@@ -22,6 +22,11 @@ export class ServiceClock {
     this.replayDay = day;
   }
 
+  /** Whether a replay has moved the day: what is computed for it was not published on that day. */
+  replayed(): boolean {
+    return this.replayDay !== null;
+  }
+
   today(): string {
     return this.replayDay ?? this.fixedDate ?? this.dataAsOf ?? this.now().toISOString().slice(0, 10);
   }

@@ -142,8 +142,8 @@ export class EventRefresh {
       const events: ServiceEvent[] = (await stageRecords(manager, sinceLastRefresh(state, day), day, state?.serviceDay ?? null)).map((s) => stageChangedEvent(s, timestamp));
       for (const sighting of await scheduledSightings(manager, day, state?.serviceDay ?? null)) events.push(stageScheduledEvent(sighting, timestamp));
       const histories = await recordSnapshots(manager, nowcasts, { includeToday: sameDay });
-      // the day's forecasts of record: the serving model's, published for the service's day (a replay's past days are answered by vintages)
-      await recordForecasts(manager, forecastRows(nowcasts.filter((n) => n.model.version === model.id), 'live'));
+      // the day's forecasts of record: the serving model's, published for the service's day; a replayed day was never published
+      if (!this.clock.replayed()) await recordForecasts(manager, forecastRows(nowcasts.filter((n) => n.model.version === model.id), 'live'));
       for (const n of nowcasts) {
         const { earlier, points } = histories.get(n.billId)!;
         for (const type of predictionEvents(points)) events.push(predictionEvent(type, n, earlier[earlier.length - 1], timestamp));

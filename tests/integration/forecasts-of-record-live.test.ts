@@ -2,7 +2,7 @@ import { ServiceClock } from '../../src/common/clock';
 import { BillsApiSource } from '../../src/ingest/bills-api/bills-api.source';
 import { ingest } from '../../src/ingest/ingest.service';
 import type { Services } from '../../src/services/services';
-import { RECORDED_OUTPUTS } from '../../src/services/forecasts-of-record';
+import { forecastRows, RECORDED_OUTPUTS, recordForecasts } from '../../src/services/forecasts-of-record';
 import { storedForecasts } from '../support/forecast-rows';
 import { fakeApiAndDatabasePerTest, serviceInstance, setDownLordsThirdReading } from '../support/fixture-bills-api';
 
@@ -15,8 +15,10 @@ const BILL = 4065;
 const TODAY = '2026-10-14';
 
 let services: Services;
+let clock: ServiceClock;
 beforeEach(async () => {
-  services = serviceInstance(live.db.dataSource, live.db.kind === 'pglite', new ServiceClock(TODAY));
+  clock = new ServiceClock(TODAY);
+  services = serviceInstance(live.db.dataSource, live.db.kind === 'pglite', clock);
   await sync();
   await services.models.train();
 });
@@ -44,8 +46,10 @@ it('records every output of each live bill as the refresh published it, and a la
     expect(r.value).toBe(r.output === 'timeline_eta' ? served.timelineEtaDays : served.probabilities[r.output as keyof typeof served.probabilities]);
     expect(r.table_value).toBe(served.table![r.output as keyof NonNullable<typeof served.table>]);
   }
-  // the refresh of the same day, data and model again records nothing new
+  // the refresh of the same day, data and model again records nothing new; the same forecasts recorded again are kept once
   await services.events.refresh.run(TODAY);
+  expect(await record()).toEqual(first);
+  await live.db.dataSource.transaction((manager) => recordForecasts(manager, forecastRows([served], 'live')));
   expect(await record()).toEqual(first);
 
   // a sync that moves the bill: its new nowcast is recorded beside the old one, which stays
@@ -73,4 +77,12 @@ it('keeps no forecast of a settled bill, nor one from a model that had seen the 
   const settled = (await live.db.dataSource.query(`SELECT id FROM bill WHERE outcome <> 'pending'`)) as { id: number }[];
   expect(rows.filter((r) => settled.some((s) => s.id === r.bill_id))).toEqual([]);
   for (const r of rows) expect(r.trained_through <= r.forecast_date).toBe(true);
+});
+
+it('records no live forecast for a day a replay moved to: it was never published', async () => {
+  await services.events.refresh.run(TODAY);
+  const before = await record();
+  clock.moveTo('2026-10-20');
+  await services.events.refresh.run('2026-10-20');
+  expect(await record()).toEqual(before);
 });
