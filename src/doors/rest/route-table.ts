@@ -40,6 +40,11 @@ export class RouteTable {
     return this.byOperation.get(`${method} ${template}`);
   }
 
+  /** "METHOD {template}" of every route, as the document spells its operations. */
+  operations(): string[] {
+    return [...this.byOperation.keys()];
+  }
+
   /** "METHOD /path" of every route, in express's spelling, for the check against the OpenAPI document. */
   routes(): string[] {
     return [...this.byOperation.values()].map((route) => `${route.method} ${route.path}`);
