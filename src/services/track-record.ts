@@ -2,15 +2,15 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { DataSource } from 'typeorm';
 import type { ForecastSource } from '../db/entities/forecast-of-record.entity';
 import { selectJsonRows } from '../db/json-rows';
-import { stageHistoryCompleteUntil, type SessionFact, type TrainingBill } from '../model/serve/bill-facts';
+import type { SessionFact, TrainingBill } from '../model/serve/bill-facts';
 import type { ServiceClock } from '../common/clock';
 import { badInput } from '../errors';
 import { isCalendarDate } from '../common/dates';
-import type { BillKind, House } from '../vocabulary';
 import { keepWithin } from '../common/bounded-map';
 import { forecastOutcome, SCORED_OUTPUTS, type ScoredOutput } from './forecast-outcomes';
 import { type OutputFigures, outputFigures, RECORD_KINDS, type ResolvedForecast } from './track-record-figures';
 import { loadSessionFacts } from './training-data';
+import { type BillRow, groupByBill, outcomeFacts, type StageRow } from './training-pages';
 import { type CsvCell, toCsv } from './csv-export';
 
 /** The forecasts a track record covers: by their day, both ends included; every one when not given. */
@@ -60,8 +60,6 @@ interface ForecastRow {
   source: ForecastSource;
 }
 
-type BillRow = { id: number; kind: BillKind; originating_house: House; lead_sponsor_party_in_government: boolean | null; outcome: TrainingBill['outcome']['outcome']; royal_assent_date: string | null; withdrawn_date: string | null; introduced_date: string | null; introduced_session_id: number; session_ids: number[]; stage_history: string; missing_stage_count: number };
-type StageRow = { billId: number; seq: number; stage: string; house: House; sittingDates: string[] };
 
 /** The session a day fell in: the last to have begun by then (a day of a prorogation counts with the session it ended). */
 function sessionOn(day: string, sessions: readonly SessionFact[]): number {
@@ -187,14 +185,14 @@ export class TrackRecordService {
       if (i > 0 && i % 5_000 === 0) await nextTurn();
       const r = rows[i];
       const bill = bills.get(r.bill_id);
-      const answer = bill && forecastOutcome(r.output, r.forecast_date, bill.training, sessions, today);
+      const answer = bill && forecastOutcome(r.output, r.forecast_date, bill, sessions, today);
       if (!answer) {
         openDays.push(r.forecast_date);
         continue;
       }
       resolved.push({
         billId: r.bill_id,
-        kind: bill.kind,
+        kind: bill.facts.kind,
         forecastDate: r.forecast_date,
         output: r.output,
         value: r.value,
@@ -231,46 +229,38 @@ export class TrackRecordService {
     });
   }
 
-  /** What resolving the forecasts needs of their bills: their fates and dated stages (no scored output reads divisions). */
-  private async bills(ids: number[]): Promise<Map<number, { kind: BillKind; training: TrainingBill }>> {
-    const found = new Map<number, { kind: BillKind; training: TrainingBill }>();
+  /** What resolving the forecasts needs of their bills: their fates and dated stages (no scored output reads divisions, ballot ranks or sessions' Fridays). */
+  private async bills(ids: number[]): Promise<Map<number, TrainingBill>> {
+    const found = new Map<number, TrainingBill>();
     for (let i = 0; i < ids.length; i += BILLS_PER_READ) {
       const slice = ids.slice(i, i + BILLS_PER_READ);
       const [bills, stages] = await Promise.all([
         selectJsonRows<BillRow>(
           this.dataSource.manager,
-          `SELECT id, kind, originating_house, lead_sponsor_party_in_government, outcome, royal_assent_date, withdrawn_date, introduced_date, introduced_session_id, session_ids, stage_history, missing_stage_count FROM bill WHERE id = ANY($1)`,
+          `SELECT id, kind, originating_house AS "originatingHouse", introduced_date AS "introducedDate", introduced_session_id AS "introducedSessionId",
+                  lead_sponsor_party_in_government AS "leadSponsorPartyInGovernment", withdrawn_date AS "withdrawnDate", outcome, royal_assent_date AS "royalAssentDate",
+                  session_ids AS "sessionIds", stage_history AS "stageHistory", missing_stage_count AS "missingStageCount"
+             FROM bill WHERE id = ANY($1)`,
           [slice],
           'r.id',
         ),
         selectJsonRows<StageRow>(this.dataSource.manager, `SELECT bill_id AS "billId", seq, stage, house, sitting_dates AS "sittingDates" FROM bill_stage WHERE bill_id = ANY($1)`, [slice], 'r."billId", r.seq'),
       ]);
-      const stagesOf = new Map<number, StageRow[]>();
-      for (const s of stages) (stagesOf.get(s.billId) ?? stagesOf.set(s.billId, []).get(s.billId)!).push(s);
+      const stagesOf = groupByBill(stages);
       for (const b of bills) {
-        const facts = (stagesOf.get(b.id) ?? []).map((s) => ({ seq: s.seq, stage: s.stage, house: s.house, dates: s.sittingDates }));
-        found.set(b.id, {
+        const stageFacts = (stagesOf.get(b.id) ?? []).map((s) => ({ seq: s.seq, stage: s.stage, house: s.house, dates: s.sittingDates }));
+        const facts = {
+          billId: b.id,
           kind: b.kind,
-          training: {
-            facts: {
-              billId: b.id,
-              kind: b.kind,
-              originatingHouse: b.originating_house,
-              introducedDate: b.introduced_date,
-              introducedSessionId: b.introduced_session_id,
-              leadSponsorPartyInGovernment: b.lead_sponsor_party_in_government,
-              stages: facts,
-              divisions: [],
-              withdrawnDate: b.withdrawn_date,
-            },
-            outcome: {
-              outcome: b.outcome,
-              royalAssentDate: b.royal_assent_date,
-              finalSessionId: Math.max(b.introduced_session_id, ...b.session_ids),
-              stageHistoryCompleteUntil: stageHistoryCompleteUntil(b.stage_history, b.missing_stage_count, facts, b.introduced_date),
-            },
-          },
-        });
+          originatingHouse: b.originatingHouse,
+          introducedDate: b.introducedDate,
+          introducedSessionId: b.introducedSessionId,
+          leadSponsorPartyInGovernment: b.leadSponsorPartyInGovernment,
+          stages: stageFacts,
+          divisions: [],
+          withdrawnDate: b.withdrawnDate,
+        };
+        found.set(b.id, { facts, outcome: outcomeFacts(b, stageFacts) });
       }
     }
     return found;

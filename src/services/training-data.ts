@@ -4,7 +4,7 @@ import { DivisionEntity } from '../db/entities/division.entity';
 import { ParliamentarySessionEntity } from '../db/entities/parliamentary-session.entity';
 import { SessionDissolutionEntity } from '../db/entities/session-dissolution.entity';
 import { SyncStateEntity } from '../db/entities/sync-state.entity';
-import { type BillFacts, type PmbSessionFacts, type SessionFact, stageHistoryCompleteUntil, type TrainingBill } from '../model/serve/bill-facts';
+import type { BillFacts, PmbSessionFacts, SessionFact, TrainingBill } from '../model/serve/bill-facts';
 import { assignPmbSessionFacts, isPrivateMembersBill, PRIVATE_MEMBERS_KINDS, pmbSessionFacts, withPmbFridays } from '../model/serve/pmb-session';
 import { assignBallotRanks, type Rankable } from '../model/serve/ballot';
 import type { TrainingData } from '../model/train/train';
@@ -12,7 +12,7 @@ import { type BillRecord, type SessionRecord, sessionStartOf } from '../ingest/b
 import { SnapshotSource } from '../ingest/snapshot.source';
 import { selectJsonRows } from '../db/json-rows';
 import { readJsonPages } from '../db/rows-in-pages';
-import { asPmbPeers, billFacts, groupByBill, rankable, type StageRow, trainingDataFromPages, type TrainingPages } from './training-pages';
+import { asPmbPeers, billFacts, groupByBill, outcomeFacts, rankable, type StageRow, trainingDataFromPages, type TrainingPages } from './training-pages';
 
 // With training-pages.ts, the only place stored bills become the model's inputs: facts for features, outcomes for labels.
 
@@ -36,12 +36,7 @@ export function trainingBillFromRecord(r: BillRecord): TrainingBill {
       divisions: r.divisions.map((d) => ({ date: d.date, ayes: d.ayesInclTellers, noes: d.noesInclTellers })),
       withdrawnDate: r.withdrawnDate,
     },
-    outcome: {
-      outcome: r.outcome,
-      royalAssentDate: r.royalAssentDate,
-      finalSessionId: Math.max(r.introducedSessionId, ...r.sessionIds),
-      stageHistoryCompleteUntil: stageHistoryCompleteUntil(r.stageHistory, r.missingStageCount, r.stages, r.introducedDate),
-    },
+    outcome: outcomeFacts(r, r.stages),
   };
 }
 

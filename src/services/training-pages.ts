@@ -1,4 +1,4 @@
-import { type BillFacts, type PmbSessionFacts, type SessionFact, stageHistoryCompleteUntil, type TrainingBill } from '../model/serve/bill-facts';
+import { type BillFacts, type BillOutcomeFacts, type PmbSessionFacts, type SessionFact, type StageFact, stageHistoryCompleteUntil, type TrainingBill } from '../model/serve/bill-facts';
 import { ballotRank, type Rankable } from '../model/serve/ballot';
 import { isPrivateMembersBill, pmbSessionFacts, pmbSessionOf, type PmbSessionPeer, withPmbFridays } from '../model/serve/pmb-session';
 import { pushTo } from '../common/multimap';
@@ -122,6 +122,16 @@ export function billFacts(
   };
 }
 
+/** What became of a bill, for its labels (and a forecast of record's outcome), from its row and its stages as facts. */
+export function outcomeFacts(bill: Pick<BillRow, 'outcome' | 'royalAssentDate' | 'introducedSessionId' | 'sessionIds' | 'stageHistory' | 'missingStageCount' | 'introducedDate'>, stages: readonly StageFact[]): BillOutcomeFacts {
+  return {
+    outcome: bill.outcome,
+    royalAssentDate: bill.royalAssentDate,
+    finalSessionId: Math.max(bill.introducedSessionId, ...bill.sessionIds),
+    stageHistoryCompleteUntil: stageHistoryCompleteUntil(bill.stageHistory, bill.missingStageCount, stages, bill.introducedDate),
+  };
+}
+
 /** The training data the pages hold: every bill's facts (ballot ranks and private members' sessions from all of them) and outcome. */
 export function trainingDataFromPages({ pages, sessions }: TrainingPages): TrainingData {
   const bills = inTableOrder<BillRow>(pages.bills);
@@ -136,13 +146,7 @@ export function trainingDataFromPages({ pages, sessions }: TrainingPages): Train
   return {
     bills: bills.map((bill) => {
       const facts = billFacts(bill, stagesOf.get(bill.id) ?? [], divisionsOf.get(bill.id) ?? [], ballotPeers, pmbSessions);
-      const outcome = {
-        outcome: bill.outcome,
-        royalAssentDate: bill.royalAssentDate,
-        finalSessionId: Math.max(bill.introducedSessionId, ...bill.sessionIds),
-        stageHistoryCompleteUntil: stageHistoryCompleteUntil(bill.stageHistory, bill.missingStageCount, facts.stages, bill.introducedDate),
-      };
-      return { facts, outcome };
+      return { facts, outcome: outcomeFacts(bill, facts.stages) };
     }),
     sessions: withPmbFridays(sessions, pmbSessions),
   };
