@@ -34,6 +34,9 @@ export function keptText(result: { data?: unknown; errors?: unknown; extensions?
   return result.data && typeof result.data === 'object' && !result.errors && !result.extensions ? keptTexts.get(result.data) : undefined;
 }
 
+/** The validator of a JSON text kept as an answer: a REST client's If-None-Match is compared with it. */
+export const weakEtag = (json: string) => `W/"${createHash('sha1').update(json).digest('base64url')}"`;
+
 /** An answer serialised once, served as it is to every caller who may see it. */
 export class SharedAnswer {
   /** the text's length in UTF-8, for Content-Length */
@@ -88,7 +91,7 @@ export class AnswerCache {
       this.state = state;
     }
     // an ETag serves REST's conditional requests; a GraphQL answer (kept as its result) is never sent with one
-    const etag = answer.result === undefined ? `W/"${createHash('sha1').update(answer.json).digest('base64url')}"` : undefined;
+    const etag = answer.result === undefined ? weakEtag(answer.json) : undefined;
     const kept = new SharedAnswer(answer.json, answer.charges, etag, answer.headers, answer.result);
     if (answer.result) rememberText(answer.result, answer.json);
     const size = kept.keptBytes;

@@ -7,13 +7,12 @@
  */
 import type { RouteTable } from './route-table';
 import type { Gateway } from '../../gateway/pipeline';
-import { SharedAnswer } from '../../gateway/answer-cache';
+import { SharedAnswer, weakEtag } from '../../gateway/answer-cache';
 import type { TrackRecord } from '../../services/track-record';
 import { heldToDocument } from './documented-operations';
 import { csvFile } from './csv';
 import { restName } from './rest-errors';
 import { route } from './route';
-import { createHash } from 'node:crypto';
 
 /** The REST spelling of a record: every key in snake_case, as the specification spells fields. */
 function snakeKeys(value: unknown): unknown {
@@ -29,7 +28,7 @@ function answerOf(record: TrackRecord): SharedAnswer {
   let answer = answers.get(record);
   if (!answer) {
     const json = JSON.stringify(snakeKeys(record));
-    answer = new SharedAnswer(json, [], `W/"${createHash('sha1').update(json).digest('base64url')}"`);
+    answer = new SharedAnswer(json, [], weakEtag(json));
     answers.set(record, answer);
   }
   return answer;
