@@ -3,6 +3,7 @@ import type { BillKind } from '../vocabulary';
 import { fitLogistic, logit } from '../model/serve/calibration';
 import { seededRandom } from '../common/seeded-random';
 import { daysBetween } from '../common/dates';
+import { pushTo } from '../common/multimap';
 import type { ScoredOutput } from './forecast-outcomes';
 
 /**
@@ -129,11 +130,15 @@ function overSessions<S>(sessions: readonly S[], figure: (drawn: readonly S[]) =
   return { value, low: quantile(draws, (1 - INTERVAL_LEVEL) / 2), high: quantile(draws, (1 + INTERVAL_LEVEL) / 2) };
 }
 
-const bySession = <T extends { sessionId: number }>(items: readonly T[]): T[][] => {
-  const groups = new Map<number, T[]>();
-  for (const item of items) (groups.get(item.sessionId) ?? groups.set(item.sessionId, []).get(item.sessionId)!).push(item);
-  return [...groups.keys()].sort((a, b) => a - b).map((id) => groups.get(id)!);
-};
+function groupBy<T, K>(items: readonly T[], key: (item: T) => K): Map<K, T[]> {
+  const groups = new Map<K, T[]>();
+  for (const item of items) pushTo(groups, key(item), item);
+  return groups;
+}
+
+/** The forecasts of each session, in the order of the sessions. */
+const bySession = <T extends { sessionId: number }>(items: readonly T[]): T[][] =>
+  [...groupBy(items, (item) => item.sessionId)].sort(([a], [b]) => a - b).map(([, group]) => group);
 
 const binOf = (p: number) => Math.min(RELIABILITY_BINS - 1, Math.floor(p * RELIABILITY_BINS + 1e-9));
 
@@ -242,11 +247,6 @@ function etaScores(forecasts: readonly ResolvedForecast[]): EtaScores {
 
 const scoresOf = (output: ScoredOutput, forecasts: readonly ResolvedForecast[]): Scores => (output === 'timeline_eta' ? etaScores(forecasts) : probabilityScores(forecasts));
 
-function groupBy(forecasts: readonly ResolvedForecast[], key: (f: ResolvedForecast) => string): Map<string, ResolvedForecast[]> {
-  const groups = new Map<string, ResolvedForecast[]>();
-  for (const f of forecasts) (groups.get(key(f)) ?? groups.set(key(f), []).get(key(f))!).push(f);
-  return groups;
-}
 
 /** One output's figures: over all its forecasts, by kind of bill and by horizon. */
 export function outputFigures(output: ScoredOutput, forecasts: readonly ResolvedForecast[]): OutputFigures {
