@@ -23,7 +23,7 @@ import { ACCESS_EXTENSION } from '../../request/access-rules';
 import type { RequestContext } from '../../request/context';
 import { badInput } from '../../errors';
 import { fragmentsByName } from '../../gateway/fragments';
-import { ANONYMOUS_QUERY_BUDGET, introspectionWeight, KEYED_QUERY_BUDGET, LIST_SIZE_BOUNDS, type ListSizes, LONE_EXPORT_BUDGET, LONE_EXPORT_FIELD, LONE_TRACK_RECORD_BUDGET, MAX_MUTATIONS, SIZED_ROOT_FIELDS, weightOf } from './query-weights';
+import { ANONYMOUS_QUERY_BUDGET, introspectionWeight, KEYED_QUERY_BUDGET, LIST_SIZE_BOUNDS, type ListSizes, LONE_EXPORT_BUDGET, LONE_EXPORT_FIELD, LONE_TRACK_RECORD_BUDGET, LONE_TRACK_RECORD_FIELD, MAX_MUTATIONS, SIZED_ROOT_FIELDS, weightOf } from './query-weights';
 
 /*
  * Both walks below remember what each named fragment adds, so a fragment spread a thousand
@@ -238,7 +238,7 @@ export function queryCostCheck(
     }
     const lone = loneField(operation);
     const base = anonymous ? limits.anonymous : limits.keyed;
-    const budget = lone === 'trackRecord' ? Math.max(base, limits.loneTrackRecord) : !anonymous && lone === LONE_EXPORT_FIELD ? Math.max(base, limits.loneExport) : base;
+    const budget = lone === LONE_TRACK_RECORD_FIELD ? Math.max(base, limits.loneTrackRecord) : !anonymous && lone === LONE_EXPORT_FIELD ? Math.max(base, limits.loneExport) : base;
     if (cost > budget) {
       const whose = anonymous ? ' for a request without an API key' : '';
       throw badInput(`This query would cost ${cost}, over the limit of ${budget}${whose}: ask for fewer bills, fields or aliases per request`);

@@ -144,6 +144,9 @@ export const FIELD_WEIGHTS: Readonly<Record<string, FieldWeight>> = {
  */
 export const LONE_TRACK_RECORD_BUDGET = 3_000;
 
+/** The root field that LONE_TRACK_RECORD_BUDGET is for. */
+export const LONE_TRACK_RECORD_FIELD = 'trackRecord';
+
 /** The root field that LONE_EXPORT_BUDGET is for. */
 export const LONE_EXPORT_FIELD = 'watchlistPredictionsCsv';
 
