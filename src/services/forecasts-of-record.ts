@@ -5,15 +5,12 @@ import { AppError } from '../errors';
 import type { Logger } from '../logger';
 import type { ServiceClock } from '../common/clock';
 import { addDays } from '../common/dates';
-import { BINARY_OUTPUTS } from '../model/serve/labels';
+import { outputsOf } from '../model/serve/predictor';
+import { OUTPUT_WORDS } from '../vocabulary';
 import { EVALUATION_STEP_DAYS, gridDates } from '../model/train/samples';
 import type { ModelService } from './model.service';
 import type { PredictionResult } from './prediction-result';
 import type { PredictionService } from './prediction.service';
-
-/** Every output a forecast of record keeps, in the words of a nowcast's outputs (timeline_eta in days). */
-export const RECORDED_OUTPUTS = [...BINARY_OUTPUTS, 'timeline_eta'] as const;
-export type RecordedOutput = (typeof RECORDED_OUTPUTS)[number];
 
 /** The record is backfilled from the start of this session on: the first the vintages answer with several sessions behind them. */
 export const BACKFILL_FROM_SESSION = '2014-15';
@@ -30,8 +27,10 @@ export function forecastRows(nowcasts: readonly PredictionResult[], source: Fore
   const rows: Partial<ForecastOfRecordEntity>[] = [];
   for (const n of nowcasts) {
     if (n.status !== 'live' || !n.table || !n.model.outOfSample) continue;
-    for (const output of RECORDED_OUTPUTS) {
-      const value = output === 'timeline_eta' ? n.timelineEtaDays : n.probabilities[output];
+    const values = outputsOf(n);
+    // every output (timeline_eta in days)
+    for (const output of OUTPUT_WORDS) {
+      const value = values[output];
       if (value === null || !Number.isFinite(value)) continue;
       rows.push({ billId: n.billId, forecastDate: n.referenceDate, output, value, tableValue: n.table[output], modelVersion: n.model.version, trainedThrough: n.model.trainedThrough, source });
     }

@@ -2,7 +2,8 @@ import { ServiceClock } from '../../src/common/clock';
 import { BillsApiSource } from '../../src/ingest/bills-api/bills-api.source';
 import { ingest } from '../../src/ingest/ingest.service';
 import type { Services } from '../../src/services/services';
-import { forecastRows, RECORDED_OUTPUTS, recordForecasts } from '../../src/services/forecasts-of-record';
+import { forecastRows, recordForecasts } from '../../src/services/forecasts-of-record';
+import { OUTPUT_WORDS } from '../../src/vocabulary';
 import { storedForecasts } from '../support/forecast-rows';
 import { fakeApiAndDatabasePerTest, serviceInstance, setDownLordsThirdReading } from '../support/fixture-bills-api';
 
@@ -40,7 +41,7 @@ it('records every output of each live bill as the refresh published it, and a la
   const served = await services.predictions.nowcast(BILL, TODAY);
   expect(served.status).toBe('live');
   const ofBill = first.filter((r) => r.bill_id === BILL);
-  expect(ofBill.map((r) => r.output).sort()).toEqual([...RECORDED_OUTPUTS].sort());
+  expect(ofBill.map((r) => r.output).sort()).toEqual([...OUTPUT_WORDS].sort());
   for (const r of ofBill) {
     expect(r).toMatchObject({ forecast_date: TODAY, source: 'live', model_version: served.model.version, trained_through: served.model.trainedThrough });
     expect(r.value).toBe(r.output === 'timeline_eta' ? served.timelineEtaDays : served.probabilities[r.output as keyof typeof served.probabilities]);
